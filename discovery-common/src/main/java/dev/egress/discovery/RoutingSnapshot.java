@@ -1,0 +1,247 @@
+package dev.egress.discovery;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Immutable map {@code IP -> [Route]} built from the registry's owner payloads. Everything the request
+ * path needs is precomputed: per IP the routes sorted by Border id, and the eligible (ACTIVE) ones.
+ * Malformed payloads are skipped and counted; IPs announced by more than one Border are kept and
+ * reported as conflicts.
+ */
+public final class RoutingSnapshot {
+
+    private static final RoutingSnapshot EMPTY = new RoutingSnapshot(Map.of(), Map.of(), Map.of(), List.of(), 0, Instant.EPOCH);
+
+    private final Map<BorderId, Announcement> announcements;
+    private final Map<EgressIp, List<Route>> routesByIp;
+    private final Map<EgressIp, List<Route>> eligibleByIp;
+    private final List<Rejection> rejections;
+    private final long generation;
+    private final Instant builtAt;
+
+    /**
+     * A payload the snapshot skipped.
+     *
+     * @param index  position of the payload in the input list (lets the caller name the owner)
+     * @param reason the broken rule
+     */
+    public record Rejection(int index, String reason) {
+    }
+
+    private RoutingSnapshot(Map<BorderId, Announcement> announcements, Map<EgressIp, List<Route>> routesByIp,
+                            Map<EgressIp, List<Route>> eligibleByIp, List<Rejection> rejections,
+                            long generation, Instant builtAt) {
+        this.announcements = announcements;
+        this.routesByIp = routesByIp;
+        this.eligibleByIp = eligibleByIp;
+        this.rejections = rejections;
+        this.generation = generation;
+        this.builtAt = builtAt;
+    }
+
+    /**
+     * The snapshot before anything was read.
+     *
+     * @return an empty snapshot of generation 0
+     */
+    public static RoutingSnapshot empty() {
+        return EMPTY;
+    }
+
+    /**
+     * Builds a snapshot from raw owner payloads. Never fails: malformed payloads become rejections.
+     *
+     * @param payloads owner data in registry order
+     * @param codec    the payload codec
+     * @param builtAt  the build time
+     * @return the snapshot (generation 0; {@link RoutingTable} assigns generations)
+     */
+    public static RoutingSnapshot fromPayloads(List<byte[]> payloads, AnnouncementCodec codec, Instant builtAt) {
+        List<Announcement> decoded = new ArrayList<>(payloads.size());
+        List<Rejection> rejections = new ArrayList<>();
+        for (int i = 0; i < payloads.size(); i++) {
+            try {
+                decoded.add(codec.decode(payloads.get(i)));
+            } catch (InvalidAnnouncementException e) {
+                rejections.add(new Rejection(i, e.getMessage()));
+            }
+        }
+        return build(decoded, rejections, builtAt);
+    }
+
+    /**
+     * Builds a snapshot from decoded announcements.
+     *
+     * @param announcements one per live Border (a Border announced twice keeps its newest announcement)
+     * @param builtAt       the build time
+     * @return the snapshot
+     */
+    public static RoutingSnapshot fromAnnouncements(Collection<Announcement> announcements, Instant builtAt) {
+        return build(announcements, List.of(), builtAt);
+    }
+
+    private static RoutingSnapshot build(Collection<Announcement> input, List<Rejection> rejections, Instant builtAt) {
+        // A Border that restarted may briefly hold two slots (the old session has not expired yet):
+        // the newest publish wins, generation breaks ties.
+        Map<BorderId, Announcement> byBorder = new TreeMap<>();
+        for (Announcement a : input) {
+            byBorder.merge(a.borderId(), a, RoutingSnapshot::newer);
+        }
+        Map<EgressIp, List<Route>> routes = new HashMap<>();
+        for (Announcement a : byBorder.values()) {
+            for (AnnouncedIp ip : a.ips()) {
+                routes.computeIfAbsent(ip.ip(), k -> new ArrayList<>(2))
+                        .add(new Route(ip.ip(), a.borderId(), a.endpoint(), ip.status()));
+            }
+        }
+        Map<EgressIp, List<Route>> routesByIp = new HashMap<>(routes.size() * 2);
+        Map<EgressIp, List<Route>> eligibleByIp = new HashMap<>(routes.size() * 2);
+        for (Map.Entry<EgressIp, List<Route>> e : routes.entrySet()) {
+            // TreeMap iteration already sorts by Border id; sort anyway so the invariant is local.
+            List<Route> sorted = e.getValue().stream().sorted(Comparator.comparing(Route::borderId)).toList();
+            routesByIp.put(e.getKey(), sorted);
+            eligibleByIp.put(e.getKey(), sorted.stream().filter(Route::eligible).toList());
+        }
+        return new RoutingSnapshot(Map.copyOf(byBorder), Map.copyOf(routesByIp), Map.copyOf(eligibleByIp),
+                List.copyOf(rejections), 0, builtAt);
+    }
+
+    private static Announcement newer(Announcement a, Announcement b) {
+        int byTime = a.publishedAt().compareTo(b.publishedAt());
+        if (byTime != 0) {
+            return byTime > 0 ? a : b;
+        }
+        return a.generation() >= b.generation() ? a : b;
+    }
+
+    /**
+     * This content under another generation number.
+     *
+     * @param newGeneration the generation
+     * @return a snapshot sharing all content
+     */
+    public RoutingSnapshot withGeneration(long newGeneration) {
+        return new RoutingSnapshot(announcements, routesByIp, eligibleByIp, rejections, newGeneration, builtAt);
+    }
+
+    /**
+     * All routes through one IP, sorted by Border id, whatever their status.
+     *
+     * @param ip the IP
+     * @return the routes; empty if no live Border announces the IP
+     */
+    public List<Route> routes(EgressIp ip) {
+        return routesByIp.getOrDefault(ip, List.of());
+    }
+
+    /**
+     * The routes through one IP that take new traffic (ACTIVE), sorted by Border id. No allocation.
+     *
+     * @param ip the IP
+     * @return the eligible routes; empty if none
+     */
+    public List<Route> eligibleRoutes(EgressIp ip) {
+        List<Route> eligible = eligibleByIp.get(ip);
+        return eligible == null ? List.of() : eligible;
+    }
+
+    /**
+     * The best status of an IP over its live Borders.
+     *
+     * @param ip the IP
+     * @return the status, empty if no live Border announces it
+     */
+    public Optional<IpStatus> status(EgressIp ip) {
+        IpStatus best = null;
+        for (Route route : routes(ip)) {
+            best = best == null ? route.status() : best.best(route.status());
+        }
+        return Optional.ofNullable(best);
+    }
+
+    /**
+     * Every IP that at least one live Border announces.
+     *
+     * @return the IPs (unordered)
+     */
+    public Collection<EgressIp> ips() {
+        return routesByIp.keySet();
+    }
+
+    /**
+     * The live Borders' announcements.
+     *
+     * @return Border id to its announcement
+     */
+    public Map<BorderId, Announcement> announcements() {
+        return announcements;
+    }
+
+    /**
+     * IPs announced by more than one live Border.
+     *
+     * @return IP to the Borders announcing it, sorted
+     */
+    public Map<EgressIp, List<BorderId>> conflicts() {
+        Map<EgressIp, List<BorderId>> conflicts = new TreeMap<>();
+        routesByIp.forEach((ip, routes) -> {
+            if (routes.size() > 1) {
+                conflicts.put(ip, routes.stream().map(Route::borderId).toList());
+            }
+        });
+        return conflicts;
+    }
+
+    /**
+     * Payloads skipped while building.
+     *
+     * @return the rejections
+     */
+    public List<Rejection> rejections() {
+        return rejections;
+    }
+
+    /**
+     * The generation assigned by the routing table (0 before the first swap).
+     *
+     * @return the generation
+     */
+    public long generation() {
+        return generation;
+    }
+
+    /**
+     * When the content was read from the registry and built.
+     *
+     * @return the build time
+     */
+    public Instant builtAt() {
+        return builtAt;
+    }
+
+    /**
+     * Whether two snapshots hold the same announcements (every field, generation included). Generation
+     * numbers of the snapshots and rejections do not count, so a poll that reads what the last read
+     * read causes no swap, while any republish does.
+     *
+     * @param other another snapshot
+     * @return true if the content is the same
+     */
+    public boolean sameContentAs(RoutingSnapshot other) {
+        return other == this || announcements.equals(other.announcements);
+    }
+
+    @Override
+    public String toString() {
+        return "RoutingSnapshot{generation=%d, borders=%s, ips=%d, rejected=%d}"
+                .formatted(generation, new TreeMap<>(announcements).keySet(), routesByIp.size(), rejections.size());
+    }
+}

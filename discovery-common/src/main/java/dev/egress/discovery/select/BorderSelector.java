@@ -1,0 +1,28 @@
+package dev.egress.discovery.select;
+
+import dev.egress.discovery.Route;
+import java.util.List;
+
+/**
+ * Picks one route among the candidates for a delivery. Implementations skip routes that are not
+ * eligible (not ACTIVE), allocate nothing per call, and are thread-safe.
+ */
+public interface BorderSelector {
+
+    /**
+     * Selects a route.
+     *
+     * @param candidates routes through the tenant's allowed IPs (any status; ineligible ones are skipped)
+     * @param requestKey a hash of what identifies the delivery (e.g. tenant and URL); strategies that
+     *                   need stability use it, others ignore it
+     * @return the chosen route, or {@code null} if no candidate is eligible
+     */
+    Route select(List<Route> candidates, long requestKey);
+
+    /**
+     * The strategy's configuration name.
+     *
+     * @return e.g. {@code lowest-border-id}
+     */
+    String name();
+}

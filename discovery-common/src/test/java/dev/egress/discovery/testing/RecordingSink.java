@@ -1,0 +1,158 @@
+package dev.egress.discovery.testing;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A webhook target for tests: a real HTTP server on 127.0.0.1, port 0, that records every request with
+ * the peer address it came from — the ground truth for "which source IP did this leave from".
+ */
+public final class RecordingSink implements AutoCloseable {
+
+    /**
+     * One request as the sink saw it.
+     *
+     * @param peer    the client's source address (the egress IP under test)
+     * @param method  HTTP method
+     * @param path    path and query
+     * @param headers request headers (lower-case names, first value)
+     * @param body    request body as UTF-8
+     */
+    public record Received(InetAddress peer, String method, String path, Map<String, String> headers, String body) {
+    }
+
+    /**
+     * What the sink answers.
+     *
+     * @param status  HTTP status
+     * @param body    response body
+     * @param delay   wait before answering
+     * @param headers extra response headers
+     */
+    public record Reply(int status, String body, Duration delay, Map<String, String> headers) {
+
+        /**
+         * A plain 200 with a small JSON body.
+         *
+         * @return the reply
+         */
+        public static Reply ok() {
+            return new Reply(200, "{\"ok\":true}", Duration.ZERO, Map.of("Content-Type", "application/json"));
+        }
+    }
+
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "recording-sink");
+        t.setDaemon(true);
+        return t;
+    });
+    private final ConcurrentLinkedQueue<Received> received = new ConcurrentLinkedQueue<>();
+    private final AtomicReference<Reply> reply = new AtomicReference<>(Reply.ok());
+
+    private RecordingSink(HttpServer server) {
+        this.server = server;
+    }
+
+    /**
+     * Starts a sink on 127.0.0.1 and an ephemeral port.
+     *
+     * @return the running sink
+     * @throws IOException if the port cannot be bound
+     */
+    public static RecordingSink start() throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
+        RecordingSink sink = new RecordingSink(server);
+        server.createContext("/", sink::handle);
+        server.setExecutor(sink.executor);
+        server.start();
+        return sink;
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange; InputStream in = exchange.getRequestBody()) {
+            String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            Map<String, String> headers = new java.util.TreeMap<>();
+            exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(java.util.Locale.ROOT), v.get(0)));
+            received.add(new Received(exchange.getRemoteAddress().getAddress(), exchange.getRequestMethod(),
+                    exchange.getRequestURI().toString(), Map.copyOf(headers), body));
+            Reply r = reply.get();
+            if (!r.delay().isZero()) {
+                try {
+                    Thread.sleep(r.delay().toMillis()); // simulates a slow target, not a test wait
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            r.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
+            byte[] bytes = r.body().getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(r.status(), bytes.length == 0 ? -1 : bytes.length);
+            if (bytes.length > 0) {
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(bytes);
+                }
+            }
+        }
+    }
+
+    /**
+     * Changes what the sink answers from now on.
+     *
+     * @param next the reply
+     */
+    public void reply(Reply next) {
+        reply.set(next);
+    }
+
+    /**
+     * The sink's base URL.
+     *
+     * @return e.g. {@code http://127.0.0.1:34567}
+     */
+    public URI baseUri() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    /**
+     * The sink's port.
+     *
+     * @return the port
+     */
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    /**
+     * Everything received so far, in arrival order.
+     *
+     * @return a copy
+     */
+    public List<Received> received() {
+        return List.copyOf(received);
+    }
+
+    /** Forgets what was received. */
+    public void clear() {
+        received.clear();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}
