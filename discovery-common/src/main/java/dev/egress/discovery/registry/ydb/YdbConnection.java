@@ -1,7 +1,10 @@
 package dev.egress.discovery.registry.ydb;
 
 import dev.egress.discovery.registry.RegistrySettings;
+import io.grpc.ManagedChannel;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -16,6 +19,9 @@ import tech.ydb.coordination.settings.CoordinationSessionSettings;
 import tech.ydb.core.Status;
 import tech.ydb.core.StatusCode;
 import tech.ydb.core.grpc.GrpcTransport;
+import tech.ydb.core.grpc.GrpcTransportBuilder;
+import tech.ydb.core.impl.pool.DefaultChannelFactory;
+import tech.ydb.core.impl.pool.ManagedChannelFactory;
 
 /**
  * The transport and coordination client of one registry participant, built lazily off the caller's
@@ -30,6 +36,8 @@ final class YdbConnection implements AutoCloseable {
 
     private final RegistrySettings settings;
     private final ExecutorService blocking;
+    /** Every channel the transport opened, so {@link #abandon()} can cut them like a dying process would. */
+    private final Set<ManagedChannel> channels = ConcurrentHashMap.newKeySet();
     private CompletableFuture<CoordinationClient> client;
     private GrpcTransport transport;
     private boolean closed;
@@ -61,6 +69,7 @@ final class YdbConnection implements AutoCloseable {
     private CoordinationClient build() {
         GrpcTransport built = GrpcTransport.forConnectionString(settings.connectionString())
                 .withDiscoveryTimeout(DISCOVERY_TIMEOUT)
+                .withChannelFactoryBuilder(this::trackingChannels)
                 .build();
         synchronized (this) {
             if (closed) {
@@ -71,6 +80,24 @@ final class YdbConnection implements AutoCloseable {
         }
         log.info("Registry transport to {} is up", settings.connectionString());
         return CoordinationClient.newClient(built);
+    }
+
+    private ManagedChannelFactory trackingChannels(GrpcTransportBuilder builder) {
+        ManagedChannelFactory delegate = DefaultChannelFactory.build(builder);
+        return new ManagedChannelFactory() {
+            @Override
+            public ManagedChannel newManagedChannel(String host, int port) {
+                ManagedChannel channel = delegate.newManagedChannel(host, port);
+                channels.removeIf(ManagedChannel::isTerminated); // discovery opens a channel per run
+                channels.add(channel);
+                return channel;
+            }
+
+            @Override
+            public long getConnectTimeoutMs() {
+                return delegate.getConnectTimeoutMs();
+            }
+        };
     }
 
     /**
@@ -107,10 +134,19 @@ final class YdbConnection implements AutoCloseable {
     }
 
     /**
-     * Drops the transport at once, without waiting for calls to end: the server sees every stream
-     * break as if this process died. For tests that simulate a crash.
+     * Cuts every channel at once, without ending any call: the server sees every stream break as if
+     * this process died. For tests and benchmarks that simulate a crash.
      */
     void abandon() {
+        for (ManagedChannel channel : channels) {
+            channel.shutdownNow();
+        }
+        close();
+    }
+
+    /** Closes the transport (after the sessions were stopped, so nothing waits on open calls). */
+    @Override
+    public void close() {
         GrpcTransport current;
         synchronized (this) {
             closed = true;
@@ -121,11 +157,6 @@ final class YdbConnection implements AutoCloseable {
         if (current != null) {
             current.close();
         }
-    }
-
-    @Override
-    public void close() {
-        abandon();
     }
 
     /**

@@ -92,6 +92,11 @@ final class YdbRegistration implements Registration {
     void start() {
         log.info("Registering border {} in {}/{}", desired.borderId(), connection.settings().node(), semaphore);
         loop.execute(this::openSession);
+        // Nothing tells a session that its slot vanished (an operator's forced delete of the semaphore drops
+        // owners silently), so check now and then; a describe per session timeout costs the server nothing.
+        Duration sessionTimeout = connection.settings().sessionTimeout();
+        loop.every(sessionTimeout.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : sessionTimeout,
+                this::selfCheck);
     }
 
     @Override
@@ -193,11 +198,19 @@ final class YdbRegistration implements Registration {
             }
             boolean created = succeeded(status, failure) || (status != null && status.getCode() == StatusCode.ALREADY_EXISTS);
             if (!created) {
+                if (interruptedBySession(on, status)) {
+                    // Keep the session (and any slot the server still holds); RECONNECTED resumes, LOST restarts.
+                    log.warn("Border {}: creating semaphore {} interrupted by the session ({})", desired().borderId(),
+                            semaphore, describe(status, failure));
+                    return;
+                }
                 failed("create semaphore " + semaphore, describe(status, failure));
                 return;
             }
-            sessionReady = true;
-            log.info("Border {} session {} is up", desired().borderId(), on.getId());
+            if (!sessionReady) {
+                sessionReady = true;
+                log.info("Border {} session {} is up", desired().borderId(), on.getId());
+            }
             publish();
         });
     }
@@ -211,7 +224,11 @@ final class YdbRegistration implements Registration {
                     desired().borderId(), from.getId(), connection.settings().sessionTimeout());
             case RECONNECTED -> {
                 log.info("Border {} session {} reattached; checking the slot", desired().borderId(), from.getId());
-                verifySlot(from);
+                if (sessionReady) {
+                    verifySlot(from);
+                } else {
+                    createSemaphoreAndPublish(from);
+                }
             }
             case LOST -> {
                 log.warn("Border {} session {} lost; registering again with a new session", desired().borderId(), from.getId());
@@ -226,29 +243,46 @@ final class YdbRegistration implements Registration {
         }
     }
 
+    private void selfCheck() {
+        CoordinationSession on = session;
+        if (!closing && on != null && sessionReady && acquiringOn == null && held != null && on.getState().isConnected()) {
+            verifySlot(on);
+        }
+    }
+
     /** After a reattach the server may have changed hands; trust only what describe says. */
     private void verifySlot(CoordinationSession on) {
-        if (!sessionReady) {
-            return; // openSession still running; it publishes anyway
-        }
         loop.when(bounded(on.describeSemaphore(semaphore, DescribeSemaphoreMode.WITH_OWNERS)), (result, failure) -> {
             if (on != session) {
                 return;
             }
             if (failure != null || !result.isSuccess()) {
+                Status status = failure == null ? result.getStatus() : null;
+                if (interruptedBySession(on, status)) {
+                    return; // the session listener takes over
+                }
                 log.warn("Border {} could not check its slot ({}); republishing", desired().borderId(), describe(result, failure));
-                held = null;
-                publish();
+                slotLost();
+                // NOT_FOUND: the semaphore itself is gone, so recreate it before acquiring again.
+                createSemaphoreAndPublish(on);
                 return;
             }
             Announcement expected = held;
             boolean ours = expected != null && ownsWith(result.getValue(), on.getId(), codec.encode(expected));
             if (!ours) {
-                log.warn("Border {} slot missing or changed after reattach; republishing", desired().borderId());
-                held = null;
+                log.warn("Border {} slot missing or changed; republishing", desired().borderId());
+                slotLost();
             }
             publish();
         });
+    }
+
+    private void slotLost() {
+        if (held != null) {
+            metrics.reregistration();
+            setState(RegistrationState.REGISTERING);
+        }
+        held = null;
     }
 
     private static boolean ownsWith(SemaphoreDescription description, long sessionId, byte[] data) {
@@ -301,16 +335,19 @@ final class YdbRegistration implements Registration {
     private void publishFailed(CoordinationSession on, Announcement target, Result<SemaphoreLease> result, Throwable failure) {
         Object reason = describe(result, failure);
         metrics.publishFailure();
-        StatusCode code = failure == null ? result.getStatus().getCode() : null;
-        if (!on.getState().isConnected() || code == StatusCode.BAD_SESSION || code == StatusCode.SESSION_EXPIRED) {
+        if (interruptedBySession(on, failure == null ? result.getStatus() : null)) {
             // The session listener takes over: RECONNECTED re-checks the slot, LOST re-registers.
             log.warn("Border {} publish of generation {} interrupted by the session ({}); waiting for it",
                     target.borderId(), target.generation(), reason);
             return;
         }
-        log.warn("Border {} publish of generation {} refused: {}; retrying", target.borderId(), target.generation(), reason);
-        failPending(target.generation(), new RegistryException("registry refused generation %d of border %s: %s"
-                .formatted(target.generation(), target.borderId(), reason)));
+        StatusCode code = failure == null ? result.getStatus().getCode() : null;
+        log.warn("Border {} publish of generation {} failed: {}; retrying", target.borderId(), target.generation(), reason);
+        if (code == StatusCode.BAD_REQUEST || code == StatusCode.PRECONDITION_FAILED) {
+            // The registry will never take this content: tell the caller instead of letting it wait.
+            failPending(target.generation(), new RegistryException("registry refused generation %d of border %s: %s"
+                    .formatted(target.generation(), target.borderId(), reason)));
+        }
         setState(RegistrationState.FAILED);
         // A deleted semaphore is recreated; anything else is retried as is.
         loop.schedule(() -> {
@@ -469,6 +506,15 @@ final class YdbRegistration implements Registration {
 
     private <T> CompletableFuture<T> bounded(CompletableFuture<T> future) {
         return future.orTimeout(STEP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether a failure belongs to the session (reattaching or gone) rather than to the request. */
+    private static boolean interruptedBySession(CoordinationSession on, Status status) {
+        if (!on.getState().isConnected()) {
+            return true;
+        }
+        StatusCode code = status == null ? null : status.getCode();
+        return code == StatusCode.BAD_SESSION || code == StatusCode.SESSION_EXPIRED;
     }
 
     private static boolean succeeded(Status status, Throwable failure) {
