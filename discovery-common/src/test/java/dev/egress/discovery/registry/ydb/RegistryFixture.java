@@ -8,6 +8,8 @@ import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.RegistrySettings;
+import io.grpc.ClientInterceptor;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Clock;
@@ -56,15 +58,23 @@ final class RegistryFixture implements AutoCloseable {
     }
 
     YdbBorderRegistry border() {
-        YdbBorderRegistry registry = YdbBorderRegistry.connect(settings(), new SimpleMeterRegistry());
+        return border(new SimpleMeterRegistry(), List.of());
+    }
+
+    YdbBorderRegistry border(MeterRegistry meters, List<ClientInterceptor> interceptors) {
+        YdbBorderRegistry registry = YdbBorderRegistry.connect(settings(), meters, interceptors);
         participants.add(registry);
         return registry;
     }
 
     Watched watcher() {
+        return watcher(List.of());
+    }
+
+    Watched watcher(List<ClientInterceptor> interceptors) {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         RoutingTable table = new RoutingTable(Clock.systemUTC());
-        YdbRegistryWatcher watcher = YdbRegistryWatcher.start(settings(), table, meters);
+        YdbRegistryWatcher watcher = YdbRegistryWatcher.start(settings(), table, meters, interceptors);
         participants.add(watcher);
         return new Watched(watcher, table, meters);
     }
