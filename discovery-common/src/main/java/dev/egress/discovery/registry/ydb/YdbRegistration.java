@@ -1,5 +1,7 @@
 package dev.egress.discovery.registry.ydb;
 
+import static dev.egress.discovery.registry.ydb.YdbConnection.bounded;
+
 import dev.egress.discovery.Announcement;
 import dev.egress.discovery.AnnouncementCodec;
 import dev.egress.discovery.registry.Registration;
@@ -20,7 +22,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tech.ydb.coordination.CoordinationClient;
 import tech.ydb.coordination.CoordinationSession;
 import tech.ydb.coordination.SemaphoreLease;
 import tech.ydb.coordination.description.SemaphoreDescription;
@@ -45,8 +46,6 @@ final class YdbRegistration implements Registration {
     private static final Logger log = LoggerFactory.getLogger(YdbRegistration.class);
     /** The semaphore's limit is Long.MAX_VALUE, so an acquire of 1 is granted at once; this only bounds a lost reply. */
     private static final Duration ACQUIRE_TIMEOUT = Duration.ofSeconds(10);
-    /** Bounds each step, so a session start that is never answered (SDK 2.2.10 has no start timeout) cannot stall us. */
-    private static final Duration STEP_TIMEOUT = Duration.ofSeconds(15);
     /** How long close() waits for the release and the session stop. */
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
@@ -161,59 +160,39 @@ final class YdbRegistration implements Registration {
             return;
         }
         opening = true;
-        CompletableFuture<CoordinationClient> client = connection.client();
-        loop.when(client, (coordination, failure) -> {
-            if (failure != null) {
-                failed("connect to " + connection.settings().connectionString(), YdbConnection.cause(failure));
-                return;
-            }
-            loop.when(bounded(connection.ensureNode(coordination)), (status, nodeFailure) -> {
-                if (!succeeded(status, nodeFailure)) {
-                    failed("create node " + connection.settings().node(), describe(status, nodeFailure));
-                    return;
-                }
-                if (closing) {
-                    return;
-                }
-                CoordinationSession created = connection.newSession(coordination, loop.executor());
-                session = created;
-                created.addStateListener(s -> loop.execute(() -> onSessionState(created, s)));
-                loop.when(bounded(created.connect()), (started, startFailure) -> {
-                    if (created != session) {
-                        return;
-                    }
-                    if (!succeeded(started, startFailure)) {
-                        failed("start a session", describe(started, startFailure));
-                        return;
-                    }
+        loop.when(connection.openSession(loop.executor(), (from, state) -> loop.execute(() -> onSessionState(from, state))),
+                (opened, failure) -> {
                     opening = false;
-                    createSemaphoreAndPublish(created);
+                    if (failure != null) {
+                        failed(String.valueOf(YdbConnection.cause(failure)));
+                        return;
+                    }
+                    if (closing) {
+                        opened.stop();
+                        return;
+                    }
+                    session = opened;
+                    sessionReady = true;
+                    log.info("Border {} session {} is up", desired().borderId(), opened.getId());
+                    publish();
                 });
-            });
-        });
     }
 
+    /** After the semaphore was found missing: create it again, then publish. */
     private void createSemaphoreAndPublish(CoordinationSession on) {
-        loop.when(bounded(on.createSemaphore(semaphore, Long.MAX_VALUE)), (status, failure) -> {
+        loop.when(bounded(connection.ensureSemaphore(on)), (status, failure) -> {
             if (on != session) {
                 return;
             }
-            boolean created = succeeded(status, failure) || (status != null && status.getCode() == StatusCode.ALREADY_EXISTS);
-            if (!created) {
-                if (interruptedBySession(on, status)) {
-                    // Keep the session (and any slot the server still holds); RECONNECTED resumes, LOST restarts.
-                    log.warn("Border {}: creating semaphore {} interrupted by the session ({})", desired().borderId(),
-                            semaphore, describe(status, failure));
-                    return;
-                }
-                failed("create semaphore " + semaphore, describe(status, failure));
-                return;
+            if (succeeded(status, failure)) {
+                publish();
+            } else if (interruptedBySession(on, status)) {
+                // Keep the session (and any slot the server still holds); the session listener takes over.
+                log.warn("Border {}: creating semaphore {} interrupted by the session ({})", desired().borderId(),
+                        semaphore, describe(status, failure));
+            } else {
+                failed("create semaphore " + semaphore + ": " + describe(status, failure));
             }
-            if (!sessionReady) {
-                sessionReady = true;
-                log.info("Border {} session {} is up", desired().borderId(), on.getId());
-            }
-            publish();
         });
     }
 
@@ -357,12 +336,17 @@ final class YdbRegistration implements Registration {
     }
 
     private void publishFailed(CoordinationSession on, Announcement target, Result<SemaphoreLease> result, Throwable failure) {
-        Object reason = describe(result, failure);
+        String reason = describe(result, failure);
         metrics.publishFailure();
         if (interruptedBySession(on, failure == null ? result.getStatus() : null)) {
             // The session listener takes over: RECONNECTED re-checks the slot, LOST re-registers.
             log.warn("Border {} publish of generation {} interrupted by the session ({}); waiting for it",
                     target.borderId(), target.generation(), reason);
+            return;
+        }
+        if (failure != null && YdbConnection.cause(failure) instanceof TimeoutException) {
+            // No answer at all: a half-open stream the SDK will not notice. Start over with a new session.
+            failed("publish of generation " + target.generation() + ": " + reason);
             return;
         }
         StatusCode code = failure == null ? result.getStatus().getCode() : null;
@@ -412,17 +396,16 @@ final class YdbRegistration implements Registration {
 
     // ---- failure and retry (loop) ----
 
-    private void failed(String step, Object reason) {
+    private void failed(String reason) {
         if (closing) {
             return;
         }
         metrics.publishFailure();
         Duration delay = backoff.next();
-        log.warn("Border {} could not {}: {}; retrying in {} ms (attempt {})", desired().borderId(), step, reason,
+        log.warn("Border {} could not register: {}; retrying in {} ms (attempt {})", desired().borderId(), reason,
                 delay.toMillis(), backoff.attempts());
         setState(RegistrationState.FAILED);
         dropSession();
-        opening = false;
         if (retry != null) {
             retry.cancel(false);
         }
@@ -533,9 +516,6 @@ final class YdbRegistration implements Registration {
 
     // ---- helpers ----
 
-    private <T> CompletableFuture<T> bounded(CompletableFuture<T> future) {
-        return future.orTimeout(STEP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    }
 
     /** Whether a failure belongs to the session (reattaching or gone) rather than to the request. */
     private static boolean interruptedBySession(CoordinationSession on, Status status) {
@@ -550,11 +530,12 @@ final class YdbRegistration implements Registration {
         return failure == null && status != null && status.isSuccess();
     }
 
-    private static Object describe(Status status, Throwable failure) {
-        return failure != null ? YdbConnection.cause(failure) : status;
+    /** A one-line reason for logs: expected failures (timeouts, refused connections) need no stack trace. */
+    private static String describe(Status status, Throwable failure) {
+        return failure != null ? String.valueOf(YdbConnection.cause(failure)) : String.valueOf(status);
     }
 
-    private static Object describe(Result<?> result, Throwable failure) {
-        return failure != null ? YdbConnection.cause(failure) : result.getStatus();
+    private static String describe(Result<?> result, Throwable failure) {
+        return failure != null ? String.valueOf(YdbConnection.cause(failure)) : String.valueOf(result.getStatus());
     }
 }
