@@ -21,6 +21,7 @@ import tech.ydb.common.retry.RetryUntilElapsed;
 import tech.ydb.coordination.CoordinationClient;
 import tech.ydb.coordination.CoordinationSession;
 import tech.ydb.coordination.settings.CoordinationSessionSettings;
+import tech.ydb.core.Result;
 import tech.ydb.core.Status;
 import tech.ydb.core.StatusCode;
 import tech.ydb.core.grpc.GrpcTransport;
@@ -224,6 +225,28 @@ final class YdbConnection implements AutoCloseable {
         if (current != null) {
             current.close();
         }
+    }
+
+    /**
+     * A one-line reason for logs: expected failures (timeouts, refused connections) need no stack trace.
+     *
+     * @param status  the status, when the call completed
+     * @param failure the failure, when it did not
+     * @return the reason
+     */
+    static String reason(Status status, Throwable failure) {
+        return failure != null ? String.valueOf(cause(failure)) : String.valueOf(status);
+    }
+
+    /**
+     * A one-line reason for logs.
+     *
+     * @param result  the result, when the call completed
+     * @param failure the failure, when it did not
+     * @return the reason
+     */
+    static String reason(Result<?> result, Throwable failure) {
+        return failure != null ? String.valueOf(cause(failure)) : String.valueOf(result.getStatus());
     }
 
     /**

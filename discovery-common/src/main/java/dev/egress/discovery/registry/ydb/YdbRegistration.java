@@ -1,6 +1,7 @@
 package dev.egress.discovery.registry.ydb;
 
 import static dev.egress.discovery.registry.ydb.YdbConnection.bounded;
+import static dev.egress.discovery.registry.ydb.YdbConnection.reason;
 
 import dev.egress.discovery.Announcement;
 import dev.egress.discovery.AnnouncementCodec;
@@ -9,9 +10,7 @@ import dev.egress.discovery.registry.RegistrationState;
 import dev.egress.discovery.registry.RegistryException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -72,10 +71,7 @@ final class YdbRegistration implements Registration {
     private CoordinationSession acquiringOn;        // loop: the session an acquire is in flight on
     private Announcement held;                      // loop: what the registry holds for us (null = nothing)
     private ScheduledFuture<?> retry;               // loop: the pending re-registration
-    private final List<PendingUpdate> pending = new ArrayList<>(); // loop
-
-    private record PendingUpdate(long generation, CompletableFuture<Announcement> future) {
-    }
+    private final PendingUpdates pending = new PendingUpdates(); // loop
 
     YdbRegistration(YdbConnection connection, Announcement initial, AnnouncementCodec codec, Clock clock,
                     RegistrationMetrics metrics, Consumer<YdbRegistration> onClosed) {
@@ -126,7 +122,7 @@ final class YdbRegistration implements Registration {
                 result.completeExceptionally(new IllegalStateException("registration closed"));
                 return;
             }
-            pending.add(new PendingUpdate(stamped.generation(), result));
+            pending.add(stamped.generation(), result);
             publish();
         });
         return result;
@@ -189,9 +185,9 @@ final class YdbRegistration implements Registration {
             } else if (interruptedBySession(on, status)) {
                 // Keep the session (and any slot the server still holds); the session listener takes over.
                 log.warn("Border {}: creating semaphore {} interrupted by the session ({})", desired().borderId(),
-                        semaphore, describe(status, failure));
+                        semaphore, reason(status, failure));
             } else {
-                failed("create semaphore " + semaphore + ": " + describe(status, failure));
+                failed("create semaphore " + semaphore + ": " + reason(status, failure));
             }
         });
     }
@@ -252,7 +248,7 @@ final class YdbRegistration implements Registration {
         }
     }
 
-    /** After a reattach the server may have changed hands; trust only what describe says. */
+    /** Trusts only what describe says: re-acquires if our session is not an owner or its data differs. */
     private void verifySlot(CoordinationSession on) {
         loop.when(bounded(on.describeSemaphore(semaphore, DescribeSemaphoreMode.WITH_OWNERS)), (result, failure) -> {
             if (on != session) {
@@ -263,7 +259,7 @@ final class YdbRegistration implements Registration {
                 if (interruptedBySession(on, status)) {
                     return; // the session listener takes over
                 }
-                log.warn("Border {} could not check its slot ({}); republishing", desired().borderId(), describe(result, failure));
+                log.warn("Border {} could not check its slot ({}); republishing", desired().borderId(), reason(result, failure));
                 slotLost();
                 // NOT_FOUND: the semaphore itself is gone, so recreate it before acquiring again.
                 createSemaphoreAndPublish(on);
@@ -336,7 +332,7 @@ final class YdbRegistration implements Registration {
     }
 
     private void publishFailed(CoordinationSession on, Announcement target, Result<SemaphoreLease> result, Throwable failure) {
-        String reason = describe(result, failure);
+        String reason = reason(result, failure);
         metrics.publishFailure();
         if (interruptedBySession(on, failure == null ? result.getStatus() : null)) {
             // The session listener takes over: RECONNECTED re-checks the slot, LOST re-registers.
@@ -353,7 +349,7 @@ final class YdbRegistration implements Registration {
         log.warn("Border {} publish of generation {} failed: {}; retrying", target.borderId(), target.generation(), reason);
         if (code == StatusCode.BAD_REQUEST || code == StatusCode.PRECONDITION_FAILED) {
             // The registry will never take this content: tell the caller instead of letting it wait.
-            failPending(target.generation(), new RegistryException("registry refused generation %d of border %s: %s"
+            pending.failUpTo(target.generation(), new RegistryException("registry refused generation %d of border %s: %s"
                     .formatted(target.generation(), target.borderId(), reason)));
         }
         setState(RegistrationState.FAILED);
@@ -371,28 +367,12 @@ final class YdbRegistration implements Registration {
             return;
         }
         backoff.reset();
-        for (Iterator<PendingUpdate> it = pending.iterator(); it.hasNext(); ) {
-            PendingUpdate update = it.next();
-            if (update.generation() <= held.generation()) {
-                // A superseded update completes with what superseded it: that is what App sees.
-                update.future().complete(held);
-                it.remove();
-            }
-        }
+        pending.heldUpTo(held);
         if (held.equals(desired())) {
             setState(RegistrationState.REGISTERED);
         }
     }
 
-    private void failPending(long upToGeneration, Throwable failure) {
-        for (Iterator<PendingUpdate> it = pending.iterator(); it.hasNext(); ) {
-            PendingUpdate update = it.next();
-            if (update.generation() <= upToGeneration) {
-                update.future().completeExceptionally(failure);
-                it.remove();
-            }
-        }
-    }
 
     // ---- failure and retry (loop) ----
 
@@ -484,7 +464,7 @@ final class YdbRegistration implements Registration {
             retry.cancel(false);
             retry = null;
         }
-        failPending(Long.MAX_VALUE, new CancellationException("registration closed"));
+        pending.failUpTo(Long.MAX_VALUE, new CancellationException("registration closed"));
         CoordinationSession on = session;
         SemaphoreLease slot = lease;
         session = null;
@@ -516,7 +496,6 @@ final class YdbRegistration implements Registration {
 
     // ---- helpers ----
 
-
     /** Whether a failure belongs to the session (reattaching or gone) rather than to the request. */
     private static boolean interruptedBySession(CoordinationSession on, Status status) {
         if (!on.getState().isConnected()) {
@@ -530,12 +509,4 @@ final class YdbRegistration implements Registration {
         return failure == null && status != null && status.isSuccess();
     }
 
-    /** A one-line reason for logs: expected failures (timeouts, refused connections) need no stack trace. */
-    private static String describe(Status status, Throwable failure) {
-        return failure != null ? String.valueOf(YdbConnection.cause(failure)) : String.valueOf(status);
-    }
-
-    private static String describe(Result<?> result, Throwable failure) {
-        return failure != null ? String.valueOf(YdbConnection.cause(failure)) : String.valueOf(result.getStatus());
-    }
 }

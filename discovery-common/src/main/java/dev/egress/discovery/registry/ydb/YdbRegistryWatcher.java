@@ -1,6 +1,7 @@
 package dev.egress.discovery.registry.ydb;
 
 import static dev.egress.discovery.registry.ydb.YdbConnection.bounded;
+import static dev.egress.discovery.registry.ydb.YdbConnection.reason;
 
 import dev.egress.discovery.AnnouncementCodec;
 import dev.egress.discovery.RoutingTable;
@@ -133,7 +134,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
             }
             if (failure != null || !status.isSuccess()) {
                 // Keep the session; the next tick tries again.
-                log.warn("Could not create semaphore {}: {}; retrying on the next poll", semaphore, describe(status, failure));
+                log.warn("Could not create semaphore {}: {}; retrying on the next poll", semaphore, reason(status, failure));
                 metrics.pollFailure();
                 return;
             }
@@ -255,7 +256,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
                 watch = null;
                 if (changeFailure != null || !changed.isSuccess()) {
                     metrics.watchFailure();
-                    log.debug("Owner watch ended without a change: {}", describe(changed, changeFailure));
+                    log.debug("Owner watch ended without a change: {}", reason(changed, changeFailure));
                 }
                 arm();
             });
@@ -288,7 +289,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         } else {
             metrics.pollFailure();
         }
-        String reason = describe(result, failure);
+        String reason = reason(result, failure);
         if (failure != null && YdbConnection.cause(failure) instanceof TimeoutException) {
             // No answer within the step timeout: a half-open stream that the SDK will never notice.
             sessionFailed(kind + ": " + reason);
@@ -344,12 +345,4 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
 
 
 
-    /** A one-line reason for logs: expected failures (timeouts, refused connections) need no stack trace. */
-    private static String describe(Status status, Throwable failure) {
-        return failure != null ? String.valueOf(YdbConnection.cause(failure)) : String.valueOf(status);
-    }
-
-    private static String describe(Result<?> result, Throwable failure) {
-        return failure != null ? String.valueOf(YdbConnection.cause(failure)) : String.valueOf(result.getStatus());
-    }
 }
