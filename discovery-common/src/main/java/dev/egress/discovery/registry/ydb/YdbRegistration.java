@@ -64,6 +64,7 @@ final class YdbRegistration implements Registration {
     private volatile boolean closing;
 
     private CoordinationSession session;            // loop: the current session, null between sessions
+    private long sessionId = -1;                    // loop: its id, kept for logs (the SDK resets it once LOST)
     private CoordinationSession retiring;           // loop: a reattached session that holds the slot until its successor does
     private boolean opening;                        // loop: openSession is between its first step and a session
     private boolean sessionReady;                   // loop: the session is connected and the semaphore exists
@@ -168,6 +169,7 @@ final class YdbRegistration implements Registration {
                         return;
                     }
                     session = opened;
+                    sessionId = opened.getId();
                     sessionReady = true;
                     log.info("Border {} session {} is up", desired().borderId(), opened.getId());
                     publish();
@@ -208,7 +210,7 @@ final class YdbRegistration implements Registration {
                 openSession();
             }
             case LOST -> {
-                log.warn("Border {} session {} lost; registering again with a new session", desired().borderId(), from.getId());
+                log.warn("Border {} session {} lost; registering again with a new session", desired().borderId(), sessionId);
                 metrics.reregistration();
                 setState(RegistrationState.REGISTERING);
                 dropSession();
@@ -480,10 +482,10 @@ final class YdbRegistration implements Registration {
         CompletableFuture<Void> released = slot != null && on.getState().isConnected()
                 ? slot.release().exceptionally(t -> null)
                 : CompletableFuture.completedFuture(null);
-        long sessionId = on.getId(); // the SDK forgets the id once stopped
+        long stoppedId = on.getId(); // the SDK forgets the id once stopped
         // Release first so App sees the slot go even if the stop is slow; the stop then ends the session.
         released.thenCompose(v -> on.stop()).whenComplete((status, failure) -> {
-            log.info("Border {} released its slot and stopped session {}", desired().borderId(), sessionId);
+            log.info("Border {} released its slot and stopped session {}", desired().borderId(), stoppedId);
             done.complete(null);
         });
     }
