@@ -106,7 +106,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         }
         opening = true;
         metrics.link(LinkState.CONNECTING);
-        loop.when(connection.openSession(loop.executor(), (from, state) -> loop.execute(() -> onSessionState(from, state))),
+        loop.when(connection.openSession(loop.sdkExecutor(), (from, state) -> loop.execute(() -> onSessionState(from, state))),
                 (opened, failure) -> {
                     opening = false;
                     if (failure != null) {
