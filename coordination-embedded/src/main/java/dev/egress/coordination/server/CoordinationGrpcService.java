@@ -3,6 +3,7 @@ package dev.egress.coordination.server;
 import dev.egress.coordination.node.CoordinationNode;
 import dev.egress.coordination.node.CoordinationNodes;
 import dev.egress.coordination.node.NodeOperationException;
+import io.grpc.Context;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import org.slf4j.Logger;
@@ -67,6 +68,9 @@ public final class CoordinationGrpcService extends CoordinationServiceGrpc.Coord
         SessionStream stream = new SessionStream((ServerCallStreamObserver<SessionResponse>) responseObserver,
                 nodes, pinger, streams::remove);
         streams.add(stream);
+        // The call's context is cancelled however the call ends — including paths that never reach the request
+        // observer, such as a request that fails to parse — so it is the one reliable "stream is gone" signal.
+        Context.current().addListener(context -> stream.callEnded(), Runnable::run);
         return stream;
     }
 

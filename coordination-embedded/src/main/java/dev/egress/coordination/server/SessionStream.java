@@ -111,6 +111,18 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
         streamEnded();
     }
 
+    /** The gRPC call is over, whichever way; a no-op when the stream already ended through another path. */
+    void callEnded() {
+        boolean wasOpen;
+        synchronized (this) {
+            wasOpen = !closed;
+            closeLocked();
+        }
+        if (wasOpen) {
+            streamEnded();
+        }
+    }
+
     private void streamEnded() {
         CoordinationNode attachedNode = node;
         if (attachedNode != null) {
