@@ -13,6 +13,7 @@ import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
 import tech.ydb.proto.coordination.SessionRequest;
 import tech.ydb.proto.coordination.SessionResponse;
 
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -58,6 +59,9 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
 
     @Override
     public void onNext(SessionRequest request) {
+        if (isClosed()) {
+            return; // whatever a client sends after its failure or stop is ignored, as by YDB's actor
+        }
         if (!startSeen) {
             start(request);
             return;
@@ -132,6 +136,10 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
         }
     }
 
+    private synchronized boolean isClosed() {
+        return closed;
+    }
+
     // ---------------------------------------------------------------- SessionPeer
 
     @Override
@@ -158,7 +166,7 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
         sendPing();
         try {
             pingTask = pinger.scheduleAtFixedRate(this::pingTick, period, period, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             // server shutting down
         }
     }
