@@ -275,6 +275,27 @@ class SessionProtocolIT {
     }
 
     @Test
+    void deleteNotifiesWatchersBeforeItsOwnResultAsYdbDoes() {
+        RawSession raw = open(true);
+        raw.startNew(path, 5_000);
+        raw.send(create(1, "s", 1));
+        raw.next();
+        raw.send(watch(2, "s"));
+        raw.next();
+
+        raw.send(SessionRequest.newBuilder().setDeleteSemaphore(SessionRequest.DeleteSemaphore.newBuilder()
+                .setReqId(3).setName("s").setForce(true)).build());
+
+        SessionResponse.DescribeSemaphoreChanged changed = raw.next().getDescribeSemaphoreChanged();
+        assertThat(changed.getReqId()).isEqualTo(2);
+        assertThat(changed.getDataChanged()).isTrue();
+        assertThat(changed.getOwnersChanged()).isTrue();
+        SessionResponse.DeleteSemaphoreResult deleted = raw.next().getDeleteSemaphoreResult();
+        assertThat(deleted.getReqId()).isEqualTo(3);
+        assertThat(deleted.getStatus()).isEqualTo(StatusCode.SUCCESS);
+    }
+
+    @Test
     void unsignedLimitsAreComparedAsUnsigned() {
         RawSession raw = open(true);
         raw.startNew(path, 5_000);

@@ -31,7 +31,8 @@ import static dev.egress.coordination.node.Limits.INFINITE;
  * (session expiry, waiter timeouts); so the order in which replies and watch notifications leave the node is
  * the order in which the transactions ran — that order is part of the protocol. Within one transaction the
  * requester's reply is sent first, then grants to other sessions, then watch notifications, as YDB queues
- * its events.
+ * its events (two YDB exceptions are kept: a replaced watch hears {@code (false, false)} before the new describe
+ * result, and a delete aborts waiters and notifies watchers before its own result).
  */
 public final class CoordinationNode {
 
@@ -201,17 +202,17 @@ public final class CoordinationNode {
             return;
         }
         if (start.getDescriptionBytes().size() > Limits.MAX_DESCRIPTION_BYTES) {
-            peer.fail(StatusCode.BAD_REQUEST, "Description is too long");
+            peer.fail(StatusCode.BAD_REQUEST, "Description is too large");
             return;
         }
         if (start.getProtectionKey().size() > Limits.MAX_PROTECTION_KEY_BYTES) {
-            peer.fail(StatusCode.BAD_REQUEST, "Protection key is too long");
+            peer.fail(StatusCode.BAD_REQUEST, "Protection key is too large");
             return;
         }
         Session session;
         if (start.getSessionId() == 0) {
             if (sessions.size() >= Limits.MAX_SESSIONS) {
-                peer.fail(StatusCode.PRECONDITION_FAILED, "Too many sessions");
+                peer.fail(StatusCode.PRECONDITION_FAILED, "Too many sessions already exist");
                 return;
             }
             session = new Session(nextSessionId++, timeout, start.getDescription(), start.getProtectionKey(),
@@ -528,12 +529,12 @@ public final class CoordinationNode {
 
     private void create(Session session, SessionRequest request) {
         SessionRequest.CreateSemaphore create = request.getCreateSemaphore();
-        if (create.getNameBytes().size() > Limits.MAX_NAME_BYTES) {
-            reply(session, Responses.error(request, StatusCode.BAD_REQUEST, "Semaphore name is too long"));
-            return;
-        }
         if (create.getLimit() == 0) {
             reply(session, Responses.error(request, StatusCode.BAD_REQUEST, "Semaphores must have limit > 0"));
+            return;
+        }
+        if (create.getNameBytes().size() > Limits.MAX_NAME_BYTES) {
+            reply(session, Responses.error(request, StatusCode.BAD_REQUEST, "Semaphore name is too long"));
             return;
         }
         if (create.getData().size() > Limits.MAX_DATA_BYTES) {
@@ -559,6 +560,10 @@ public final class CoordinationNode {
 
     private void update(Session session, SessionRequest request) {
         SessionRequest.UpdateSemaphore update = request.getUpdateSemaphore();
+        if (update.getNameBytes().size() > Limits.MAX_NAME_BYTES) {
+            reply(session, Responses.error(request, StatusCode.BAD_REQUEST, "Semaphore name is too long"));
+            return;
+        }
         if (update.getData().size() > Limits.MAX_DATA_BYTES) {
             reply(session, Responses.error(request, StatusCode.BAD_REQUEST, "Semaphore data is too large"));
             return;
@@ -592,8 +597,10 @@ public final class CoordinationNode {
             reply(session, Responses.error(request, StatusCode.PRECONDITION_FAILED, "Semaphore not empty"));
             return;
         }
-        reply(session, Responses.ok(request));
+        // The one exception to "requester first": YDB's delete transaction queues the waiters' ABORTED and the
+        // watch notifications before the delete result, and so does this node.
         deleteSemaphore(semaphore);
+        reply(session, Responses.ok(request));
     }
 
     // ---------------------------------------------------------------- shared transitions

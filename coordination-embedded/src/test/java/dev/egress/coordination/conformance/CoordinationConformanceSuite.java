@@ -160,6 +160,25 @@ public abstract class CoordinationConformanceSuite {
     }
 
     @Test
+    void detachedSessionKeepsItsSemaphoresWithinItsTimeout() {
+        Client doomed = newClient();
+        CoordinationSession owner = connect(doomed, Duration.ofSeconds(20));
+        CoordinationSession observer = connect(client, SESSION_TIMEOUT);
+        createSemaphore(observer, 10);
+        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, bytes("still here"), PATIENCE)).isSuccess()).isTrue();
+        long id = owner.getId();
+
+        doomed.transport().close(); // the channel dies; the session is never stopped
+
+        // Well within the 20 s timeout the detached session still owns its slot, data included.
+        SemaphoreDescription described = describe(observer);
+        assertThat(described.getOwnersList()).singleElement().satisfies(o -> {
+            assertThat(o.getId()).isEqualTo(id);
+            assertThat(o.getData()).isEqualTo(bytes("still here"));
+        });
+    }
+
+    @Test
     void detachedSessionKeepsItsSemaphoresForItsTimeoutThenExpires() {
         Duration timeout = Duration.ofSeconds(3);
         Client doomed = newClient();
