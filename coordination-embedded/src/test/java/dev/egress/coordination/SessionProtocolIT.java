@@ -173,7 +173,7 @@ class SessionProtocolIT {
         RawSession raw = open(true);
         raw.send(RawSession.start(path + "-missing", 0, 5_000, ByteString.EMPTY, 0));
 
-        assertThat(raw.next().getFailure().getStatus()).isEqualTo(StatusCode.SCHEME_ERROR);
+        assertFailure(raw.next(), StatusCode.NOT_FOUND, "Kesus not found");
     }
 
     @Test

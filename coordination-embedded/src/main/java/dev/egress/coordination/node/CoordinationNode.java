@@ -239,7 +239,7 @@ public final class CoordinationNode {
             if (session.peer != null) {
                 SessionPeer stolenFrom = session.peer;
                 attached.remove(stolenFrom);
-                stolenFrom.fail(StatusCode.BAD_SESSION, "Session stolen by another client");
+                stolenFrom.fail(StatusCode.BAD_SESSION, "Session stolen by another local client");
             }
             session.cancelExpiry();
             // As YDB: a new attachment starts without watches and without pending acquire replies; owned

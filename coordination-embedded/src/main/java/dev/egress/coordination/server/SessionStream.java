@@ -44,7 +44,6 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
     // guarded by this
     private boolean closed;
     private long pendingPing;
-    private long lastPing;
     private ScheduledFuture<?> pingTask;
 
     SessionStream(ServerCallStreamObserver<SessionResponse> out, CoordinationNodes nodes,
@@ -88,9 +87,14 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
             return;
         }
         SessionRequest.SessionStart start = request.getSessionStart();
+        if (start.getPath().isEmpty() || "/".equals(start.getPath())) {
+            fail(StatusCode.BAD_REQUEST, "KesusPath cannot be empty");
+            return;
+        }
         node = nodes.find(start.getPath()).orElse(null);
         if (node == null) {
-            fail(StatusCode.SCHEME_ERROR, "Coordination node not found: " + start.getPath());
+            // YDB's proxy answers a path that is not a coordination node this way.
+            fail(StatusCode.NOT_FOUND, "Kesus not found");
             return;
         }
         node.attach(this, start);
@@ -213,7 +217,6 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
             opaque = ThreadLocalRandom.current().nextLong();
         } while (opaque == 0);
         pendingPing = opaque;
-        lastPing = opaque;
         send(SessionResponse.newBuilder()
                 .setPing(SessionResponse.PingPong.newBuilder().setOpaque(opaque)).build());
     }
@@ -238,10 +241,9 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
     private void pong(long opaque) {
         boolean mismatch;
         synchronized (this) {
-            mismatch = opaque != lastPing || lastPing == 0;
-            if (!mismatch) {
-                pendingPing = 0;
-            }
+            // As YDB: compared with the outstanding ping, which is 0 once answered.
+            mismatch = opaque != pendingPing;
+            pendingPing = mismatch ? pendingPing : 0;
         }
         if (mismatch) {
             fail(StatusCode.BAD_REQUEST, "Pong data mismatch");
