@@ -277,8 +277,12 @@ public final class CoordinationNode {
         if (sessions.get(session.id) != session || session.peer != null) {
             return; // re-attached or already gone
         }
-        log.debug("Node {}: session {} expired", path, session.id);
+        int owned = session.owned.size();
+        int waiting = session.waiting.size();
         deleteSession(session);
+        // A state change worth INFO: a client (a Border) vanished and its slots are gone now.
+        log.info("Node {}: session {} expired after {} ms detached; released {} owned and {} waiting semaphores",
+                path, session.id, Long.toUnsignedString(session.timeoutMillis), owned, waiting);
     }
 
     private void doStop(SessionPeer peer) {
