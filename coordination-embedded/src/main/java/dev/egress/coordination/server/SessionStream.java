@@ -37,8 +37,9 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
     private final ScheduledExecutorService pinger;
     private final Consumer<SessionStream> onClosed;
 
-    /** Set once by the first message; read only on the gRPC inbound thread (inbound calls are serialised). */
-    private CoordinationNode node;
+    /** Set once by the first message; also read by the cancel and context callbacks, hence volatile. */
+    private volatile CoordinationNode node;
+    /** Read and written only by inbound calls, which gRPC serialises. */
     private boolean startSeen;
 
     // guarded by this
@@ -91,13 +92,19 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
             fail(StatusCode.BAD_REQUEST, "KesusPath cannot be empty");
             return;
         }
-        node = nodes.find(start.getPath()).orElse(null);
-        if (node == null) {
+        CoordinationNode found = nodes.find(start.getPath()).orElse(null);
+        if (found == null) {
             // YDB's proxy answers a path that is not a coordination node this way.
             fail(StatusCode.NOT_FOUND, "Kesus not found");
             return;
         }
-        node.attach(this, start);
+        node = found;
+        found.attach(this, start);
+        if (isClosed()) {
+            // The call died while we were resolving: a detach queued before the attach would have found nothing,
+            // so queue one behind it, or the session would stay attached to a dead stream forever.
+            found.detach(this);
+        }
     }
 
     @Override
@@ -119,16 +126,15 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
         streamEnded();
     }
 
-    /** The gRPC call is over, whichever way; a no-op when the stream already ended through another path. */
+    /**
+     * The gRPC call is over, whichever way. Always (re)detaches: detaching a stream the node no longer knows is a
+     * no-op, and this is the one callback that is guaranteed to come, e.g. after a failed write.
+     */
     void callEnded() {
-        boolean wasOpen;
         synchronized (this) {
-            wasOpen = !closed;
             closeLocked();
         }
-        if (wasOpen) {
-            streamEnded();
-        }
+        streamEnded();
     }
 
     private void streamEnded() {
