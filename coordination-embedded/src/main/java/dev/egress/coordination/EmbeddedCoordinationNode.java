@@ -154,7 +154,8 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
             return;
         }
         closed = true;
-        coordination.abortStreams();
+        // Like a YDB process going away: calls are cut at the transport (no in-band failure), so SDK sessions
+        // take their usual reconnect path and find their sessions gone (SESSION_EXPIRED) once a node is back.
         server.shutdownNow();
         try {
             if (!server.awaitTermination(10, TimeUnit.SECONDS)) {

@@ -24,7 +24,6 @@ import tech.ydb.proto.coordination.SessionResponse;
 import tech.ydb.proto.coordination.v1.CoordinationServiceGrpc;
 import tech.ydb.proto.scheme.SchemeOperationProtos.Entry;
 
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -54,13 +53,6 @@ public final class CoordinationGrpcService extends CoordinationServiceGrpc.Coord
     /** Open session streams (started or not), for leak checks. */
     public int openStreams() {
         return streams.size();
-    }
-
-    /** Ends every open stream with an in-band UNAVAILABLE failure (before the server stops). */
-    public void abortStreams() {
-        for (SessionStream stream : List.copyOf(streams)) {
-            stream.abort();
-        }
     }
 
     @Override

@@ -284,9 +284,4 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
             onClosed.accept(this);
         }
     }
-
-    /** Ends the call from the server side (server shutdown). */
-    void abort() {
-        fail(StatusCode.UNAVAILABLE, "Coordination service is shutting down");
-    }
 }
