@@ -55,11 +55,4 @@ class CoordinationNodesTest {
                 .isInstanceOfSatisfying(NodeOperationException.class,
                         e -> assertThat(e.status()).isEqualTo(StatusCode.SCHEME_ERROR));
     }
-
-    @Test
-    void outOfRangeConfigIsBadRequest() {
-        assertThatThrownBy(() -> nodes.create("/local/n", Config.newBuilder().setSelfCheckPeriodMillis(1).build()))
-                .isInstanceOfSatisfying(NodeOperationException.class,
-                        e -> assertThat(e.status()).isEqualTo(StatusCode.BAD_REQUEST));
-    }
 }
