@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 final class RoundRobinSelector implements BorderSelector {
 
-    private static final int STRIPES = 64;
+    /** Number of turn counters; a power of two. */
+    static final int STRIPES = 64;
 
     private final AtomicLongArray turns = new AtomicLongArray(STRIPES);
 
