@@ -128,6 +128,18 @@ class AnnouncementCodecTest {
     }
 
     @Test
+    void rejectsUtf16EvenThoughJacksonCouldDetectIt() {
+        assertRejected(DESIGN_EXAMPLE.getBytes(StandardCharsets.UTF_16BE), "payload", "NUL");
+    }
+
+    @Test
+    void acceptsNonAsciiUtf8InFieldsItIgnores() {
+        Announcement a = codec.decode(mutated(root -> root.put("note", "Grüße, 東京")));
+
+        assertThat(a.borderId().value()).isEqualTo("border-a");
+    }
+
+    @Test
     void rejectsOtherVersions() {
         assertRejected(mutated(root -> root.remove("version")), "version", "missing");
         assertRejected(mutated(root -> root.put("version", 2)), "version", "2 (expected: 1)");
