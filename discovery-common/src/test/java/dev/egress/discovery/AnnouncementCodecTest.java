@@ -244,7 +244,7 @@ class AnnouncementCodecTest {
 
         assertThatThrownBy(() -> codec.decode(mutated(root -> root.put("endpoint", huge))))
                 .isInstanceOf(InvalidAnnouncementException.class)
-                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(200));
+                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(300));
     }
 
     private static byte[] mutated(Consumer<ObjectNode> change) {
