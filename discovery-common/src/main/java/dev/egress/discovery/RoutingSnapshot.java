@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -207,6 +208,25 @@ public final class RoutingSnapshot {
     public List<Route> eligibleRoutes(EgressIp ip) {
         List<Route> eligible = eligibleByIp.get(ip);
         return eligible == null ? List.of() : eligible;
+    }
+
+    /**
+     * The eligible routes through any of several IPs (e.g. a tenant's dedicated IPs), IP by IP in the
+     * given order, each IP's routes by Border id. Allocates for more than one IP: compute it once per
+     * tenant and snapshot (for instance in a {@link RoutingTable} listener), not per request.
+     *
+     * @param ips the IPs; duplicates are ignored
+     * @return the eligible routes; the very list of {@link #eligibleRoutes(EgressIp)} for a single IP
+     */
+    public List<Route> eligibleRoutes(Collection<EgressIp> ips) {
+        if (ips.size() == 1) {
+            return eligibleRoutes(ips.iterator().next());
+        }
+        List<Route> routes = new ArrayList<>();
+        for (EgressIp ip : new LinkedHashSet<>(ips)) {
+            routes.addAll(eligibleRoutes(ip));
+        }
+        return List.copyOf(routes);
     }
 
     /**
