@@ -11,14 +11,12 @@ import dev.egress.discovery.Announcement;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.registry.BorderRegistry;
-import dev.egress.discovery.registry.ydb.YdbBorderRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.time.Instant;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
@@ -58,12 +56,6 @@ class BorderConfiguration {
     VettingResolverGroup vettingResolverGroup(SsrfGuard guard) {
         // Lookups block: keep them off the event loops.
         return new VettingResolverGroup(guard, task -> Schedulers.boundedElastic().schedule(task));
-    }
-
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
-    BorderRegistry borderRegistry(RegistryProperties registry, MeterRegistry meters) {
-        return YdbBorderRegistry.connect(registry.toSettings(), meters);
     }
 
     @Bean
