@@ -12,6 +12,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebInputException;
 import org.springframework.web.server.UnsupportedMediaTypeStatusException;
 
@@ -42,6 +43,20 @@ class ProblemAdvice {
         }
         return problem(HttpStatus.BAD_REQUEST, Problems.INVALID_REQUEST,
                 "request body is not a valid JSON document of the expected shape", false, Map.of());
+    }
+
+    @ExceptionHandler(ResponseStatusException.class)
+    ResponseEntity<ProblemDetail> status(ResponseStatusException e) {
+        HttpStatus status = HttpStatus.resolve(e.getStatusCode().value());
+        if (status == null || status.is5xxServerError()) {
+            return unexpected(e);
+        }
+        if (status == HttpStatus.CONTENT_TOO_LARGE) {
+            return tooLarge(null);
+        }
+        // Routing and protocol errors (404 no such endpoint, 405, 406, 415): the request was malformed.
+        return problem(status, Problems.INVALID_REQUEST, e.getReason() == null ? status.getReasonPhrase() : e.getReason(),
+                false, Map.of());
     }
 
     @ExceptionHandler(UnsupportedMediaTypeStatusException.class)
