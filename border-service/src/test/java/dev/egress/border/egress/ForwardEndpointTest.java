@@ -10,7 +10,11 @@ import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.testing.RecordingSink;
+import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
@@ -237,6 +241,30 @@ class ForwardEndpointTest {
                 .expectBody().jsonPath("$.status").isEqualTo("UP");
         web.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk()
                 .expectBody().jsonPath("$.status").isEqualTo("UP");
+    }
+
+    @Test
+    void reusesOneKeepAliveConnectionForSequentialPostsFromOneIp() throws Exception {
+        Set<InetSocketAddress> peers = ConcurrentHashMap.newKeySet();
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        server.createContext("/", exchange -> {
+            try (exchange) {
+                exchange.getRequestBody().readAllBytes();
+                peers.add(exchange.getRemoteAddress());
+                exchange.sendResponseHeaders(204, -1);
+            }
+        });
+        server.start();
+        try {
+            for (int i = 0; i < 20; i++) {
+                forward(new ForwardRequest("d" + i, "127.0.0.3", "http://127.0.0.1:" + server.getAddress().getPort() + "/",
+                        "POST", Map.of(), "{\"i\":" + i + "}")).expectStatus().isOk();
+            }
+        } finally {
+            server.stop(0);
+        }
+        // Squid opens a socket per POST (TIME_WAIT collapse); the Border must not.
+        assertThat(peers).singleElement().satisfies(p -> assertThat(p.getAddress()).isEqualTo(InetAddress.getByName("127.0.0.3")));
     }
 
     private WebTestClient.ResponseSpec forward(ForwardRequest request) {
