@@ -26,6 +26,7 @@ public final class BorderRegistrar {
     private final BorderRegistry registry;
     private final AtomicReference<Announcement> local;
     private volatile Registration registration;
+    private boolean closed;
 
     /**
      * Creates the registrar; nothing is published before {@link #register()}.
@@ -135,7 +136,8 @@ public final class BorderRegistrar {
     /** Releases the slot so App stops routing here at once. Idempotent. */
     public synchronized void close() {
         Registration r = registration;
-        if (r != null) {
+        if (r != null && !closed) {
+            closed = true;
             r.close();
             log.info("Released the registry slot of {}", local.get().borderId());
         }
