@@ -1,9 +1,13 @@
 package dev.egress.discovery.registry.ydb;
 
+import static dev.egress.discovery.registry.ydb.YdbConnection.bounded;
+import static dev.egress.discovery.registry.ydb.YdbConnection.reason;
+
 import dev.egress.discovery.AnnouncementCodec;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.RegistrySettings;
 import dev.egress.discovery.registry.RegistryWatcher;
+import io.grpc.ClientInterceptor;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,9 +17,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tech.ydb.coordination.CoordinationClient;
 import tech.ydb.coordination.CoordinationSession;
 import tech.ydb.coordination.description.SemaphoreDescription;
 import tech.ydb.coordination.description.SemaphoreWatcher;
@@ -38,8 +42,6 @@ import tech.ydb.core.StatusCode;
 public final class YdbRegistryWatcher implements RegistryWatcher {
 
     private static final Logger log = LoggerFactory.getLogger(YdbRegistryWatcher.class);
-    /** Bounds each step, so an unanswered request cannot leave the loop waiting forever. */
-    private static final Duration STEP_TIMEOUT = Duration.ofSeconds(15);
     /** Apps are few; reconnect faster than Borders, but still with jitter. */
     private static final Duration RECONNECT_CAP = Duration.ofSeconds(5);
 
@@ -53,15 +55,16 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
 
     private CoordinationSession session;   // loop
     private boolean opening;               // loop: a session is being opened
-    private boolean sessionReady;          // loop: connected and the semaphore exists
+    private boolean sessionReady;          // loop: the semaphore exists (false after a NOT_FOUND until recreated)
     private Object watch;                  // loop: token of the armed watch, null if none
     private boolean polling;               // loop: a poll is in flight
     private ScheduledFuture<?> retry;      // loop: the pending reconnect
     private long sent;                     // loop: sequence number of the last read sent
     private long applied;                  // loop: sequence number of the last read applied
 
-    private YdbRegistryWatcher(RegistrySettings settings, RoutingTable table, MeterRegistry meters, Clock clock) {
-        this.connection = new YdbConnection(settings, "egress-registry-watch-connect");
+    private YdbRegistryWatcher(RegistrySettings settings, RoutingTable table, MeterRegistry meters, Clock clock,
+                               List<ClientInterceptor> interceptors) {
+        this.connection = new YdbConnection(settings, "egress-registry-watch-connect", interceptors);
         this.loop = new RegistryLoop("egress-registry-watch-" + System.identityHashCode(this));
         this.semaphore = settings.semaphore();
         this.metrics = new WatcherMetrics(meters, table);
@@ -77,8 +80,15 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
      * @return the running watcher
      */
     public static YdbRegistryWatcher start(RegistrySettings settings, RoutingTable table, MeterRegistry meters) {
+        return start(settings, table, meters, List.of());
+    }
+
+    /** As {@link #start(RegistrySettings, RoutingTable, MeterRegistry)}, with gRPC interceptors (tests cut streams with one). */
+    static YdbRegistryWatcher start(RegistrySettings settings, RoutingTable table, MeterRegistry meters,
+                                    List<ClientInterceptor> interceptors) {
         YdbRegistryWatcher watcher = new YdbRegistryWatcher(Objects.requireNonNull(settings, "settings"),
-                Objects.requireNonNull(table, "table"), Objects.requireNonNull(meters, "meters"), Clock.systemUTC());
+                Objects.requireNonNull(table, "table"), Objects.requireNonNull(meters, "meters"), Clock.systemUTC(),
+                interceptors);
         log.info("Watching registry {}/{} at {} (poll every {})", settings.node(), settings.semaphore(),
                 settings.connectionString(), settings.pollInterval());
         watcher.loop.execute(watcher::openSession);
@@ -95,60 +105,40 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         }
         opening = true;
         metrics.link(LinkState.CONNECTING);
-        loop.when(connection.client(), (coordination, failure) -> {
-            if (failure != null) {
-                sessionFailed("connect to " + connection.settings().connectionString(), YdbConnection.cause(failure));
-                return;
-            }
-            loop.when(bounded(connection.ensureNode(coordination)), (status, nodeFailure) -> {
-                if (!succeeded(status, nodeFailure)) {
-                    sessionFailed("create node " + connection.settings().node(), describe(status, nodeFailure));
-                    return;
-                }
-                connectSession(coordination);
-            });
-        });
+        loop.when(connection.openSession(loop.executor(), (from, state) -> loop.execute(() -> onSessionState(from, state))),
+                (opened, failure) -> {
+                    opening = false;
+                    if (failure != null) {
+                        sessionFailed(String.valueOf(YdbConnection.cause(failure)));
+                        return;
+                    }
+                    if (closing) {
+                        opened.stop();
+                        return;
+                    }
+                    session = opened;
+                    sessionReady = true;
+                    backoff.reset();
+                    metrics.link(LinkState.CONNECTED);
+                    log.info("Registry watcher session {} is up", opened.getId());
+                    arm();
+                    poll();
+                });
     }
 
-    private void connectSession(CoordinationClient coordination) {
-        if (closing) {
-            return;
-        }
-        CoordinationSession created = connection.newSession(coordination, loop.executor());
-        session = created;
-        created.addStateListener(s -> loop.execute(() -> onSessionState(created, s)));
-        loop.when(bounded(created.connect()), (status, failure) -> {
-            if (created != session) {
-                return;
-            }
-            if (!succeeded(status, failure)) {
-                sessionFailed("start a session", describe(status, failure));
-                return;
-            }
-            opening = false;
-            ensureSemaphore(created);
-        });
-    }
-
-    /** Creates the persistent semaphore if missing, so an App can watch before any Border started. */
+    /** After the semaphore was found missing (deleted by an operator): create it again, then read. */
     private void ensureSemaphore(CoordinationSession on) {
-        loop.when(bounded(on.createSemaphore(semaphore, Long.MAX_VALUE)), (status, failure) -> {
+        loop.when(bounded(connection.ensureSemaphore(on)), (status, failure) -> {
             if (on != session) {
                 return;
             }
-            boolean exists = succeeded(status, failure) || (status != null && status.getCode() == StatusCode.ALREADY_EXISTS);
-            if (!exists) {
+            if (failure != null || !status.isSuccess()) {
                 // Keep the session; the next tick tries again.
-                log.warn("Could not create semaphore {}: {}; retrying on the next poll", semaphore, describe(status, failure));
+                log.warn("Could not create semaphore {}: {}; retrying on the next poll", semaphore, reason(status, failure));
                 metrics.pollFailure();
                 return;
             }
-            if (!sessionReady) {
-                sessionReady = true;
-                backoff.reset();
-                metrics.link(LinkState.CONNECTED);
-                log.info("Registry watcher session {} is up", on.getId());
-            }
+            sessionReady = true;
             arm();
             poll();
         });
@@ -164,12 +154,12 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
                 log.warn("Registry watcher session {} disconnected; reattaching", from.getId());
             }
             case RECONNECTED -> {
-                // The server dropped our watch on reattach; the SDK fails its future, which re-arms too.
-                metrics.link(LinkState.CONNECTED);
-                log.info("Registry watcher session {} reattached", from.getId());
-                watch = null;
-                arm();
-                poll();
+                // SDK 2.2.10 does not recover a reattached session from a second stream break (it stays
+                // RECONNECTED over a dead stream and requests hang), so replace it at once; the table keeps
+                // its snapshot meanwhile.
+                log.info("Registry watcher session {} reattached; replacing it with a new session", from.getId());
+                dropSession();
+                openSession();
             }
             case LOST -> {
                 metrics.sessionFailure();
@@ -183,15 +173,14 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         }
     }
 
-    private void sessionFailed(String step, Object reason) {
+    private void sessionFailed(String reason) {
         if (closing) {
             return;
         }
         metrics.sessionFailure();
         dropSession();
-        opening = false;
         Duration delay = scheduleReconnect();
-        log.warn("Registry watcher could not {}: {}; retrying in {} ms (keeping the last snapshot)", step, reason,
+        log.warn("Registry watcher session failed: {}; retrying in {} ms (keeping the last snapshot)", reason,
                 delay.toMillis());
     }
 
@@ -255,7 +244,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
             }
             if (failure != null || !result.isSuccess()) {
                 watch = null;
-                readFailed("watch", on, describe(result, failure), failure == null ? result.getStatus() : null);
+                readFailed("watch", on, result, failure);
                 return;
             }
             apply(seq, result.getValue().getDescription());
@@ -267,7 +256,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
                 watch = null;
                 if (changeFailure != null || !changed.isSuccess()) {
                     metrics.watchFailure();
-                    log.debug("Owner watch ended without a change: {}", describe(changed, changeFailure));
+                    log.debug("Owner watch ended without a change: {}", reason(changed, changeFailure));
                 }
                 arm();
             });
@@ -287,20 +276,26 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
             }
             polling = false;
             if (failure != null || !result.isSuccess()) {
-                readFailed("poll", on, describe(result, failure), failure == null ? result.getStatus() : null);
+                readFailed("poll", on, result, failure);
                 return;
             }
             apply(seq, result.getValue());
         });
     }
 
-    private void readFailed(String kind, CoordinationSession on, Object reason, Status status) {
+    private void readFailed(String kind, CoordinationSession on, Result<?> result, Throwable failure) {
         if (kind.equals("watch")) {
             metrics.watchFailure();
         } else {
             metrics.pollFailure();
         }
-        if (status != null && status.getCode() == StatusCode.NOT_FOUND) {
+        String reason = reason(result, failure);
+        if (failure != null && YdbConnection.cause(failure) instanceof TimeoutException) {
+            // No answer within the step timeout: a half-open stream that the SDK will never notice.
+            sessionFailed(kind + ": " + reason);
+            return;
+        }
+        if (failure == null && result.getStatus().getCode() == StatusCode.NOT_FOUND) {
             // Someone deleted the semaphore (or the node lost it): recreate it, then watch again.
             log.warn("Registry semaphore {} not found; creating it", semaphore);
             sessionReady = false;
@@ -348,19 +343,6 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
 
     // ---- helpers ----
 
-    private static <T> CompletableFuture<T> bounded(CompletableFuture<T> future) {
-        return future.orTimeout(STEP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    }
 
-    private static boolean succeeded(Status status, Throwable failure) {
-        return failure == null && status != null && status.isSuccess();
-    }
 
-    private static Object describe(Status status, Throwable failure) {
-        return failure != null ? YdbConnection.cause(failure) : status;
-    }
-
-    private static Object describe(Result<?> result, Throwable failure) {
-        return failure != null ? YdbConnection.cause(failure) : result.getStatus();
-    }
 }
