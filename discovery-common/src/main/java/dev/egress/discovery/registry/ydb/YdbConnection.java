@@ -37,8 +37,12 @@ import tech.ydb.core.impl.pool.ManagedChannelFactory;
 final class YdbConnection implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(YdbConnection.class);
-    /** Bounds a discovery call so a half-open endpoint cannot stall start-up for the SDK's default 60 s. */
-    private static final Duration DISCOVERY_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * Bounds a discovery call. The SDK's call waits for the channel to become ready until this deadline, so
+     * while YDB is down every build attempt takes this long: short enough to notice YDB coming back soon,
+     * long enough for a loaded cluster (the SDK's default is 60 s).
+     */
+    private static final Duration DISCOVERY_TIMEOUT = Duration.ofSeconds(5);
     /** How long any one registry request may take before the session is presumed dead. */
     static final Duration STEP_TIMEOUT = Duration.ofSeconds(15);
 

@@ -64,8 +64,9 @@ final class YdbRegistration implements Registration {
     private volatile boolean closing;
 
     private CoordinationSession session;            // loop: the current session, null between sessions
+    private long sessionId = -1;                    // loop: its id, kept for logs (the SDK resets it once LOST)
     private CoordinationSession retiring;           // loop: a reattached session that holds the slot until its successor does
-    private boolean opening;                        // loop: openSession is between its first step and a session
+    private CompletableFuture<CoordinationSession> opening; // loop: the session being opened, null if none
     private boolean sessionReady;                   // loop: the session is connected and the semaphore exists
     private SemaphoreLease lease;                   // loop: our slot in the current session
     private CoordinationSession acquiringOn;        // loop: the session an acquire is in flight on
@@ -152,13 +153,12 @@ final class YdbRegistration implements Registration {
 
     private void openSession() {
         retry = null;
-        if (closing || session != null || opening) {
+        if (closing || session != null || opening != null) {
             return;
         }
-        opening = true;
-        loop.when(connection.openSession(loop.executor(), (from, state) -> loop.execute(() -> onSessionState(from, state))),
-                (opened, failure) -> {
-                    opening = false;
+        opening = connection.openSession(loop.sdkExecutor(), (from, state) -> loop.execute(() -> onSessionState(from, state)));
+        loop.when(opening, (opened, failure) -> {
+                    opening = null;
                     if (failure != null) {
                         failed(String.valueOf(YdbConnection.cause(failure)));
                         return;
@@ -168,6 +168,7 @@ final class YdbRegistration implements Registration {
                         return;
                     }
                     session = opened;
+                    sessionId = opened.getId();
                     sessionReady = true;
                     log.info("Border {} session {} is up", desired().borderId(), opened.getId());
                     publish();
@@ -208,7 +209,7 @@ final class YdbRegistration implements Registration {
                 openSession();
             }
             case LOST -> {
-                log.warn("Border {} session {} lost; registering again with a new session", desired().borderId(), from.getId());
+                log.warn("Border {} session {} lost; registering again with a new session", desired().borderId(), sessionId);
                 metrics.reregistration();
                 setState(RegistrationState.REGISTERING);
                 dropSession();
@@ -465,6 +466,11 @@ final class YdbRegistration implements Registration {
             retry = null;
         }
         pending.failUpTo(Long.MAX_VALUE, new CancellationException("registration closed"));
+        if (opening != null) {
+            // Closed while a session was being opened: it holds nothing yet, but must not outlive us.
+            opening.thenAccept(CoordinationSession::stop);
+            opening = null;
+        }
         CoordinationSession on = session;
         SemaphoreLease slot = lease;
         session = null;
@@ -480,10 +486,10 @@ final class YdbRegistration implements Registration {
         CompletableFuture<Void> released = slot != null && on.getState().isConnected()
                 ? slot.release().exceptionally(t -> null)
                 : CompletableFuture.completedFuture(null);
-        long sessionId = on.getId(); // the SDK forgets the id once stopped
+        long stoppedId = on.getId(); // the SDK forgets the id once stopped
         // Release first so App sees the slot go even if the stop is slow; the stop then ends the session.
         released.thenCompose(v -> on.stop()).whenComplete((status, failure) -> {
-            log.info("Border {} released its slot and stopped session {}", desired().borderId(), sessionId);
+            log.info("Border {} released its slot and stopped session {}", desired().borderId(), stoppedId);
             done.complete(null);
         });
     }

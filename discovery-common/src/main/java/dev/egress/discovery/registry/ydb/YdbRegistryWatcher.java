@@ -54,6 +54,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
     private volatile boolean closing;
 
     private CoordinationSession session;   // loop
+    private long sessionId = -1;                    // loop: its id, kept for logs (the SDK resets it once LOST)
     private boolean opening;               // loop: a session is being opened
     private boolean sessionReady;          // loop: the semaphore exists (false after a NOT_FOUND until recreated)
     private Object watch;                  // loop: token of the armed watch, null if none
@@ -105,7 +106,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         }
         opening = true;
         metrics.link(LinkState.CONNECTING);
-        loop.when(connection.openSession(loop.executor(), (from, state) -> loop.execute(() -> onSessionState(from, state))),
+        loop.when(connection.openSession(loop.sdkExecutor(), (from, state) -> loop.execute(() -> onSessionState(from, state))),
                 (opened, failure) -> {
                     opening = false;
                     if (failure != null) {
@@ -117,6 +118,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
                         return;
                     }
                     session = opened;
+                    sessionId = opened.getId();
                     sessionReady = true;
                     backoff.reset();
                     metrics.link(LinkState.CONNECTED);
@@ -163,7 +165,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
             }
             case LOST -> {
                 metrics.sessionFailure();
-                log.warn("Registry watcher session {} lost; opening a new one (keeping the last snapshot)", from.getId());
+                log.warn("Registry watcher session {} lost; opening a new one (keeping the last snapshot)", sessionId);
                 dropSession();
                 scheduleReconnect();
             }
