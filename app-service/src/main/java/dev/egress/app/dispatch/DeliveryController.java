@@ -61,13 +61,8 @@ class DeliveryController {
     @PostMapping(path = "/v1/deliveries", produces = MediaType.APPLICATION_JSON_VALUE)
     Mono<ResponseEntity<DeliveryResponse>> deliver(ServerWebExchange exchange,
                                                    @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String key) {
-        long declared = exchange.getRequest().getHeaders().getContentLength();
-        if (declared > maxBytes) {
-            return Mono.error(new PayloadTooLargeException(maxBytes));
-        }
-        if (key != null && !validKey(key)) {
-            return Mono.error(new InvalidRequestException(IDEMPOTENCY_KEY, "expected 1..255 visible ASCII characters"));
-        }
+        // The body is always read through the capped join, even when Content-Length already says it is
+        // too large: the join stops at the cap and releases what it read, so no buffer is left behind.
         return DataBufferUtils.join(exchange.getRequest().getBody(), maxBytes)
                 .onErrorMap(DataBufferLimitException.class, e -> new PayloadTooLargeException(maxBytes))
                 .map(buffer -> {
@@ -78,6 +73,9 @@ class DeliveryController {
                 })
                 .defaultIfEmpty(new byte[0])
                 .flatMap(bytes -> {
+                    if (key != null && !validKey(key)) {
+                        throw new InvalidRequestException(IDEMPOTENCY_KEY, "expected 1..255 visible ASCII characters");
+                    }
                     DeliveryRequest request = parser.parse(bytes);
                     if (key == null) {
                         return dispatcher.dispatch(request).map(ResponseEntity::ok);
