@@ -41,13 +41,16 @@ public record Announcement(int version, BorderId borderId, URI endpoint, List<An
             throw new InvalidAnnouncementException("ips",
                     "%s entries (expected: 1..%d)".formatted(ips == null ? "no" : ips.size(), MAX_IPS));
         }
-        ips = List.copyOf(ips);
         Set<EgressIp> seen = new HashSet<>();
         for (AnnouncedIp ip : ips) {
+            if (ip == null) {
+                throw new InvalidAnnouncementException("ips", "null entry (expected: an ip with its status)");
+            }
             if (!seen.add(ip.ip())) {
                 throw new InvalidAnnouncementException("ips", "duplicate ip %s (expected: each ip once)".formatted(ip.ip()));
             }
         }
+        ips = List.copyOf(ips);
         if (publishedAt == null) {
             throw new InvalidAnnouncementException("publishedAt", "missing");
         }
@@ -145,7 +148,7 @@ public record Announcement(int version, BorderId borderId, URI endpoint, List<An
         if (!endpoint.isAbsolute() || !(scheme.equals("http") || scheme.equals("https"))
                 || endpoint.getHost() == null || endpoint.getRawUserInfo() != null) {
             throw new InvalidAnnouncementException("endpoint",
-                    "'%s' (expected: an absolute http(s) URL with a host and no user info)".formatted(endpoint));
+                    "%s (expected: an absolute http(s) URL with a host and no user info)".formatted(InvalidAnnouncementException.quoted(endpoint)));
         }
     }
 }

@@ -3,12 +3,15 @@ package dev.egress.discovery;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Immutable map {@code IP -> [Route]} built from the registry's owner payloads. Everything the request
@@ -18,11 +21,14 @@ import java.util.TreeMap;
  */
 public final class RoutingSnapshot {
 
-    private static final RoutingSnapshot EMPTY = new RoutingSnapshot(Map.of(), Map.of(), Map.of(), List.of(), 0, Instant.EPOCH);
+    private static final RoutingSnapshot EMPTY =
+            new RoutingSnapshot(Map.of(), Map.of(), Map.of(), Map.of(), Set.of(), List.of(), 0, Instant.EPOCH);
 
     private final Map<BorderId, Announcement> announcements;
     private final Map<EgressIp, List<Route>> routesByIp;
     private final Map<EgressIp, List<Route>> eligibleByIp;
+    private final Map<EgressIp, List<BorderId>> conflicts;
+    private final Set<BorderId> duplicateBorders;
     private final List<Rejection> rejections;
     private final long generation;
     private final Instant builtAt;
@@ -37,18 +43,22 @@ public final class RoutingSnapshot {
     }
 
     private RoutingSnapshot(Map<BorderId, Announcement> announcements, Map<EgressIp, List<Route>> routesByIp,
-                            Map<EgressIp, List<Route>> eligibleByIp, List<Rejection> rejections,
-                            long generation, Instant builtAt) {
+                            Map<EgressIp, List<Route>> eligibleByIp, Map<EgressIp, List<BorderId>> conflicts,
+                            Set<BorderId> duplicateBorders, List<Rejection> rejections, long generation, Instant builtAt) {
         this.announcements = announcements;
         this.routesByIp = routesByIp;
         this.eligibleByIp = eligibleByIp;
+        this.conflicts = conflicts;
+        this.duplicateBorders = duplicateBorders;
         this.rejections = rejections;
         this.generation = generation;
         this.builtAt = builtAt;
     }
 
     /**
-     * The snapshot before anything was read.
+     * The snapshot before anything was read. It stands for "nothing known yet", not for an empty
+     * registry: {@link RoutingTable#offer} refuses it; build an empty registry's snapshot with
+     * {@code fromPayloads(List.of(), codec, now)}.
      *
      * @return an empty snapshot of generation 0
      */
@@ -72,6 +82,10 @@ public final class RoutingSnapshot {
                 decoded.add(codec.decode(payloads.get(i)));
             } catch (InvalidAnnouncementException e) {
                 rejections.add(new Rejection(i, e.getMessage()));
+            } catch (RuntimeException e) {
+                // The codec should only throw the typed error, but one bad owner must never fail the
+                // whole build: anything else is a rejection too.
+                rejections.add(new Rejection(i, "payload: unreadable (" + e + ")"));
             }
         }
         return build(decoded, rejections, builtAt);
@@ -92,8 +106,13 @@ public final class RoutingSnapshot {
         // A Border that restarted may briefly hold two slots (the old session has not expired yet):
         // the newest publish wins, generation breaks ties.
         Map<BorderId, Announcement> byBorder = new TreeMap<>();
+        Set<BorderId> duplicates = new TreeSet<>();
         for (Announcement a : input) {
-            byBorder.merge(a.borderId(), a, RoutingSnapshot::newer);
+            Announcement previous = byBorder.putIfAbsent(a.borderId(), a);
+            if (previous != null) {
+                duplicates.add(a.borderId());
+                byBorder.put(a.borderId(), newer(previous, a));
+            }
         }
         Map<EgressIp, List<Route>> routes = new HashMap<>();
         for (Announcement a : byBorder.values()) {
@@ -104,22 +123,38 @@ public final class RoutingSnapshot {
         }
         Map<EgressIp, List<Route>> routesByIp = new HashMap<>(routes.size() * 2);
         Map<EgressIp, List<Route>> eligibleByIp = new HashMap<>(routes.size() * 2);
+        Map<EgressIp, List<BorderId>> conflicts = new TreeMap<>();
         for (Map.Entry<EgressIp, List<Route>> e : routes.entrySet()) {
             // TreeMap iteration already sorts by Border id; sort anyway so the invariant is local.
             List<Route> sorted = e.getValue().stream().sorted(Comparator.comparing(Route::borderId)).toList();
             routesByIp.put(e.getKey(), sorted);
-            eligibleByIp.put(e.getKey(), sorted.stream().filter(Route::eligible).toList());
+            List<Route> eligible = sorted.stream().filter(Route::eligible).toList();
+            // One shared empty list: the request path then sees the same constant for every dead IP.
+            eligibleByIp.put(e.getKey(), eligible.isEmpty() ? List.of() : eligible);
+            if (sorted.size() > 1) {
+                conflicts.put(e.getKey(), sorted.stream().map(Route::borderId).toList());
+            }
         }
         return new RoutingSnapshot(Map.copyOf(byBorder), Map.copyOf(routesByIp), Map.copyOf(eligibleByIp),
+                Collections.unmodifiableMap(conflicts), Collections.unmodifiableSet(duplicates),
                 List.copyOf(rejections), 0, builtAt);
     }
 
+    /**
+     * The announcement to keep when one Border holds two slots. Publish time first: generations restart
+     * at 0 when a Border restarts, so a restarted Border's first publish has a lower generation than
+     * its old session's last one. The remaining tie-breaks only make the result independent of the
+     * registry's owner order.
+     */
     private static Announcement newer(Announcement a, Announcement b) {
         int byTime = a.publishedAt().compareTo(b.publishedAt());
         if (byTime != 0) {
             return byTime > 0 ? a : b;
         }
-        return a.generation() >= b.generation() ? a : b;
+        if (a.generation() != b.generation()) {
+            return a.generation() > b.generation() ? a : b;
+        }
+        return a.toString().compareTo(b.toString()) >= 0 ? a : b;
     }
 
     /**
@@ -129,7 +164,8 @@ public final class RoutingSnapshot {
      * @return a snapshot sharing all content
      */
     public RoutingSnapshot withGeneration(long newGeneration) {
-        return new RoutingSnapshot(announcements, routesByIp, eligibleByIp, rejections, newGeneration, builtAt);
+        return new RoutingSnapshot(announcements, routesByIp, eligibleByIp, conflicts, duplicateBorders, rejections,
+                newGeneration, builtAt);
     }
 
     /**
@@ -186,22 +222,37 @@ public final class RoutingSnapshot {
     }
 
     /**
-     * IPs announced by more than one live Border.
+     * IPs announced by more than one live Border (computed once, at build time).
      *
-     * @return IP to the Borders announcing it, sorted
+     * @return IP to the Borders announcing it, both sorted; unmodifiable
      */
     public Map<EgressIp, List<BorderId>> conflicts() {
-        Map<EgressIp, List<BorderId>> conflicts = new TreeMap<>();
-        routesByIp.forEach((ip, routes) -> {
-            if (routes.size() > 1) {
-                conflicts.put(ip, routes.stream().map(Route::borderId).toList());
-            }
-        });
         return conflicts;
     }
 
     /**
-     * Payloads skipped while building.
+     * Borders that held more than one slot in the read (typically a restarted Border whose old
+     * session has not expired yet); only the newest announcement of each was kept.
+     *
+     * @return the Border ids, sorted; unmodifiable
+     */
+    public Set<BorderId> duplicateBorders() {
+        return duplicateBorders;
+    }
+
+    /**
+     * Whether no live Border announces anything.
+     *
+     * @return true when there are no announcements
+     */
+    public boolean isEmpty() {
+        return announcements.isEmpty();
+    }
+
+    /**
+     * Payloads skipped while building. They do not count as content: a read whose only change is a
+     * new rejection causes no swap, so a watcher reports rejections from each snapshot it builds, not
+     * from {@link RoutingTable#current()}.
      *
      * @return the rejections
      */

@@ -16,7 +16,10 @@ import org.slf4j.LoggerFactory;
  * The one {@link AtomicReference} holding the current {@link RoutingSnapshot}. Readers call
  * {@link #current()} on the request path; the registry watcher {@link #offer offers} every successful
  * read. A snapshot is swapped in only when its content differs, and only successful reads are ever
- * offered, so a failed read can never replace good routes with an empty map.
+ * offered, so a failed read can never replace good routes with an empty map. Two more guards keep an
+ * empty map from arriving by accident: the "nothing read yet" {@link RoutingSnapshot#empty()} is
+ * refused, and so is a read in which every owner's payload was rejected (that is a read we could not
+ * understand, not an empty registry). Thread-safe.
  */
 public final class RoutingTable {
 
@@ -27,6 +30,8 @@ public final class RoutingTable {
     private final List<Consumer<RoutingSnapshot>> listeners = new CopyOnWriteArrayList<>();
     private final Clock clock;
     private volatile Instant confirmedAt;
+    /** Set while reads keep coming back unusable, so the warning is logged once per episode, not per poll. */
+    private volatile boolean unusableReads;
 
     /**
      * Creates an empty, not yet ready table.
@@ -48,13 +53,34 @@ public final class RoutingTable {
 
     /**
      * Records a successful registry read: confirms the current content as fresh and swaps the candidate
-     * in if its content differs. Listeners run after the swap, on the calling thread, outside any lock.
+     * in if its content differs. Listeners run after the swap, on the calling thread, outside any lock;
+     * with a single writer (the watcher) they see generations in order.
      *
-     * @param candidate a snapshot built from a successful read (an empty one means an empty registry)
+     * <p>A candidate with no announcements but with rejections (every owner's payload was malformed)
+     * is neither swapped in nor counted as a confirmation: the table keeps its last good snapshot and
+     * {@link #age()} keeps growing, exactly as if the read had failed, so staleness limits apply.
+     *
+     * @param candidate a snapshot built from a successful read (one without owners means an empty
+     *                  registry)
      * @return true if the snapshot was swapped in
+     * @throws IllegalArgumentException if {@code candidate} is {@link RoutingSnapshot#empty()}, which
+     *                                  stands for "not read yet", not for a read
      */
     public boolean offer(RoutingSnapshot candidate) {
         Objects.requireNonNull(candidate, "candidate");
+        if (candidate == RoutingSnapshot.empty()) {
+            throw new IllegalArgumentException(
+                    "candidate: RoutingSnapshot.empty() (expected: a snapshot built from a registry read)");
+        }
+        if (candidate.isEmpty() && !candidate.rejections().isEmpty()) {
+            if (!unusableReads) {
+                unusableReads = true;
+                log.warn("Registry read unusable: all {} payloads were malformed; keeping routing snapshot {}",
+                        candidate.rejections().size(), current.get().generation());
+            }
+            return false;
+        }
+        unusableReads = false;
         RoutingSnapshot swapped = null;
         // Single writer in practice (one watcher), but a CAS loop keeps two writers from losing a generation.
         while (true) {
