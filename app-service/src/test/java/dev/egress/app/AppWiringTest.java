@@ -58,9 +58,15 @@ class AppWiringTest {
     }
 
     @Test
+    void selectsTheConfiguredStrategy() throws Exception {
+        runner().withPropertyValues("egress.routing.strategy=weighted", "egress.routing.weights.border-a=3")
+                .run(context -> assertThat(context.getBean(EgressRouter.class).strategy()).isEqualTo("weighted"));
+    }
+
+    @Test
     void refusesAnUnknownStrategy() throws Exception {
         runner().withPropertyValues("egress.routing.strategy=random").run(context ->
-                assertThat(context).hasFailed().getFailure().rootCause().hasMessageContaining("egress.routing.strategy"));
+                assertThat(context).hasFailed().getFailure().hasStackTraceContaining("egress.routing.strategy/weights: strategy: 'random'"));
     }
 
     @Test

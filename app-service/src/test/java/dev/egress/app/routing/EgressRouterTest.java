@@ -14,6 +14,8 @@ import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.select.BorderSelectors;
+import dev.egress.discovery.testing.MutableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.file.Files;
@@ -21,7 +23,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,30 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 class EgressRouterTest {
 
-    /** A clock tests move by hand. */
-    static final class MutableClock extends Clock {
-        Instant now = Instant.parse("2026-11-30T10:00:00Z");
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock();
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T10:00:00Z"));
     private final RoutingTable table = new RoutingTable(clock);
     private TenantPolicyStore tenants;
 
@@ -79,7 +60,7 @@ class EgressRouterTest {
     private EgressRouter router(RoutingProperties.SharedWhenStale sharedWhenStale) {
         RoutingProperties properties = new RoutingProperties("lowest-border-id", Map.of(), Duration.ofSeconds(30),
                 sharedWhenStale, 3, Duration.ofSeconds(30), Duration.ofMillis(500), Duration.ofSeconds(5));
-        return new EgressRouter(table, tenants, new LowestBorderIdSelector(), properties, new SimpleMeterRegistry());
+        return new EgressRouter(table, tenants, BorderSelectors.byDefault(), properties, new SimpleMeterRegistry());
     }
 
     private static Announcement border(String id, String... ipsAndStatus) {
@@ -121,7 +102,7 @@ class EgressRouterTest {
         EgressRouter serving = router(RoutingProperties.SharedWhenStale.SERVE);
         EgressRouter failing = router(RoutingProperties.SharedWhenStale.FAIL);
         publish(border("a", "127.0.0.2", "ACTIVE", "127.0.0.8", "ACTIVE"));
-        clock.now = clock.now.plusSeconds(31);
+        clock.advance(Duration.ofSeconds(31));
 
         assertThatThrownBy(() -> serving.resolve("acme")).isInstanceOf(NoEgressAvailableException.class)
                 .satisfies(e -> assertThat(((NoEgressAvailableException) e).reason()).isEqualTo("routing-stale"));
