@@ -80,14 +80,14 @@ class DispatchIT extends AppITSupport {
         publish(a.announcement(), b.announcement());
 
         for (int i = 0; i < 100; i++) {
-            deliver("acme", hook()).expectStatus().isOk();
+            deliver("acme", hook()).expectStatus().isOk().expectBody().returnResult();
         }
         assertThat(sink.received()).hasSize(100);
         assertThat(peers()).isSubsetOf("127.0.0.2", "127.0.0.3");
 
         sink.clear();
         for (int i = 0; i < 100; i++) {
-            deliver("small-co", hook()).expectStatus().isOk();
+            deliver("small-co", hook()).expectStatus().isOk().expectBody().returnResult();
         }
         assertThat(sink.received()).hasSize(100);
         assertThat(peers()).isSubsetOf("127.0.0.8", "127.0.0.9");
@@ -119,14 +119,14 @@ class DispatchIT extends AppITSupport {
         BorderDouble a = border("a", "127.0.0.2");
         BorderDouble b = border("b", "127.0.0.3");
         publish(a.announcement(), b.announcement());
-        deliver("acme", hook()).expectStatus().isOk();
+        deliver("acme", hook()).expectStatus().isOk().expectBody().returnResult();
         assertThat(peers()).containsExactly("127.0.0.2");
 
         a.setStatus("127.0.0.2", IpStatus.DRAINING);
         publish(a.announcement(), b.announcement());
         sink.clear();
         for (int i = 0; i < 20; i++) {
-            deliver("acme", hook()).expectStatus().isOk();
+            deliver("acme", hook()).expectStatus().isOk().expectBody().returnResult();
         }
         assertThat(peers()).containsExactly("127.0.0.3");
     }
@@ -291,7 +291,7 @@ class DispatchIT extends AppITSupport {
         var dead = BorderDouble.unreachable("a0-" + SEQ.incrementAndGet(), "127.0.0.2");
         publish(dead, b.announcement());
         for (int i = 0; i < 3; i++) {
-            deliver("acme", hook()).expectStatus().isOk();
+            deliver("acme", hook()).expectStatus().isOk().expectBody().returnResult();
         }
         // Ejected after 3 consecutive failures: the next delivery goes straight to the healthy Border.
         deliver("acme", hook()).expectStatus().isOk().expectBody().jsonPath("$.attempts.length()").isEqualTo(1);
