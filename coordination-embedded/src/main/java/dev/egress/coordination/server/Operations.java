@@ -1,0 +1,26 @@
+package dev.egress.coordination.server;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.Message;
+import dev.egress.coordination.node.Responses;
+import tech.ydb.proto.OperationProtos.Operation;
+import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
+
+/** YDB's unary-call envelope: every answer is a finished {@code Operation}, errors included (gRPC stays OK). */
+final class Operations {
+
+    private Operations() {
+    }
+
+    static Operation success() {
+        return Operation.newBuilder().setReady(true).setStatus(StatusCode.SUCCESS).build();
+    }
+
+    static Operation success(Message result) {
+        return Operation.newBuilder().setReady(true).setStatus(StatusCode.SUCCESS).setResult(Any.pack(result)).build();
+    }
+
+    static Operation failure(StatusCode status, String message) {
+        return Operation.newBuilder().setReady(true).setStatus(status).addIssues(Responses.issue(message)).build();
+    }
+}
