@@ -14,7 +14,9 @@ import org.springframework.validation.annotation.Validated;
 /**
  * How deliveries are sent through Borders.
  *
- * @param attemptTimeout          time limit of one call to a Border (includes the target's answer)
+ * @param attemptTimeout          time limit of one call to a Border, which includes the target's answer: keep it
+ *                                above the Border's connect + response timeouts (5s + 30s by default), so a slow
+ *                                target is reported by the Border as 504 and does not count against the Border
  * @param overallTimeout          time limit of a whole delivery, retries included
  * @param connectTimeout          TCP connect limit to a Border; a connect failure is retried elsewhere
  * @param maxAttempts             Border calls per delivery at most (1 = never retry)
@@ -30,8 +32,8 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("egress.dispatch")
 public record DispatchProperties(
-        @DefaultValue("15s") @NotNull Duration attemptTimeout,
-        @DefaultValue("30s") @NotNull Duration overallTimeout,
+        @DefaultValue("40s") @NotNull Duration attemptTimeout,
+        @DefaultValue("60s") @NotNull Duration overallTimeout,
         @DefaultValue("2s") @NotNull Duration connectTimeout,
         @DefaultValue("3") @Min(1) @Max(10) int maxAttempts,
         @DefaultValue("0.2") @DecimalMin(value = "0", inclusive = false) @DecimalMax("1") double retryBudgetRatio,
