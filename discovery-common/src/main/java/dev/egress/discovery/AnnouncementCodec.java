@@ -78,7 +78,7 @@ public final class AnnouncementCodec {
         }
         JsonNode root;
         try {
-            root = JSON.readTree(utf8(payload));
+            root = JSON.readTree(requireUtf8(payload));
         } catch (JacksonException e) {
             throw new InvalidAnnouncementException("payload", "not JSON (" + e.getOriginalMessage() + ")");
         }
@@ -98,17 +98,31 @@ public final class AnnouncementCodec {
         return new Announcement((int) version, borderId, endpoint, ips, publishedAt, generation);
     }
 
-    /** Decodes strictly: a lenient decoder would turn broken bytes into U+FFFD and accept them. */
-    private static String utf8(byte[] payload) {
-        try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(payload))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            throw new InvalidAnnouncementException("payload", "not valid UTF-8 (expected: UTF-8 JSON)");
+    /**
+     * Checks the bytes are well-formed UTF-8 (a lenient decoder would turn broken bytes into U+FFFD
+     * and accept them). Payloads are ASCII in practice, so the strict decoder runs only when a byte
+     * outside ASCII shows up. A NUL byte never occurs in UTF-8 JSON but always in UTF-16/32 text,
+     * which Jackson would otherwise detect and accept.
+     */
+    private static byte[] requireUtf8(byte[] payload) {
+        boolean ascii = true;
+        for (byte b : payload) {
+            if (b == 0) {
+                throw new InvalidAnnouncementException("payload", "contains NUL bytes (expected: UTF-8 JSON)");
+            }
+            ascii &= b > 0;
         }
+        if (!ascii) {
+            try {
+                StandardCharsets.UTF_8.newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT)
+                        .decode(ByteBuffer.wrap(payload));
+            } catch (CharacterCodingException e) {
+                throw new InvalidAnnouncementException("payload", "not valid UTF-8 (expected: UTF-8 JSON)");
+            }
+        }
+        return payload;
     }
 
     private static List<AnnouncedIp> ips(JsonNode node) {

@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,6 +25,8 @@ public final class RoutingSnapshot {
             new RoutingSnapshot(Map.of(), Map.of(), Map.of(), Map.of(), Set.of(), List.of(), 0, Instant.EPOCH);
 
     private final Map<BorderId, Announcement> announcements;
+    // Plain HashMaps, never changed after the build and never handed out: the final fields publish
+    // them safely to every reader thread, and lookups skip an unmodifiable wrapper's indirection.
     private final Map<EgressIp, List<Route>> routesByIp;
     private final Map<EgressIp, List<Route>> eligibleByIp;
     private final Map<EgressIp, List<BorderId>> conflicts;
@@ -114,30 +116,49 @@ public final class RoutingSnapshot {
                 byBorder.put(a.borderId(), newer(previous, a));
             }
         }
-        Map<EgressIp, List<Route>> routes = new HashMap<>();
+        int ipCount = 0;
+        for (Announcement a : byBorder.values()) {
+            ipCount += a.ips().size();
+        }
+        // Sized up front: a build of 1,000 Borders x 8 IPs would otherwise rehash several times.
+        Map<EgressIp, List<Route>> routes = new HashMap<>(capacityFor(ipCount));
         for (Announcement a : byBorder.values()) {
             for (AnnouncedIp ip : a.ips()) {
-                routes.computeIfAbsent(ip.ip(), k -> new ArrayList<>(2))
+                routes.computeIfAbsent(ip.ip(), k -> new ArrayList<>(1))
                         .add(new Route(ip.ip(), a.borderId(), a.endpoint(), ip.status()));
             }
         }
-        Map<EgressIp, List<Route>> routesByIp = new HashMap<>(routes.size() * 2);
-        Map<EgressIp, List<Route>> eligibleByIp = new HashMap<>(routes.size() * 2);
+        Map<EgressIp, List<Route>> routesByIp = new HashMap<>(capacityFor(routes.size()));
+        Map<EgressIp, List<Route>> eligibleByIp = new HashMap<>(capacityFor(routes.size()));
         Map<EgressIp, List<BorderId>> conflicts = new TreeMap<>();
         for (Map.Entry<EgressIp, List<Route>> e : routes.entrySet()) {
-            // TreeMap iteration already sorts by Border id; sort anyway so the invariant is local.
-            List<Route> sorted = e.getValue().stream().sorted(Comparator.comparing(Route::borderId)).toList();
-            routesByIp.put(e.getKey(), sorted);
-            List<Route> eligible = sorted.stream().filter(Route::eligible).toList();
-            // One shared empty list: the request path then sees the same constant for every dead IP.
-            eligibleByIp.put(e.getKey(), eligible.isEmpty() ? List.of() : eligible);
-            if (sorted.size() > 1) {
-                conflicts.put(e.getKey(), sorted.stream().map(Route::borderId).toList());
+            // Already sorted by Border id: Borders were visited in TreeMap order and announce an IP once.
+            List<Route> all = List.copyOf(e.getValue());
+            routesByIp.put(e.getKey(), all);
+            eligibleByIp.put(e.getKey(), eligibleOf(all));
+            if (all.size() > 1) {
+                conflicts.put(e.getKey(), all.stream().map(Route::borderId).toList());
             }
         }
-        return new RoutingSnapshot(Map.copyOf(byBorder), Map.copyOf(routesByIp), Map.copyOf(eligibleByIp),
+        return new RoutingSnapshot(Collections.unmodifiableMap(byBorder), routesByIp, eligibleByIp,
                 Collections.unmodifiableMap(conflicts), Collections.unmodifiableSet(duplicates),
                 List.copyOf(rejections), 0, builtAt);
+    }
+
+    /** The ACTIVE routes; the same list when all are, one shared empty list when none is. */
+    private static List<Route> eligibleOf(List<Route> all) {
+        int eligible = 0;
+        for (Route route : all) {
+            eligible += route.eligible() ? 1 : 0;
+        }
+        if (eligible == all.size()) {
+            return all;
+        }
+        return eligible == 0 ? List.of() : all.stream().filter(Route::eligible).toList();
+    }
+
+    private static int capacityFor(int entries) {
+        return (int) (entries / 0.75f) + 1;
     }
 
     /**
@@ -190,6 +211,25 @@ public final class RoutingSnapshot {
     }
 
     /**
+     * The eligible routes through any of several IPs (e.g. a tenant's dedicated IPs), IP by IP in the
+     * given order, each IP's routes by Border id. Allocates for more than one IP: compute it once per
+     * tenant and snapshot (for instance in a {@link RoutingTable} listener), not per request.
+     *
+     * @param ips the IPs; duplicates are ignored
+     * @return the eligible routes; the very list of {@link #eligibleRoutes(EgressIp)} for a single IP
+     */
+    public List<Route> eligibleRoutes(Collection<EgressIp> ips) {
+        if (ips.size() == 1) {
+            return eligibleRoutes(ips.iterator().next());
+        }
+        List<Route> routes = new ArrayList<>();
+        for (EgressIp ip : new LinkedHashSet<>(ips)) {
+            routes.addAll(eligibleRoutes(ip));
+        }
+        return List.copyOf(routes);
+    }
+
+    /**
      * The best status of an IP over its live Borders.
      *
      * @param ip the IP
@@ -209,13 +249,13 @@ public final class RoutingSnapshot {
      * @return the IPs (unordered)
      */
     public Collection<EgressIp> ips() {
-        return routesByIp.keySet();
+        return Collections.unmodifiableSet(routesByIp.keySet());
     }
 
     /**
      * The live Borders' announcements.
      *
-     * @return Border id to its announcement
+     * @return Border id to its announcement, sorted by id; unmodifiable
      */
     public Map<BorderId, Announcement> announcements() {
         return announcements;
@@ -293,6 +333,6 @@ public final class RoutingSnapshot {
     @Override
     public String toString() {
         return "RoutingSnapshot{generation=%d, borders=%s, ips=%d, rejected=%d}"
-                .formatted(generation, new TreeMap<>(announcements).keySet(), routesByIp.size(), rejections.size());
+                .formatted(generation, announcements.keySet(), routesByIp.size(), rejections.size());
     }
 }

@@ -25,6 +25,8 @@ public final class RoutingTable {
 
     private static final Logger log = LoggerFactory.getLogger(RoutingTable.class);
 
+    private static final int LOGGED_BORDERS = 20;
+
     private final AtomicReference<RoutingSnapshot> current = new AtomicReference<>(RoutingSnapshot.empty());
     private final CompletableFuture<RoutingSnapshot> ready = new CompletableFuture<>();
     private final List<Consumer<RoutingSnapshot>> listeners = new CopyOnWriteArrayList<>();
@@ -98,8 +100,7 @@ public final class RoutingTable {
         if (swapped == null) {
             return false;
         }
-        log.info("Routing snapshot {} applied; live borders: {}", swapped.generation(),
-                swapped.announcements().keySet().stream().sorted().toList());
+        log.info("Routing snapshot {} applied; live borders: {}", swapped.generation(), bordersOf(swapped));
         ready.complete(swapped);
         for (Consumer<RoutingSnapshot> listener : listeners) {
             try {
@@ -109,6 +110,14 @@ public final class RoutingTable {
             }
         }
         return true;
+    }
+
+    /** The live Borders for a log line, cut short: a fleet of a thousand would flood the log on every swap. */
+    private static String bordersOf(RoutingSnapshot snapshot) {
+        int count = snapshot.announcements().size();
+        List<BorderId> ids = snapshot.announcements().keySet().stream().limit(LOGGED_BORDERS).toList();
+        return count <= LOGGED_BORDERS ? ids.toString()
+                : "%d, first %d: %s".formatted(count, LOGGED_BORDERS, ids);
     }
 
     /**

@@ -128,6 +128,18 @@ class AnnouncementCodecTest {
     }
 
     @Test
+    void rejectsUtf16EvenThoughJacksonCouldDetectIt() {
+        assertRejected(DESIGN_EXAMPLE.getBytes(StandardCharsets.UTF_16BE), "payload", "NUL");
+    }
+
+    @Test
+    void acceptsNonAsciiUtf8InFieldsItIgnores() {
+        Announcement a = codec.decode(mutated(root -> root.put("note", "Grüße, 東京")));
+
+        assertThat(a.borderId().value()).isEqualTo("border-a");
+    }
+
+    @Test
     void rejectsOtherVersions() {
         assertRejected(mutated(root -> root.remove("version")), "version", "missing");
         assertRejected(mutated(root -> root.put("version", 2)), "version", "2 (expected: 1)");
@@ -232,7 +244,7 @@ class AnnouncementCodecTest {
 
         assertThatThrownBy(() -> codec.decode(mutated(root -> root.put("endpoint", huge))))
                 .isInstanceOf(InvalidAnnouncementException.class)
-                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(200));
+                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(300));
     }
 
     private static byte[] mutated(Consumer<ObjectNode> change) {

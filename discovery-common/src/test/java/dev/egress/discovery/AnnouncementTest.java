@@ -46,7 +46,8 @@ class AnnouncementTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"ftp://127.0.0.1:8181", "mailto:ops@example.com", "/relative", "http:opaque", "http://user@127.0.0.1:8181",
-            "http://under_score:8181"})
+            "http://under_score:8181", "http://127.0.0.1:0", "http://127.0.0.1:65536", "http://127.0.0.1:8181/?a=b",
+            "http://127.0.0.1:8181#top"})
     void rejectsEndpointsThatAreNotAbsoluteHttpUrls(String endpoint) {
         assertInvalid("endpoint", () -> Announcement.initial(BORDER, URI.create(endpoint), IPS, NOW));
     }

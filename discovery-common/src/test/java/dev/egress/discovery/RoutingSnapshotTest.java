@@ -54,6 +54,21 @@ class RoutingSnapshotTest {
     }
 
     @Test
+    void collectsTheEligibleRoutesOfSeveralIpsInTheGivenOrder() {
+        RoutingSnapshot snapshot = build(payloads(
+                Announcements.of("border-b", "http://127.0.0.1:8182", "127.0.0.2", "127.0.0.3"),
+                Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.3", "127.0.0.4")
+                        .withIpStatus(IP4, IpStatus.DRAINING)));
+
+        List<Route> routes = snapshot.eligibleRoutes(List.of(IP3, IP4, IP2, IP3));
+
+        assertThat(routes).extracting(route -> route.ip().value() + "@" + route.borderId().value())
+                .containsExactly("127.0.0.3@border-a", "127.0.0.3@border-b", "127.0.0.2@border-b");
+        assertThat(snapshot.eligibleRoutes(List.of(IP2))).isSameAs(snapshot.eligibleRoutes(IP2));
+        assertThat(snapshot.eligibleRoutes(List.of())).isEmpty();
+    }
+
+    @Test
     void unknownIpsHaveNoRoutesAndNoStatus() {
         RoutingSnapshot snapshot = build(payloads(Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2")));
 

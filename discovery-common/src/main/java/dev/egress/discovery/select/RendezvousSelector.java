@@ -12,6 +12,10 @@ final class RendezvousSelector implements BorderSelector {
 
     @Override
     public Route select(List<Route> candidates, long requestKey) {
+        Route only = RouteOrder.onlyEligible(candidates);
+        if (only != null) {
+            return only;
+        }
         long key = RouteHash.mix(requestKey);
         Route best = null;
         long bestScore = 0;

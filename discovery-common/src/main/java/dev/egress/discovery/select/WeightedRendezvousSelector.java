@@ -34,6 +34,10 @@ final class WeightedRendezvousSelector implements BorderSelector {
 
     @Override
     public Route select(List<Route> candidates, long requestKey) {
+        Route only = RouteOrder.onlyEligible(candidates);
+        if (only != null) {
+            return only;
+        }
         long key = RouteHash.mix(requestKey);
         Route best = null;
         double bestScore = 0;

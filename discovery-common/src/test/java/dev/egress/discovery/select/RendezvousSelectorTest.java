@@ -106,6 +106,27 @@ class RendezvousSelectorTest {
     }
 
     @Test
+    void bordersWhoseJavaHashCodesCollideStillShareTheKeys() {
+        // "ak" and "c-" have the same String.hashCode; a score built on it would tie on every key.
+        assertThat("border-ak".hashCode()).isEqualTo("border-c-".hashCode());
+        Route ak = route("border-ak", "127.0.0.2", IpStatus.ACTIVE);
+        Route c = route("border-c-", "127.0.0.2", IpStatus.ACTIVE);
+
+        long onAk = LongStream.range(0, KEYS).filter(key -> selector.select(List.of(ak, c), key) == ak).count();
+
+        assertThat(onAk).isBetween(KEYS * 4L / 10, KEYS * 6L / 10);
+    }
+
+    @Test
+    void takesTheOnlyEligibleRouteForEveryKey() {
+        Route active = route("border-z", "127.0.0.2", IpStatus.ACTIVE);
+        List<Route> candidates = List.of(route("border-a", "127.0.0.2", IpStatus.DRAINING), active,
+                route("border-b", "127.0.0.2", IpStatus.DISABLED));
+
+        assertThat(LongStream.range(0, 1_000).mapToObj(key -> selector.select(candidates, key))).containsOnly(active);
+    }
+
+    @Test
     void returnsNullWhenNothingIsEligible() {
         assertThat(selector.select(List.of(), 0)).isNull();
         assertThat(selector.select(List.of(route("border-a", "127.0.0.2", IpStatus.DRAINING)), 0)).isNull();
