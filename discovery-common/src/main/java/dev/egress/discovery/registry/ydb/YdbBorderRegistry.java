@@ -5,6 +5,7 @@ import dev.egress.discovery.AnnouncementCodec;
 import dev.egress.discovery.registry.BorderRegistry;
 import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrySettings;
+import io.grpc.ClientInterceptor;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
@@ -25,8 +26,9 @@ public final class YdbBorderRegistry implements BorderRegistry {
     private final List<YdbRegistration> registrations = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
-    private YdbBorderRegistry(RegistrySettings settings, MeterRegistry meters, Clock clock) {
-        this.connection = new YdbConnection(settings, "egress-registry-connect");
+    private YdbBorderRegistry(RegistrySettings settings, MeterRegistry meters, Clock clock,
+                              List<ClientInterceptor> interceptors) {
+        this.connection = new YdbConnection(settings, "egress-registry-connect", interceptors);
         this.meters = meters;
         this.clock = clock;
     }
@@ -40,8 +42,13 @@ public final class YdbBorderRegistry implements BorderRegistry {
      * @return the client
      */
     public static YdbBorderRegistry connect(RegistrySettings settings, MeterRegistry meters) {
+        return connect(settings, meters, List.of());
+    }
+
+    /** As {@link #connect(RegistrySettings, MeterRegistry)}, with gRPC interceptors (tests cut streams with one). */
+    static YdbBorderRegistry connect(RegistrySettings settings, MeterRegistry meters, List<ClientInterceptor> interceptors) {
         return new YdbBorderRegistry(Objects.requireNonNull(settings, "settings"),
-                Objects.requireNonNull(meters, "meters"), Clock.systemUTC());
+                Objects.requireNonNull(meters, "meters"), Clock.systemUTC(), interceptors);
     }
 
     /**

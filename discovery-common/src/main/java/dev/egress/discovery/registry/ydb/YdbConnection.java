@@ -1,8 +1,10 @@
 package dev.egress.discovery.registry.ydb;
 
 import dev.egress.discovery.registry.RegistrySettings;
+import io.grpc.ClientInterceptor;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
@@ -38,12 +40,17 @@ final class YdbConnection implements AutoCloseable {
     private final ExecutorService blocking;
     /** Every channel the transport opened, so {@link #abandon()} can cut them like a dying process would. */
     private final Set<ManagedChannel> channels = ConcurrentHashMap.newKeySet();
+    private final List<ClientInterceptor> interceptors;
     private CompletableFuture<CoordinationClient> client;
     private GrpcTransport transport;
     private boolean closed;
 
-    YdbConnection(RegistrySettings settings, String threadName) {
+    /**
+     * @param interceptors added to every channel (tests cut streams with one); empty in production
+     */
+    YdbConnection(RegistrySettings settings, String threadName, List<ClientInterceptor> interceptors) {
         this.settings = settings;
+        this.interceptors = List.copyOf(interceptors);
         this.blocking = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, threadName);
             thread.setDaemon(true);
@@ -83,7 +90,9 @@ final class YdbConnection implements AutoCloseable {
     }
 
     private ManagedChannelFactory trackingChannels(GrpcTransportBuilder builder) {
-        ManagedChannelFactory delegate = DefaultChannelFactory.build(builder);
+        ManagedChannelFactory delegate = interceptors.isEmpty()
+                ? DefaultChannelFactory.build(builder)
+                : DefaultChannelFactory.build(builder, channel -> channel.intercept(interceptors));
         return new ManagedChannelFactory() {
             @Override
             public ManagedChannel newManagedChannel(String host, int port) {

@@ -32,10 +32,11 @@ import tech.ydb.core.StatusCode;
 /**
  * One Border's slot in the registry semaphore, kept true by a state machine that runs on its own
  * {@link RegistryLoop}: open a session, create the semaphore, acquire count 1 with the announcement as
- * owner data; republish by re-acquiring with the same count; after a reconnect check that the slot is
- * still ours; after a lost session start over with a new session, backing off with full jitter. The
- * announcement registered is always the latest one, so an update issued while re-registering is not
- * lost.
+ * owner data; republish by re-acquiring with the same count; after a reattach move the slot to a new
+ * session (make-before-break, see {@link #onSessionState}); every session timeout check that the slot is
+ * still ours (describe WITH_OWNERS, re-acquire if not); after a lost session start over with a new
+ * session, backing off with full jitter. The announcement registered is always the latest one, so an
+ * update issued while re-registering is not lost.
  *
  * <p>Fields marked "loop" are touched only on the loop thread.
  */
@@ -65,6 +66,7 @@ final class YdbRegistration implements Registration {
     private volatile boolean closing;
 
     private CoordinationSession session;            // loop: the current session, null between sessions
+    private CoordinationSession retiring;           // loop: a reattached session that holds the slot until its successor does
     private boolean opening;                        // loop: openSession is between its first step and a session
     private boolean sessionReady;                   // loop: the session is connected and the semaphore exists
     private SemaphoreLease lease;                   // loop: our slot in the current session
@@ -223,12 +225,12 @@ final class YdbRegistration implements Registration {
             case RECONNECTING -> log.warn("Border {} session {} disconnected; reattaching (the server keeps the slot for {})",
                     desired().borderId(), from.getId(), connection.settings().sessionTimeout());
             case RECONNECTED -> {
-                log.info("Border {} session {} reattached; checking the slot", desired().borderId(), from.getId());
-                if (sessionReady) {
-                    verifySlot(from);
-                } else {
-                    createSemaphoreAndPublish(from);
-                }
+                // SDK 2.2.10 does not recover a reattached session from a second stream break: it stays
+                // RECONNECTED over a dead stream and every request hangs. So move the slot to a fresh session,
+                // make-before-break: the old session keeps the slot until the new one holds it too.
+                log.info("Border {} session {} reattached; moving the slot to a new session", desired().borderId(), from.getId());
+                retire(from);
+                openSession();
             }
             case LOST -> {
                 log.warn("Border {} session {} lost; registering again with a new session", desired().borderId(), from.getId());
@@ -240,6 +242,27 @@ final class YdbRegistration implements Registration {
             default -> {
                 // CONNECTING and CONNECTED are driven by openSession; CLOSED only by us.
             }
+        }
+    }
+
+    private void retire(CoordinationSession reattached) {
+        if (retiring != null) {
+            retiring.stop().exceptionally(t -> null);
+        }
+        retiring = reattached;
+        session = null;
+        sessionReady = false;
+        lease = null;
+        held = null;
+        acquiringOn = null;
+    }
+
+    private void retireDone() {
+        if (retiring != null) {
+            CoordinationSession old = retiring;
+            retiring = null;
+            log.info("Border {} slot moved to session {}; stopping session {}", desired().borderId(), session.getId(), old.getId());
+            old.stop().exceptionally(t -> null);
         }
     }
 
@@ -325,6 +348,7 @@ final class YdbRegistration implements Registration {
                     log.debug("Border {} published generation {}", target.borderId(), target.generation());
                 }
                 settle();
+                retireDone();
                 publish(); // an update may have arrived meanwhile
                 return;
             }
@@ -481,6 +505,10 @@ final class YdbRegistration implements Registration {
         CoordinationSession on = session;
         SemaphoreLease slot = lease;
         session = null;
+        if (retiring != null) {
+            retiring.stop().exceptionally(t -> null);
+            retiring = null;
+        }
         setState(RegistrationState.CLOSED);
         if (on == null) {
             done.complete(null);
@@ -489,9 +517,10 @@ final class YdbRegistration implements Registration {
         CompletableFuture<Void> released = slot != null && on.getState().isConnected()
                 ? slot.release().exceptionally(t -> null)
                 : CompletableFuture.completedFuture(null);
+        long sessionId = on.getId(); // the SDK forgets the id once stopped
         // Release first so App sees the slot go even if the stop is slow; the stop then ends the session.
         released.thenCompose(v -> on.stop()).whenComplete((status, failure) -> {
-            log.info("Border {} released its slot and stopped session {}", desired().borderId(), on.getId());
+            log.info("Border {} released its slot and stopped session {}", desired().borderId(), sessionId);
             done.complete(null);
         });
     }

@@ -4,6 +4,7 @@ import dev.egress.discovery.AnnouncementCodec;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.RegistrySettings;
 import dev.egress.discovery.registry.RegistryWatcher;
+import io.grpc.ClientInterceptor;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -60,8 +61,9 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
     private long sent;                     // loop: sequence number of the last read sent
     private long applied;                  // loop: sequence number of the last read applied
 
-    private YdbRegistryWatcher(RegistrySettings settings, RoutingTable table, MeterRegistry meters, Clock clock) {
-        this.connection = new YdbConnection(settings, "egress-registry-watch-connect");
+    private YdbRegistryWatcher(RegistrySettings settings, RoutingTable table, MeterRegistry meters, Clock clock,
+                               List<ClientInterceptor> interceptors) {
+        this.connection = new YdbConnection(settings, "egress-registry-watch-connect", interceptors);
         this.loop = new RegistryLoop("egress-registry-watch-" + System.identityHashCode(this));
         this.semaphore = settings.semaphore();
         this.metrics = new WatcherMetrics(meters, table);
@@ -77,8 +79,15 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
      * @return the running watcher
      */
     public static YdbRegistryWatcher start(RegistrySettings settings, RoutingTable table, MeterRegistry meters) {
+        return start(settings, table, meters, List.of());
+    }
+
+    /** As {@link #start(RegistrySettings, RoutingTable, MeterRegistry)}, with gRPC interceptors (tests cut streams with one). */
+    static YdbRegistryWatcher start(RegistrySettings settings, RoutingTable table, MeterRegistry meters,
+                                    List<ClientInterceptor> interceptors) {
         YdbRegistryWatcher watcher = new YdbRegistryWatcher(Objects.requireNonNull(settings, "settings"),
-                Objects.requireNonNull(table, "table"), Objects.requireNonNull(meters, "meters"), Clock.systemUTC());
+                Objects.requireNonNull(table, "table"), Objects.requireNonNull(meters, "meters"), Clock.systemUTC(),
+                interceptors);
         log.info("Watching registry {}/{} at {} (poll every {})", settings.node(), settings.semaphore(),
                 settings.connectionString(), settings.pollInterval());
         watcher.loop.execute(watcher::openSession);
@@ -164,12 +173,12 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
                 log.warn("Registry watcher session {} disconnected; reattaching", from.getId());
             }
             case RECONNECTED -> {
-                // The server dropped our watch on reattach; the SDK fails its future, which re-arms too.
-                metrics.link(LinkState.CONNECTED);
-                log.info("Registry watcher session {} reattached", from.getId());
-                watch = null;
-                arm();
-                poll();
+                // SDK 2.2.10 does not recover a reattached session from a second stream break (it stays
+                // RECONNECTED over a dead stream and requests hang), so replace it at once; the table keeps
+                // its snapshot meanwhile.
+                log.info("Registry watcher session {} reattached; replacing it with a new session", from.getId());
+                dropSession();
+                openSession();
             }
             case LOST -> {
                 metrics.sessionFailure();
