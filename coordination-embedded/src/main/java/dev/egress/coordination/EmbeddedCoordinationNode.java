@@ -14,8 +14,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -86,11 +86,12 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
     public static EmbeddedCoordinationNode start(String host, int port, String database) {
         String db = normalizeDatabase(database);
         CoordinationNodes nodes = new CoordinationNodes(db);
-        ScheduledExecutorService pinger = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        ScheduledThreadPoolExecutor pinger = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, "coordination-pinger");
             thread.setDaemon(true);
             return thread;
         });
+        pinger.setRemoveOnCancelPolicy(true); // ping tasks of finished streams leave the queue at once
         CoordinationGrpcService coordination = new CoordinationGrpcService(nodes, pinger);
         Server[] bound = new Server[1];
         DiscoveryGrpcService discovery = new DiscoveryGrpcService(host, () -> bound[0].getPort());
@@ -153,7 +154,8 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
             return;
         }
         closed = true;
-        coordination.abortStreams();
+        // Like a YDB process going away: calls are cut at the transport (no in-band failure), so SDK sessions
+        // take their usual reconnect path and find their sessions gone (SESSION_EXPIRED) once a node is back.
         server.shutdownNow();
         try {
             if (!server.awaitTermination(10, TimeUnit.SECONDS)) {

@@ -1,11 +1,16 @@
 package dev.egress.coordination;
 
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tech.ydb.coordination.CoordinationClient;
 import tech.ydb.coordination.CoordinationSession;
 import tech.ydb.coordination.settings.CoordinationSessionSettings;
 import tech.ydb.core.grpc.GrpcTransport;
+import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
+import tech.ydb.proto.discovery.DiscoveryProtos;
+import tech.ydb.proto.discovery.v1.DiscoveryServiceGrpc;
 
 import java.io.File;
 import java.net.ServerSocket;
@@ -29,6 +34,53 @@ class EmbeddedCoordinationNodeIT {
         try (EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start(0, "/local")) {
             assertThat(node.port()).isPositive();
             assertThat(node.connectionString()).isEqualTo("grpc://127.0.0.1:" + node.port() + "/local");
+        }
+    }
+
+    @Test
+    void discoveryAdvertisesTheListeningEndpointAndWhoAmIAnswers() throws Exception {
+        try (EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start(0)) {
+            ManagedChannel channel = NettyChannelBuilder.forAddress(node.host(), node.port()).usePlaintext().build();
+            try {
+                var discovery = DiscoveryServiceGrpc.newBlockingStub(channel);
+                var operation = discovery.listEndpoints(DiscoveryProtos.ListEndpointsRequest.newBuilder()
+                        .setDatabase("/local").build()).getOperation();
+                assertThat(operation.getReady()).isTrue();
+                assertThat(operation.getStatus()).isEqualTo(StatusCode.SUCCESS);
+                var endpoints = operation.getResult().unpack(DiscoveryProtos.ListEndpointsResult.class);
+                assertThat(endpoints.getEndpointsList()).singleElement().satisfies(e -> {
+                    assertThat(e.getAddress()).isEqualTo("127.0.0.1");
+                    assertThat(e.getPort()).isEqualTo(node.port());
+                });
+
+                var whoAmI = discovery.whoAmI(DiscoveryProtos.WhoAmIRequest.getDefaultInstance()).getOperation();
+                assertThat(whoAmI.getStatus()).isEqualTo(StatusCode.SUCCESS);
+                assertThat(whoAmI.getResult().unpack(DiscoveryProtos.WhoAmIResult.class).getUser()).isNotEmpty();
+            } finally {
+                channel.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void droppingANodeEndsItsSessionsAndItsThread() {
+        try (EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start(0);
+             GrpcTransport transport = GrpcTransport.forConnectionString(node.connectionString()).build()) {
+            CoordinationClient client = CoordinationClient.newClient(transport);
+            assertThat(client.createNode("dropped").join().isSuccess()).isTrue();
+            CoordinationSession session = client.createSession("dropped",
+                    CoordinationSessionSettings.newBuilder().withConnectTimeout(Duration.ofSeconds(2)).build());
+            assertThat(session.connect().join().isSuccess()).isTrue();
+
+            assertThat(client.dropNode("dropped").join().isSuccess()).isTrue();
+
+            await().atMost(PATIENCE).until(() -> session.getState() == CoordinationSession.State.LOST);
+            assertThat(client.describeNode("dropped").join().getStatus().getCode())
+                    .isEqualTo(tech.ydb.core.StatusCode.SCHEME_ERROR);
+            await().atMost(PATIENCE).until(() -> node.stateReport().openStreams() == 0);
+            await().atMost(PATIENCE).until(() -> Thread.getAllStackTraces().keySet().stream()
+                    .noneMatch(t -> t.getName().equals("coordination-node-local-dropped")));
+            stopQuietly(session);
         }
     }
 

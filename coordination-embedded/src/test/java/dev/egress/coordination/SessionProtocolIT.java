@@ -173,7 +173,7 @@ class SessionProtocolIT {
         RawSession raw = open(true);
         raw.send(RawSession.start(path + "-missing", 0, 5_000, ByteString.EMPTY, 0));
 
-        assertThat(raw.next().getFailure().getStatus()).isEqualTo(StatusCode.SCHEME_ERROR);
+        assertFailure(raw.next(), StatusCode.NOT_FOUND, "Kesus not found");
     }
 
     @Test
@@ -272,6 +272,27 @@ class SessionProtocolIT {
         SessionResponse changed = raw.next();
         assertThat(changed.getDescribeSemaphoreChanged().getReqId()).isEqualTo(3);
         assertThat(changed.getDescribeSemaphoreChanged().getOwnersChanged()).isTrue();
+    }
+
+    @Test
+    void deleteNotifiesWatchersBeforeItsOwnResultAsYdbDoes() {
+        RawSession raw = open(true);
+        raw.startNew(path, 5_000);
+        raw.send(create(1, "s", 1));
+        raw.next();
+        raw.send(watch(2, "s"));
+        raw.next();
+
+        raw.send(SessionRequest.newBuilder().setDeleteSemaphore(SessionRequest.DeleteSemaphore.newBuilder()
+                .setReqId(3).setName("s").setForce(true)).build());
+
+        SessionResponse.DescribeSemaphoreChanged changed = raw.next().getDescribeSemaphoreChanged();
+        assertThat(changed.getReqId()).isEqualTo(2);
+        assertThat(changed.getDataChanged()).isTrue();
+        assertThat(changed.getOwnersChanged()).isTrue();
+        SessionResponse.DeleteSemaphoreResult deleted = raw.next().getDeleteSemaphoreResult();
+        assertThat(deleted.getReqId()).isEqualTo(3);
+        assertThat(deleted.getStatus()).isEqualTo(StatusCode.SUCCESS);
     }
 
     @Test

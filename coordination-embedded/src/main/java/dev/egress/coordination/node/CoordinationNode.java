@@ -7,8 +7,8 @@ import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
 import tech.ydb.proto.coordination.SemaphoreDescription;
 import tech.ydb.proto.coordination.SemaphoreSession;
 import tech.ydb.proto.coordination.SessionRequest;
+import tech.ydb.proto.coordination.SessionResponse;
 
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -17,9 +17,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import static dev.egress.coordination.node.Limits.INFINITE;
 
@@ -29,7 +31,8 @@ import static dev.egress.coordination.node.Limits.INFINITE;
  * (session expiry, waiter timeouts); so the order in which replies and watch notifications leave the node is
  * the order in which the transactions ran — that order is part of the protocol. Within one transaction the
  * requester's reply is sent first, then grants to other sessions, then watch notifications, as YDB queues
- * its events.
+ * its events (two YDB exceptions are kept: a replaced watch hears {@code (false, false)} before the new describe
+ * result, and a delete aborts waiters and notifies watchers before its own result).
  */
 public final class CoordinationNode {
 
@@ -120,7 +123,9 @@ public final class CoordinationNode {
      */
     public Optional<NodeStateReport> report() {
         try {
-            return Optional.of(CompletableFuture.supplyAsync(this::buildReport, executor).get(30, TimeUnit.SECONDS));
+            return Optional.of(CompletableFuture.supplyAsync(
+                    () -> ConsistencyCheck.run(path, sessions, attached, semaphores, executor.getQueue().size()),
+                    executor).get(30, TimeUnit.SECONDS));
         } catch (RejectedExecutionException e) {
             return Optional.empty();
         } catch (InterruptedException e) {
@@ -176,7 +181,7 @@ public final class CoordinationNode {
         }
     }
 
-    private void schedule(Runnable task, long delayMillis, java.util.function.Consumer<java.util.concurrent.ScheduledFuture<?>> armed) {
+    private void schedule(Runnable task, long delayMillis, Consumer<ScheduledFuture<?>> armed) {
         try {
             armed.accept(executor.schedule(() -> guarded(task), delayMillis, TimeUnit.MILLISECONDS));
         } catch (RejectedExecutionException e) {
@@ -197,17 +202,17 @@ public final class CoordinationNode {
             return;
         }
         if (start.getDescriptionBytes().size() > Limits.MAX_DESCRIPTION_BYTES) {
-            peer.fail(StatusCode.BAD_REQUEST, "Description is too long");
+            peer.fail(StatusCode.BAD_REQUEST, "Description is too large");
             return;
         }
         if (start.getProtectionKey().size() > Limits.MAX_PROTECTION_KEY_BYTES) {
-            peer.fail(StatusCode.BAD_REQUEST, "Protection key is too long");
+            peer.fail(StatusCode.BAD_REQUEST, "Protection key is too large");
             return;
         }
         Session session;
         if (start.getSessionId() == 0) {
             if (sessions.size() >= Limits.MAX_SESSIONS) {
-                peer.fail(StatusCode.PRECONDITION_FAILED, "Too many sessions");
+                peer.fail(StatusCode.PRECONDITION_FAILED, "Too many sessions already exist");
                 return;
             }
             session = new Session(nextSessionId++, timeout, start.getDescription(), start.getProtectionKey(),
@@ -234,7 +239,7 @@ public final class CoordinationNode {
             if (session.peer != null) {
                 SessionPeer stolenFrom = session.peer;
                 attached.remove(stolenFrom);
-                stolenFrom.fail(StatusCode.BAD_SESSION, "Session stolen by another client");
+                stolenFrom.fail(StatusCode.BAD_SESSION, "Session stolen by another local client");
             }
             session.cancelExpiry();
             // As YDB: a new attachment starts without watches and without pending acquire replies; owned
@@ -272,8 +277,12 @@ public final class CoordinationNode {
         if (sessions.get(session.id) != session || session.peer != null) {
             return; // re-attached or already gone
         }
-        log.debug("Node {}: session {} expired", path, session.id);
+        int owned = session.owned.size();
+        int waiting = session.waiting.size();
         deleteSession(session);
+        // A state change worth INFO: a client (a Border) vanished and its slots are gone now.
+        log.info("Node {}: session {} expired after {} ms detached; released {} owned and {} waiting semaphores",
+                path, session.id, Long.toUnsignedString(session.timeoutMillis), owned, waiting);
     }
 
     private void doStop(SessionPeer peer) {
@@ -524,12 +533,12 @@ public final class CoordinationNode {
 
     private void create(Session session, SessionRequest request) {
         SessionRequest.CreateSemaphore create = request.getCreateSemaphore();
-        if (create.getNameBytes().size() > Limits.MAX_NAME_BYTES) {
-            reply(session, Responses.error(request, StatusCode.BAD_REQUEST, "Semaphore name is too long"));
-            return;
-        }
         if (create.getLimit() == 0) {
             reply(session, Responses.error(request, StatusCode.BAD_REQUEST, "Semaphores must have limit > 0"));
+            return;
+        }
+        if (create.getNameBytes().size() > Limits.MAX_NAME_BYTES) {
+            reply(session, Responses.error(request, StatusCode.BAD_REQUEST, "Semaphore name is too long"));
             return;
         }
         if (create.getData().size() > Limits.MAX_DATA_BYTES) {
@@ -555,6 +564,10 @@ public final class CoordinationNode {
 
     private void update(Session session, SessionRequest request) {
         SessionRequest.UpdateSemaphore update = request.getUpdateSemaphore();
+        if (update.getNameBytes().size() > Limits.MAX_NAME_BYTES) {
+            reply(session, Responses.error(request, StatusCode.BAD_REQUEST, "Semaphore name is too long"));
+            return;
+        }
         if (update.getData().size() > Limits.MAX_DATA_BYTES) {
             reply(session, Responses.error(request, StatusCode.BAD_REQUEST, "Semaphore data is too large"));
             return;
@@ -588,8 +601,10 @@ public final class CoordinationNode {
             reply(session, Responses.error(request, StatusCode.PRECONDITION_FAILED, "Semaphore not empty"));
             return;
         }
-        reply(session, Responses.ok(request));
+        // The one exception to "requester first": YDB's delete transaction queues the waiters' ABORTED and the
+        // watch notifications before the delete result, and so does this node.
         deleteSemaphore(semaphore);
+        reply(session, Responses.ok(request));
     }
 
     // ---------------------------------------------------------------- shared transitions
@@ -694,92 +709,10 @@ public final class CoordinationNode {
         }
     }
 
-    private static void reply(Session session, tech.ydb.proto.coordination.SessionResponse response) {
+    private static void reply(Session session, SessionResponse response) {
         SessionPeer peer = session.peer;
         if (peer != null) {
             peer.send(response);
         }
-    }
-
-    // ---------------------------------------------------------------- consistency report
-
-    private NodeStateReport buildReport() {
-        List<String> violations = new ArrayList<>();
-        long owners = 0;
-        long waiters = 0;
-        long watches = 0;
-        for (Map.Entry<String, Semaphore> entry : semaphores.entrySet()) {
-            Semaphore s = entry.getValue();
-            String name = entry.getKey();
-            if (!name.equals(s.name)) {
-                violations.add("semaphore " + s.name + " registered as " + name);
-            }
-            long sum = 0;
-            for (Map.Entry<Session, Owner> o : s.owners.entrySet()) {
-                sum += o.getValue().count;
-                if (sessions.get(o.getKey().id) != o.getKey()) {
-                    violations.add("semaphore " + name + " owned by unknown session " + o.getKey().id);
-                }
-                if (o.getKey().owned.get(s) != o.getValue()) {
-                    violations.add("session " + o.getKey().id + " does not know it owns " + name);
-                }
-            }
-            owners += s.owners.size();
-            if (sum != s.count) {
-                violations.add("semaphore " + name + " count " + Long.toUnsignedString(s.count)
-                        + " != sum of owners " + Long.toUnsignedString(sum));
-            }
-            if (Long.compareUnsigned(s.count, s.limit) > 0) {
-                violations.add("semaphore " + name + " count exceeds its limit");
-            }
-            for (Waiter w : s.waiters.values()) {
-                if (sessions.get(w.session.id) != w.session || w.session.waiting.get(s) != w) {
-                    violations.add("semaphore " + name + " has a dangling waiter of session " + w.session.id);
-                }
-            }
-            waiters += s.waiters.size();
-            if (!s.waiters.isEmpty() && s.canAcquire(s.waiters.firstEntry().getValue().count)) {
-                violations.add("semaphore " + name + " has a grantable head waiter");
-            }
-            if (s.ephemeral && s.isEmpty()) {
-                violations.add("ephemeral semaphore " + name + " is empty but still exists");
-            }
-            for (Session w : s.dataWatchers) {
-                if (w.peer == null || !w.watchCookies.containsKey(s)) {
-                    violations.add("semaphore " + name + " has a stale data watch of session " + w.id);
-                }
-            }
-            for (Session w : s.ownersWatchers) {
-                if (w.peer == null || !w.watchCookies.containsKey(s)) {
-                    violations.add("semaphore " + name + " has a stale owners watch of session " + w.id);
-                }
-            }
-        }
-        for (Session session : sessions.values()) {
-            for (Semaphore s : session.owned.keySet()) {
-                if (semaphores.get(s.name) != s || s.owners.get(session) == null) {
-                    violations.add("session " + session.id + " owns a semaphore that does not list it: " + s.name);
-                }
-            }
-            for (Semaphore s : session.waiting.keySet()) {
-                if (semaphores.get(s.name) != s) {
-                    violations.add("session " + session.id + " waits on a deleted semaphore: " + s.name);
-                }
-            }
-            watches += session.watchCookies.size();
-            if (session.peer == null && session.expiry == null && session.timeoutMillis != INFINITE) {
-                violations.add("detached session " + session.id + " has no expiry");
-            }
-            if (session.peer != null && attached.get(session.peer) != session) {
-                violations.add("session " + session.id + " has a peer the node does not know");
-            }
-        }
-        for (Map.Entry<SessionPeer, Session> entry : attached.entrySet()) {
-            if (entry.getValue().peer != entry.getKey() || sessions.get(entry.getValue().id) != entry.getValue()) {
-                violations.add("stream attached to a stale session " + entry.getValue().id);
-            }
-        }
-        return new NodeStateReport(path, sessions.size(), attached.size(), semaphores.size(), owners, waiters,
-                watches, executor.getQueue().size(), violations);
     }
 }

@@ -34,11 +34,11 @@ public final class CoordinationNodes implements AutoCloseable {
     /**
      * Creates a node; an existing node is left unchanged (CreateNode is idempotent in YDB).
      *
-     * @throws NodeOperationException BAD_REQUEST for an invalid config, SCHEME_ERROR for a bad path
+     * @throws NodeOperationException SCHEME_ERROR for a bad path
      */
     public CoordinationNode create(String rawPath, Config config) {
         String path = normalize(rawPath);
-        NodeConfig initial = validated(NodeConfig.defaults(), config);
+        NodeConfig initial = NodeConfig.defaults().apply(config);
         CoordinationNode[] created = new CoordinationNode[1];
         CoordinationNode node = nodes.computeIfAbsent(path, p -> created[0] = new CoordinationNode(p, initial));
         if (created[0] != null) {
@@ -50,12 +50,12 @@ public final class CoordinationNodes implements AutoCloseable {
     /**
      * Changes the set fields of a node's config.
      *
-     * @throws NodeOperationException SCHEME_ERROR for a missing node, BAD_REQUEST for an invalid config
+     * @throws NodeOperationException SCHEME_ERROR for a missing node
      */
     public void alter(String rawPath, Config change) {
         CoordinationNode node = require(rawPath);
         synchronized (node) {
-            node.config(validated(node.config(), change));
+            node.config(node.config().apply(change));
         }
     }
 
@@ -120,13 +120,5 @@ public final class CoordinationNodes implements AutoCloseable {
                     + database + ": " + rawPath);
         }
         return path;
-    }
-
-    private static NodeConfig validated(NodeConfig base, Config change) {
-        try {
-            return base.apply(change);
-        } catch (IllegalArgumentException e) {
-            throw new NodeOperationException(StatusCode.BAD_REQUEST, e.getMessage());
-        }
     }
 }

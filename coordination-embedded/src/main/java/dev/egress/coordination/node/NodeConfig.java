@@ -5,8 +5,8 @@ import tech.ydb.proto.coordination.ConsistencyMode;
 import tech.ydb.proto.coordination.RateLimiterCountersMode;
 
 /**
- * A coordination node's configuration. The embedded node only stores and reports it (a single process has no
- * leader changes, so self-check and grace period change nothing), but validates it as YDB does.
+ * A coordination node's configuration. The embedded node only stores and reports it: a single process has no
+ * leader changes, so self-check and grace period change nothing.
  *
  * @param selfCheckPeriodMillis     leader self-check period
  * @param sessionGracePeriodMillis  extra session lifetime after a leader change
@@ -18,11 +18,6 @@ public record NodeConfig(int selfCheckPeriodMillis, int sessionGracePeriodMillis
                          ConsistencyMode readConsistencyMode, ConsistencyMode attachConsistencyMode,
                          RateLimiterCountersMode rateLimiterCountersMode) {
 
-    private static final int MIN_SELF_CHECK_MILLIS = 500;
-    private static final int MAX_SELF_CHECK_MILLIS = 10_000;
-    private static final int MIN_GRACE_MILLIS = 1_000;
-    private static final int MAX_GRACE_MILLIS = 30_000;
-
     /** YDB's defaults: self-check 1 s, grace 10 s, relaxed reads, strict attach, aggregated counters. */
     public static NodeConfig defaults() {
         return new NodeConfig(1_000, 10_000, ConsistencyMode.CONSISTENCY_MODE_RELAXED,
@@ -30,19 +25,13 @@ public record NodeConfig(int selfCheckPeriodMillis, int sessionGracePeriodMillis
     }
 
     /**
-     * Applies the set fields of {@code change} (zero and UNSET keep the current value).
-     *
-     * @throws IllegalArgumentException with YDB's wording when a value is out of range
+     * Applies the set fields of {@code change}: zero and UNSET keep the current value. Like YDB's tablet
+     * ({@code TTxConfigSet}), values are stored as given, without range checks; YDB only clamps the grace period
+     * when it restarts, which an in-memory node never does.
      */
     public NodeConfig apply(Config change) {
         int selfCheck = change.getSelfCheckPeriodMillis() != 0 ? change.getSelfCheckPeriodMillis() : selfCheckPeriodMillis;
         int grace = change.getSessionGracePeriodMillis() != 0 ? change.getSessionGracePeriodMillis() : sessionGracePeriodMillis;
-        if (selfCheck < MIN_SELF_CHECK_MILLIS || selfCheck > MAX_SELF_CHECK_MILLIS) {
-            throw new IllegalArgumentException("Self check period is out of range");
-        }
-        if (grace < MIN_GRACE_MILLIS || grace > MAX_GRACE_MILLIS) {
-            throw new IllegalArgumentException("Session grace period is out of range");
-        }
         ConsistencyMode read = set(change.getReadConsistencyMode()) ? change.getReadConsistencyMode() : readConsistencyMode;
         ConsistencyMode attach = set(change.getAttachConsistencyMode()) ? change.getAttachConsistencyMode() : attachConsistencyMode;
         RateLimiterCountersMode counters = change.getRateLimiterCountersMode() != RateLimiterCountersMode.RATE_LIMITER_COUNTERS_MODE_UNSET

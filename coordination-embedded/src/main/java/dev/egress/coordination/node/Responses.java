@@ -9,14 +9,12 @@ import tech.ydb.proto.coordination.SessionResponse;
 /** Builders for the session stream's responses, so that the state machine reads as YDB's transactions do. */
 public final class Responses {
 
-    private static final int SEVERITY_ERROR = 1;
-
     private Responses() {
     }
 
-    /** One error issue, as YDB attaches to every non-SUCCESS status. */
+    /** One issue carrying only its message, as YDB's session actor and coordination tablet write them. */
     public static IssueMessage issue(String message) {
-        return IssueMessage.newBuilder().setMessage(message).setSeverity(SEVERITY_ERROR).build();
+        return IssueMessage.newBuilder().setMessage(message).build();
     }
 
     /** {@code failure{status, issues}}: a connection-level error, always the last message of a stream. */

@@ -3,6 +3,7 @@ package dev.egress.coordination.server;
 import dev.egress.coordination.node.CoordinationNode;
 import dev.egress.coordination.node.CoordinationNodes;
 import dev.egress.coordination.node.NodeOperationException;
+import io.grpc.Context;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import org.slf4j.Logger;
@@ -23,7 +24,6 @@ import tech.ydb.proto.coordination.SessionResponse;
 import tech.ydb.proto.coordination.v1.CoordinationServiceGrpc;
 import tech.ydb.proto.scheme.SchemeOperationProtos.Entry;
 
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -55,18 +55,14 @@ public final class CoordinationGrpcService extends CoordinationServiceGrpc.Coord
         return streams.size();
     }
 
-    /** Ends every open stream with an in-band UNAVAILABLE failure (before the server stops). */
-    public void abortStreams() {
-        for (SessionStream stream : List.copyOf(streams)) {
-            stream.abort();
-        }
-    }
-
     @Override
     public StreamObserver<SessionRequest> session(StreamObserver<SessionResponse> responseObserver) {
         SessionStream stream = new SessionStream((ServerCallStreamObserver<SessionResponse>) responseObserver,
                 nodes, pinger, streams::remove);
         streams.add(stream);
+        // The call's context is cancelled however the call ends — including paths that never reach the request
+        // observer, such as a request that fails to parse — so it is the one reliable "stream is gone" signal.
+        Context.current().addListener(context -> stream.callEnded(), Runnable::run);
         return stream;
     }
 

@@ -13,6 +13,7 @@ import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
 import tech.ydb.proto.coordination.SessionRequest;
 import tech.ydb.proto.coordination.SessionResponse;
 
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -36,14 +37,14 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
     private final ScheduledExecutorService pinger;
     private final Consumer<SessionStream> onClosed;
 
-    /** Set once by the first message; read only on the gRPC inbound thread (inbound calls are serialised). */
-    private CoordinationNode node;
+    /** Set once by the first message; also read by the cancel and context callbacks, hence volatile. */
+    private volatile CoordinationNode node;
+    /** Read and written only by inbound calls, which gRPC serialises. */
     private boolean startSeen;
 
     // guarded by this
     private boolean closed;
     private long pendingPing;
-    private long lastPing;
     private ScheduledFuture<?> pingTask;
 
     SessionStream(ServerCallStreamObserver<SessionResponse> out, CoordinationNodes nodes,
@@ -58,6 +59,9 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
 
     @Override
     public void onNext(SessionRequest request) {
+        if (isClosed()) {
+            return; // whatever a client sends after its failure or stop is ignored, as by YDB's actor
+        }
         if (!startSeen) {
             start(request);
             return;
@@ -84,12 +88,23 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
             return;
         }
         SessionRequest.SessionStart start = request.getSessionStart();
-        node = nodes.find(start.getPath()).orElse(null);
-        if (node == null) {
-            fail(StatusCode.SCHEME_ERROR, "Coordination node not found: " + start.getPath());
+        if (start.getPath().isEmpty() || "/".equals(start.getPath())) {
+            fail(StatusCode.BAD_REQUEST, "KesusPath cannot be empty");
             return;
         }
-        node.attach(this, start);
+        CoordinationNode found = nodes.find(start.getPath()).orElse(null);
+        if (found == null) {
+            // YDB's proxy answers a path that is not a coordination node this way.
+            fail(StatusCode.NOT_FOUND, "Kesus not found");
+            return;
+        }
+        node = found;
+        found.attach(this, start);
+        if (isClosed()) {
+            // The call died while we were resolving: a detach queued before the attach would have found nothing,
+            // so queue one behind it, or the session would stay attached to a dead stream forever.
+            found.detach(this);
+        }
     }
 
     @Override
@@ -111,6 +126,17 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
         streamEnded();
     }
 
+    /**
+     * The gRPC call is over, whichever way. Always (re)detaches: detaching a stream the node no longer knows is a
+     * no-op, and this is the one callback that is guaranteed to come, e.g. after a failed write.
+     */
+    void callEnded() {
+        synchronized (this) {
+            closeLocked();
+        }
+        streamEnded();
+    }
+
     private void streamEnded() {
         CoordinationNode attachedNode = node;
         if (attachedNode != null) {
@@ -118,6 +144,10 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
         } else {
             finish();
         }
+    }
+
+    private synchronized boolean isClosed() {
+        return closed;
     }
 
     // ---------------------------------------------------------------- SessionPeer
@@ -146,7 +176,7 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
         sendPing();
         try {
             pingTask = pinger.scheduleAtFixedRate(this::pingTick, period, period, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             // server shutting down
         }
     }
@@ -193,7 +223,6 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
             opaque = ThreadLocalRandom.current().nextLong();
         } while (opaque == 0);
         pendingPing = opaque;
-        lastPing = opaque;
         send(SessionResponse.newBuilder()
                 .setPing(SessionResponse.PingPong.newBuilder().setOpaque(opaque)).build());
     }
@@ -218,10 +247,9 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
     private void pong(long opaque) {
         boolean mismatch;
         synchronized (this) {
-            mismatch = opaque != lastPing || lastPing == 0;
-            if (!mismatch) {
-                pendingPing = 0;
-            }
+            // As YDB: compared with the outstanding ping, which is 0 once answered.
+            mismatch = opaque != pendingPing;
+            pendingPing = mismatch ? pendingPing : 0;
         }
         if (mismatch) {
             fail(StatusCode.BAD_REQUEST, "Pong data mismatch");
@@ -255,10 +283,5 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
             stopPings();
             onClosed.accept(this);
         }
-    }
-
-    /** Ends the call from the server side (server shutdown). */
-    void abort() {
-        fail(StatusCode.UNAVAILABLE, "Coordination service is shutting down");
     }
 }

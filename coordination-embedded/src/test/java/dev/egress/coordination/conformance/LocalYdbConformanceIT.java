@@ -1,5 +1,6 @@
 package dev.egress.coordination.conformance;
 
+import org.junit.jupiter.api.Nested;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.junit.jupiter.Container;
@@ -12,11 +13,11 @@ import java.net.ServerSocket;
 import java.time.Duration;
 
 /**
- * The same conformance suite against real YDB ({@code ydbplatform/local-ydb}), to catch divergence of the
+ * The same conformance suites against real YDB ({@code ydbplatform/local-ydb}), to catch divergence of the
  * embedded node. Skipped (not failed) where there is no Docker.
  */
 @Testcontainers(disabledWithoutDocker = true)
-class LocalYdbConformanceIT extends CoordinationConformanceSuite {
+class LocalYdbConformanceIT {
 
     /** Pinned: a tag published on Docker Hub for ydbplatform/local-ydb. */
     private static final DockerImageName IMAGE = DockerImageName.parse("ydbplatform/local-ydb:24.4");
@@ -33,9 +34,32 @@ class LocalYdbConformanceIT extends CoordinationConformanceSuite {
             .withCreateContainerCmdModifier(cmd -> cmd.withHostName("localhost"))
             .waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(3)));
 
-    @Override
-    protected String connectionString() {
+    private static String connectionStringOfYdb() {
         return "grpc://localhost:" + GRPC_PORT + "/local";
+    }
+
+    @Nested
+    class Sessions extends SessionConformanceSuite {
+        @Override
+        protected String connectionString() {
+            return connectionStringOfYdb();
+        }
+    }
+
+    @Nested
+    class Semaphores extends SemaphoreConformanceSuite {
+        @Override
+        protected String connectionString() {
+            return connectionStringOfYdb();
+        }
+    }
+
+    @Nested
+    class Acquire extends AcquireConformanceSuite {
+        @Override
+        protected String connectionString() {
+            return connectionStringOfYdb();
+        }
     }
 
     private static int freePort() {
