@@ -67,9 +67,10 @@ run_wrk() { # name script url duration -> "rps avg p50 p99 errors"
   p99=$(awk '/^ +99%/ {print $2}' <<<"$out")
   errs=$(awk '/Socket errors|Non-2xx/ {printf "%s ", $0}' <<<"$out")
   non200=$(awk '/^non-200:/ {print $2}' <<<"$out")
-  printf '%-8s %10s %9s %9s %9s  %s%s\n' "$1" "$rps" "$avg" "$p50" "$p99" "${errs:-}" "${non200:+non-200=$non200}"
+  printf '%-8s %10s %9s %9s %9s  %s%s (load %s)\n' "$1" "$rps" "$avg" "$p50" "$p99" "${errs:-}" "${non200:+non-200=$non200}" "$(cut -d' ' -f1 /proc/loadavg)"
 }
 
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (2 cores, shared with other builds)"
 echo "== warm-up (JIT, pools) =="
 wrk -t"$THREADS" -c"$CONN" -d10s -s "$HERE/post-border.lua" "http://127.0.0.1:$BORDER_PORT" > /dev/null
 wrk -t"$THREADS" -c"$CONN" -d5s -s "$HERE/post-direct.lua" "http://127.0.0.1:$SINK_PORT" > /dev/null
@@ -90,18 +91,24 @@ echo "== sustained: $SLICES back-to-back slices of $SLICE each (req/s per slice,
 for path in border squid; do
   line="$path:"
   for i in $(seq 1 "$SLICES"); do
+    # A slice may fail outright once Squid has used up the source IP's ports: record it, keep going.
     if [[ $path == border ]]; then
-      r=$(wrk -t"$THREADS" -c"$CONN" -d"$SLICE" -s "$HERE/post-border.lua" "http://127.0.0.1:$BORDER_PORT" | awk '/Requests\/sec/ {print $2}')
+      out=$(wrk -t"$THREADS" -c"$CONN" -d"$SLICE" -s "$HERE/post-border.lua" "http://127.0.0.1:$BORDER_PORT" 2>&1 || true)
     else
-      r=$(wrk -t"$THREADS" -c"$CONN" -d"$SLICE" -s "$HERE/post-squid.lua" "http://127.0.0.1:$SQUID_PORT" | awk '/Requests\/sec/ {print $2}')
+      out=$(wrk -t"$THREADS" -c"$CONN" -d"$SLICE" -s "$HERE/post-squid.lua" "http://127.0.0.1:$SQUID_PORT" 2>&1 || true)
     fi
-    line="$line $r(tw=$(time_wait))"
+    echo "$out" > "$WORK/wrk-$path-slice$i.txt"
+    r=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
+    bad=$(awk '/Non-2xx/ {print $5} /^non-200:/ {print $2}' <<<"$out" | head -1)
+    line="$line ${r:-failed}(tw=$(time_wait),bad=${bad:-0})"
   done
   echo "$line"
   [[ $path == border ]] && sleep 65
 done
 
 echo
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "squid: commBind EADDRINUSE on $SRC_IP: $(grep -c 'Cannot bind socket' "$WORK/squid-cache.log" || true)"
 echo "Border egress counters:"
 curl -s "http://127.0.0.1:$BORDER_PORT/actuator/prometheus" | grep -E '^border_egress_requests_total' || true
 echo "logs and raw wrk output: $WORK"

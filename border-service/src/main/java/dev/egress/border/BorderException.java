@@ -1,5 +1,6 @@
 package dev.egress.border;
 
+import java.util.Map;
 import org.springframework.http.HttpStatus;
 
 /**
@@ -51,7 +52,7 @@ public abstract class BorderException extends RuntimeException {
      *
      * @return property name to value; empty by default
      */
-    public java.util.Map<String, Object> properties() {
-        return java.util.Map.of();
+    public Map<String, Object> properties() {
+        return Map.of();
     }
 }

@@ -6,6 +6,8 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.DataBufferLimitException;
+import reactor.core.publisher.Mono;
+import reactor.netty.channel.AbortedException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -63,6 +65,13 @@ class ProblemAdvice {
     ResponseEntity<ProblemDetail> mediaType(UnsupportedMediaTypeStatusException e) {
         return problem(HttpStatus.BAD_REQUEST, Problems.INVALID_REQUEST,
                 "Content-Type: expected application/json", false, Map.of());
+    }
+
+    @ExceptionHandler(AbortedException.class)
+    Mono<Void> clientGone(AbortedException e) {
+        // The caller closed its connection: nobody is left to answer, and this is not a Border fault.
+        log.debug("Caller went away: {}", e.getMessage());
+        return Mono.empty();
     }
 
     @ExceptionHandler(Exception.class)

@@ -99,6 +99,16 @@ public record Cidr(byte[] network, int prefixLength) {
         return v6;
     }
 
+    /**
+     * The network address.
+     *
+     * @return a copy of the bytes (the record stays immutable)
+     */
+    @Override
+    public byte[] network() {
+        return network.clone();
+    }
+
     @Override
     public String toString() {
         try {
