@@ -187,17 +187,9 @@ public final class EgressRouter {
         for (Tenant tenant : policy.tenants().values()) {
             List<EgressIp> allowed = policy.allowedIps(tenant);
             // Shared tenants all hold the same list instance: compute their candidates once.
-            List<Route> candidates = byIpList.computeIfAbsent(allowed, ips -> candidates(ips, snapshot));
+            List<Route> candidates = byIpList.computeIfAbsent(allowed, snapshot::eligibleRoutes);
             byTenant.put(tenant.id(), new Resolution(tenant, allowed, candidates));
         }
         return new View(policy, snapshot, Map.copyOf(byTenant));
-    }
-
-    private static List<Route> candidates(List<EgressIp> ips, RoutingSnapshot snapshot) {
-        List<Route> routes = new ArrayList<>();
-        for (EgressIp ip : ips) {
-            routes.addAll(snapshot.eligibleRoutes(ip));
-        }
-        return List.copyOf(routes);
     }
 }

