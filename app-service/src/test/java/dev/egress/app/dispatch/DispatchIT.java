@@ -69,6 +69,11 @@ class DispatchIT extends AppITSupport {
         return sink.received().stream().map(r -> r.peer().getHostAddress()).collect(Collectors.toSet());
     }
 
+    private String prometheus() {
+        return client().get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
+                .expectBody(String.class).returnResult().getResponseBody();
+    }
+
     private JsonNode json(byte[] body) {
         return JSON.readTree(body);
     }
@@ -271,6 +276,7 @@ class DispatchIT extends AppITSupport {
         publish(a.announcement(), b.announcement());
         deliver("acme", hook()).expectStatus().isOk().expectBody().jsonPath("$.borderId").isEqualTo(a.id().value());
         assertThat(breakerRegistry.find("border-" + a.id().value())).isPresent();
+        assertThat(prometheus()).contains("resilience4j_circuitbreaker_state{", "name=\"border-" + a.id().value() + "\"");
         await().atMost(Duration.ofSeconds(10)).until(() -> a.openConnections() > 0);
         int callsBefore = a.calls();
 
@@ -282,6 +288,7 @@ class DispatchIT extends AppITSupport {
         }
         assertThat(a.calls()).isEqualTo(callsBefore);
         assertThat(breakerRegistry.find("border-" + a.id().value())).isEmpty();
+        assertThat(prometheus()).doesNotContain("name=\"border-" + a.id().value() + "\"");
         assertThat(peers()).contains("127.0.0.3");
     }
 
