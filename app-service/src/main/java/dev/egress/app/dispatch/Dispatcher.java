@@ -35,6 +35,9 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class Dispatcher {
 
+    /** Problem slug for a Border that failed in a way that may have reached the target. */
+    static final String BORDER_ERROR = "border-error";
+
     /** Mutable per-delivery state; touched by one attempt at a time, read by the overall timeout. */
     private static final class Delivery {
         final String id = UUID.randomUUID().toString();
@@ -226,9 +229,6 @@ final class Dispatcher {
             default -> failure(delivery, HttpStatus.BAD_GATEWAY, BORDER_ERROR, detail, result.targetContacted(), null);
         };
     }
-
-    /** Problem slug for a Border that failed in a way that may have reached the target. */
-    static final String BORDER_ERROR = "border-error";
 
     private EgressProblemException failure(Delivery delivery, HttpStatus status, String slug, String detail,
                                            boolean targetContacted, String reason) {

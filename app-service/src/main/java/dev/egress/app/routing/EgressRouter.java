@@ -141,10 +141,11 @@ public final class EgressRouter {
     }
 
     /**
-     * Whether a tenant's webhooks could flow now (ignoring passive health), for the status API.
+     * A tenant's precomputed resolution without the staleness and availability checks of
+     * {@link #resolve}, for the status API and metrics.
      *
      * @param tenantId the tenant
-     * @return the resolution and whether it is servable, or null if unknown
+     * @return the resolution (candidates may be empty), or null if the tenant is unknown
      */
     public Resolution peek(String tenantId) {
         return currentView().byTenant().get(tenantId);
