@@ -33,6 +33,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.slf4j.LoggerFactory;
 
@@ -103,8 +104,10 @@ public final class RegistryPropagationBench {
         probes.forEach(WatcherProbe::reset);
 
         long started = System.nanoTime();
+        SchedulingProbe scheduling = SchedulingProbe.start();
         runUpdates(borders, sent, perBorder);
         awaitTrue(Duration.ofSeconds(30), () -> probes.stream().allMatch(p -> p.caughtUp(sent)));
+        List<Long> wakeUpDelays = scheduling.stop();
         double seconds = (System.nanoTime() - started) / 1e9;
 
         int updates = sent.values().stream().mapToInt(Map::size).sum();
@@ -118,6 +121,8 @@ public final class RegistryPropagationBench {
                     summary(probe.latencies), probe.coalesced);
         }
         System.out.printf("all      : %s%n", summary(all));
+        System.out.printf("machine  : a 1 ms park woke up late by %s (CPU contention during the run)%n",
+                summary(wakeUpDelays));
         Timer lag = probes.get(0).meters.get("egress.registry.propagation.lag").timer();
         System.out.printf("watcher 0 metric egress.registry.propagation.lag (publishedAt -> apply, since start): count %d, %s%n",
                 lag.count(), Arrays.stream(lag.takeSnapshot().percentileValues())
@@ -204,6 +209,33 @@ public final class RegistryPropagationBench {
             thread.start();
         }
         done.await();
+    }
+
+    /** Measures how late a thread wakes from a 1 ms park: the CPU contention every delivery also pays. */
+    private static final class SchedulingProbe {
+        private final List<Long> lateness = Collections.synchronizedList(new ArrayList<>());
+        private volatile boolean running = true;
+        private Thread thread;
+
+        static SchedulingProbe start() {
+            SchedulingProbe probe = new SchedulingProbe();
+            probe.thread = new Thread(() -> {
+                while (probe.running) {
+                    long before = System.nanoTime();
+                    LockSupport.parkNanos(1_000_000);
+                    probe.lateness.add(Math.max(0, System.nanoTime() - before - 1_000_000));
+                }
+            }, "scheduling-probe");
+            probe.thread.setDaemon(true);
+            probe.thread.start();
+            return probe;
+        }
+
+        List<Long> stop() throws InterruptedException {
+            running = false;
+            thread.join();
+            return new ArrayList<>(lateness);
+        }
     }
 
     // ---- (2) killed Border -> removed from snapshots ----

@@ -36,12 +36,20 @@ final class RegistryLoop implements AutoCloseable {
     }
 
     /**
-     * An executor for SDK callbacks: runs them on this loop, drops them once the loop is closed.
+     * The executor handed to the SDK: its completions run on this loop, and once the loop is closed they
+     * run on the calling thread instead, so a session being stopped or opened during a close still
+     * completes its futures (a dropped SDK task would leave them pending forever).
      *
      * @return the executor
      */
-    Executor executor() {
-        return this::execute;
+    Executor sdkExecutor() {
+        return task -> {
+            try {
+                executor.execute(task);
+            } catch (RejectedExecutionException closed) {
+                task.run();
+            }
+        };
     }
 
     /** Runs a task on the loop (dropped once closed). */
@@ -73,7 +81,7 @@ final class RegistryLoop implements AutoCloseable {
     }
 
     /**
-     * Continues on the loop when a future completes, whatever the outcome.
+     * Continues on the loop when a future completes, whatever the outcome (dropped once the loop is closed).
      *
      * @param future  the future
      * @param handler receives the value or the failure, on the loop
@@ -86,7 +94,7 @@ final class RegistryLoop implements AutoCloseable {
             } catch (Throwable t) {
                 log.error("{}: callback failed; the loop keeps running", name, t);
             }
-        }, executor());
+        }, this::execute);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.egress.discovery.registry.ydb;
 
+import dev.egress.discovery.registry.RegistryException;
 import dev.egress.discovery.registry.RegistrySettings;
 import io.grpc.ClientInterceptor;
 import io.grpc.ManagedChannel;
@@ -12,12 +13,15 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tech.ydb.common.retry.RetryUntilElapsed;
 import tech.ydb.coordination.CoordinationClient;
 import tech.ydb.coordination.CoordinationSession;
 import tech.ydb.coordination.settings.CoordinationSessionSettings;
+import tech.ydb.core.Result;
 import tech.ydb.core.Status;
 import tech.ydb.core.StatusCode;
 import tech.ydb.core.grpc.GrpcTransport;
@@ -33,8 +37,14 @@ import tech.ydb.core.impl.pool.ManagedChannelFactory;
 final class YdbConnection implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(YdbConnection.class);
-    /** Bounds a discovery call so a half-open endpoint cannot stall start-up for the SDK's default 60 s. */
-    private static final Duration DISCOVERY_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * Bounds a discovery call. The SDK's call waits for the channel to become ready until this deadline, so
+     * while YDB is down every build attempt takes this long: short enough to notice YDB coming back soon,
+     * long enough for a loaded cluster (the SDK's default is 60 s).
+     */
+    private static final Duration DISCOVERY_TIMEOUT = Duration.ofSeconds(5);
+    /** How long any one registry request may take before the session is presumed dead. */
+    static final Duration STEP_TIMEOUT = Duration.ofSeconds(15);
 
     private final RegistrySettings settings;
     private final ExecutorService blocking;
@@ -110,26 +120,79 @@ final class YdbConnection implements AutoCloseable {
     }
 
     /**
-     * Creates the coordination node if it does not exist; an existing node is success.
+     * Opens a session that is ready for use: builds the transport if needed, creates the node and then,
+     * inside the connected session, the persistent semaphore (an existing node or semaphore is success,
+     * so whoever starts first creates them). Every step is bounded by {@link #STEP_TIMEOUT}.
      *
-     * @param coordination the client
-     * @return the status (SUCCESS or a failure)
+     * @param executor where the SDK completes the session's futures (a {@link RegistryLoop})
+     * @param onState  receives every state change of the new session, with the session
+     * @return the connected session, or a failure naming the step (the half-open session is stopped)
      */
-    CompletableFuture<Status> ensureNode(CoordinationClient coordination) {
-        return coordination.createNode(settings.node())
-                .thenApply(status -> status.getCode() == StatusCode.ALREADY_EXISTS ? Status.SUCCESS : status);
+    CompletableFuture<CoordinationSession> openSession(Executor executor,
+                                                       BiConsumer<CoordinationSession, CoordinationSession.State> onState) {
+        CompletableFuture<CoordinationClient> client = client().exceptionally(failure -> {
+            throw new RegistryException("connect to " + settings.connectionString() + ": " + cause(failure), cause(failure));
+        });
+        return client.thenCompose(coordination -> step("create node " + settings.node(), ensureNode(coordination))
+                .thenCompose(created -> {
+                    CoordinationSession session = newSession(coordination, executor);
+                    session.addStateListener(state -> onState.accept(session, state));
+                    return step("start a session", session.connect())
+                            .thenCompose(started -> step("create semaphore " + settings.semaphore(), ensureSemaphore(session)))
+                            .thenApply(ready -> session)
+                            .whenComplete((ready, failure) -> {
+                                if (failure != null) {
+                                    session.stop();
+                                }
+                            });
+                }));
+    }
+
+    /**
+     * Creates the persistent registry semaphore (limit Long.MAX_VALUE) if it does not exist.
+     *
+     * @param session a connected session
+     * @return SUCCESS if the semaphore exists now, else the failure
+     */
+    CompletableFuture<Status> ensureSemaphore(CoordinationSession session) {
+        return session.createSemaphore(settings.semaphore(), Long.MAX_VALUE).thenApply(YdbConnection::existing);
+    }
+
+    private CompletableFuture<Status> ensureNode(CoordinationClient coordination) {
+        return coordination.createNode(settings.node()).thenApply(YdbConnection::existing);
+    }
+
+    private static Status existing(Status status) {
+        return status.getCode() == StatusCode.ALREADY_EXISTS ? Status.SUCCESS : status;
+    }
+
+    private static CompletableFuture<Status> step(String name, CompletableFuture<Status> call) {
+        return bounded(call).thenApply(status -> {
+            if (!status.isSuccess()) {
+                throw new RegistryException(name + ": " + status);
+            }
+            return status;
+        });
+    }
+
+    /**
+     * Bounds a registry call, so a request that is never answered (a half-open stream; SDK 2.2.10 also
+     * has no session start timeout) fails with a {@link java.util.concurrent.TimeoutException}.
+     *
+     * @param call the call
+     * @param <T>  its result type
+     * @return the same call, failing after {@link #STEP_TIMEOUT}
+     */
+    static <T> CompletableFuture<T> bounded(CompletableFuture<T> call) {
+        return call.orTimeout(STEP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**
      * A new, unconnected session on the node. Its connect timeout is the server-side session timeout;
      * reattach attempts stop once that much time passed, because by then the server has deleted the
      * session and every further attempt is answered SESSION_EXPIRED.
-     *
-     * @param coordination the client
-     * @param executor     where the SDK completes futures (a {@link RegistryLoop})
-     * @return the session
      */
-    CoordinationSession newSession(CoordinationClient coordination, Executor executor) {
+    private CoordinationSession newSession(CoordinationClient coordination, Executor executor) {
         long timeout = settings.sessionTimeout().toMillis();
         return coordination.createSession(settings.node(), CoordinationSessionSettings.newBuilder()
                 .withConnectTimeout(settings.sessionTimeout())
@@ -166,6 +229,28 @@ final class YdbConnection implements AutoCloseable {
         if (current != null) {
             current.close();
         }
+    }
+
+    /**
+     * A one-line reason for logs: expected failures (timeouts, refused connections) need no stack trace.
+     *
+     * @param status  the status, when the call completed
+     * @param failure the failure, when it did not
+     * @return the reason
+     */
+    static String reason(Status status, Throwable failure) {
+        return failure != null ? String.valueOf(cause(failure)) : String.valueOf(status);
+    }
+
+    /**
+     * A one-line reason for logs.
+     *
+     * @param result  the result, when the call completed
+     * @param failure the failure, when it did not
+     * @return the reason
+     */
+    static String reason(Result<?> result, Throwable failure) {
+        return failure != null ? String.valueOf(cause(failure)) : String.valueOf(result.getStatus());
     }
 
     /**

@@ -1,5 +1,8 @@
 package dev.egress.discovery.registry.ydb;
 
+import static dev.egress.discovery.registry.ydb.YdbConnection.bounded;
+import static dev.egress.discovery.registry.ydb.YdbConnection.reason;
+
 import dev.egress.discovery.Announcement;
 import dev.egress.discovery.AnnouncementCodec;
 import dev.egress.discovery.registry.Registration;
@@ -7,9 +10,7 @@ import dev.egress.discovery.registry.RegistrationState;
 import dev.egress.discovery.registry.RegistryException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -20,7 +21,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tech.ydb.coordination.CoordinationClient;
 import tech.ydb.coordination.CoordinationSession;
 import tech.ydb.coordination.SemaphoreLease;
 import tech.ydb.coordination.description.SemaphoreDescription;
@@ -45,8 +45,6 @@ final class YdbRegistration implements Registration {
     private static final Logger log = LoggerFactory.getLogger(YdbRegistration.class);
     /** The semaphore's limit is Long.MAX_VALUE, so an acquire of 1 is granted at once; this only bounds a lost reply. */
     private static final Duration ACQUIRE_TIMEOUT = Duration.ofSeconds(10);
-    /** Bounds each step, so a session start that is never answered (SDK 2.2.10 has no start timeout) cannot stall us. */
-    private static final Duration STEP_TIMEOUT = Duration.ofSeconds(15);
     /** How long close() waits for the release and the session stop. */
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
@@ -66,17 +64,15 @@ final class YdbRegistration implements Registration {
     private volatile boolean closing;
 
     private CoordinationSession session;            // loop: the current session, null between sessions
+    private long sessionId = -1;                    // loop: its id, kept for logs (the SDK resets it once LOST)
     private CoordinationSession retiring;           // loop: a reattached session that holds the slot until its successor does
-    private boolean opening;                        // loop: openSession is between its first step and a session
+    private CompletableFuture<CoordinationSession> opening; // loop: the session being opened, null if none
     private boolean sessionReady;                   // loop: the session is connected and the semaphore exists
     private SemaphoreLease lease;                   // loop: our slot in the current session
     private CoordinationSession acquiringOn;        // loop: the session an acquire is in flight on
     private Announcement held;                      // loop: what the registry holds for us (null = nothing)
     private ScheduledFuture<?> retry;               // loop: the pending re-registration
-    private final List<PendingUpdate> pending = new ArrayList<>(); // loop
-
-    private record PendingUpdate(long generation, CompletableFuture<Announcement> future) {
-    }
+    private final PendingUpdates pending = new PendingUpdates(); // loop
 
     YdbRegistration(YdbConnection connection, Announcement initial, AnnouncementCodec codec, Clock clock,
                     RegistrationMetrics metrics, Consumer<YdbRegistration> onClosed) {
@@ -127,7 +123,7 @@ final class YdbRegistration implements Registration {
                 result.completeExceptionally(new IllegalStateException("registration closed"));
                 return;
             }
-            pending.add(new PendingUpdate(stamped.generation(), result));
+            pending.add(stamped.generation(), result);
             publish();
         });
         return result;
@@ -157,63 +153,43 @@ final class YdbRegistration implements Registration {
 
     private void openSession() {
         retry = null;
-        if (closing || session != null || opening) {
+        if (closing || session != null || opening != null) {
             return;
         }
-        opening = true;
-        CompletableFuture<CoordinationClient> client = connection.client();
-        loop.when(client, (coordination, failure) -> {
-            if (failure != null) {
-                failed("connect to " + connection.settings().connectionString(), YdbConnection.cause(failure));
-                return;
-            }
-            loop.when(bounded(connection.ensureNode(coordination)), (status, nodeFailure) -> {
-                if (!succeeded(status, nodeFailure)) {
-                    failed("create node " + connection.settings().node(), describe(status, nodeFailure));
-                    return;
-                }
-                if (closing) {
-                    return;
-                }
-                CoordinationSession created = connection.newSession(coordination, loop.executor());
-                session = created;
-                created.addStateListener(s -> loop.execute(() -> onSessionState(created, s)));
-                loop.when(bounded(created.connect()), (started, startFailure) -> {
-                    if (created != session) {
+        opening = connection.openSession(loop.sdkExecutor(), (from, state) -> loop.execute(() -> onSessionState(from, state)));
+        loop.when(opening, (opened, failure) -> {
+                    opening = null;
+                    if (failure != null) {
+                        failed(String.valueOf(YdbConnection.cause(failure)));
                         return;
                     }
-                    if (!succeeded(started, startFailure)) {
-                        failed("start a session", describe(started, startFailure));
+                    if (closing) {
+                        opened.stop();
                         return;
                     }
-                    opening = false;
-                    createSemaphoreAndPublish(created);
+                    session = opened;
+                    sessionId = opened.getId();
+                    sessionReady = true;
+                    log.info("Border {} session {} is up", desired().borderId(), opened.getId());
+                    publish();
                 });
-            });
-        });
     }
 
+    /** After the semaphore was found missing: create it again, then publish. */
     private void createSemaphoreAndPublish(CoordinationSession on) {
-        loop.when(bounded(on.createSemaphore(semaphore, Long.MAX_VALUE)), (status, failure) -> {
+        loop.when(bounded(connection.ensureSemaphore(on)), (status, failure) -> {
             if (on != session) {
                 return;
             }
-            boolean created = succeeded(status, failure) || (status != null && status.getCode() == StatusCode.ALREADY_EXISTS);
-            if (!created) {
-                if (interruptedBySession(on, status)) {
-                    // Keep the session (and any slot the server still holds); RECONNECTED resumes, LOST restarts.
-                    log.warn("Border {}: creating semaphore {} interrupted by the session ({})", desired().borderId(),
-                            semaphore, describe(status, failure));
-                    return;
-                }
-                failed("create semaphore " + semaphore, describe(status, failure));
-                return;
+            if (succeeded(status, failure)) {
+                publish();
+            } else if (interruptedBySession(on, status)) {
+                // Keep the session (and any slot the server still holds); the session listener takes over.
+                log.warn("Border {}: creating semaphore {} interrupted by the session ({})", desired().borderId(),
+                        semaphore, reason(status, failure));
+            } else {
+                failed("create semaphore " + semaphore + ": " + reason(status, failure));
             }
-            if (!sessionReady) {
-                sessionReady = true;
-                log.info("Border {} session {} is up", desired().borderId(), on.getId());
-            }
-            publish();
         });
     }
 
@@ -233,7 +209,7 @@ final class YdbRegistration implements Registration {
                 openSession();
             }
             case LOST -> {
-                log.warn("Border {} session {} lost; registering again with a new session", desired().borderId(), from.getId());
+                log.warn("Border {} session {} lost; registering again with a new session", desired().borderId(), sessionId);
                 metrics.reregistration();
                 setState(RegistrationState.REGISTERING);
                 dropSession();
@@ -273,7 +249,7 @@ final class YdbRegistration implements Registration {
         }
     }
 
-    /** After a reattach the server may have changed hands; trust only what describe says. */
+    /** Trusts only what describe says: re-acquires if our session is not an owner or its data differs. */
     private void verifySlot(CoordinationSession on) {
         loop.when(bounded(on.describeSemaphore(semaphore, DescribeSemaphoreMode.WITH_OWNERS)), (result, failure) -> {
             if (on != session) {
@@ -284,7 +260,7 @@ final class YdbRegistration implements Registration {
                 if (interruptedBySession(on, status)) {
                     return; // the session listener takes over
                 }
-                log.warn("Border {} could not check its slot ({}); republishing", desired().borderId(), describe(result, failure));
+                log.warn("Border {} could not check its slot ({}); republishing", desired().borderId(), reason(result, failure));
                 slotLost();
                 // NOT_FOUND: the semaphore itself is gone, so recreate it before acquiring again.
                 createSemaphoreAndPublish(on);
@@ -357,7 +333,7 @@ final class YdbRegistration implements Registration {
     }
 
     private void publishFailed(CoordinationSession on, Announcement target, Result<SemaphoreLease> result, Throwable failure) {
-        Object reason = describe(result, failure);
+        String reason = reason(result, failure);
         metrics.publishFailure();
         if (interruptedBySession(on, failure == null ? result.getStatus() : null)) {
             // The session listener takes over: RECONNECTED re-checks the slot, LOST re-registers.
@@ -365,11 +341,16 @@ final class YdbRegistration implements Registration {
                     target.borderId(), target.generation(), reason);
             return;
         }
+        if (failure != null && YdbConnection.cause(failure) instanceof TimeoutException) {
+            // No answer at all: a half-open stream the SDK will not notice. Start over with a new session.
+            failed("publish of generation " + target.generation() + ": " + reason);
+            return;
+        }
         StatusCode code = failure == null ? result.getStatus().getCode() : null;
         log.warn("Border {} publish of generation {} failed: {}; retrying", target.borderId(), target.generation(), reason);
         if (code == StatusCode.BAD_REQUEST || code == StatusCode.PRECONDITION_FAILED) {
             // The registry will never take this content: tell the caller instead of letting it wait.
-            failPending(target.generation(), new RegistryException("registry refused generation %d of border %s: %s"
+            pending.failUpTo(target.generation(), new RegistryException("registry refused generation %d of border %s: %s"
                     .formatted(target.generation(), target.borderId(), reason)));
         }
         setState(RegistrationState.FAILED);
@@ -387,42 +368,25 @@ final class YdbRegistration implements Registration {
             return;
         }
         backoff.reset();
-        for (Iterator<PendingUpdate> it = pending.iterator(); it.hasNext(); ) {
-            PendingUpdate update = it.next();
-            if (update.generation() <= held.generation()) {
-                // A superseded update completes with what superseded it: that is what App sees.
-                update.future().complete(held);
-                it.remove();
-            }
-        }
+        pending.heldUpTo(held);
         if (held.equals(desired())) {
             setState(RegistrationState.REGISTERED);
         }
     }
 
-    private void failPending(long upToGeneration, Throwable failure) {
-        for (Iterator<PendingUpdate> it = pending.iterator(); it.hasNext(); ) {
-            PendingUpdate update = it.next();
-            if (update.generation() <= upToGeneration) {
-                update.future().completeExceptionally(failure);
-                it.remove();
-            }
-        }
-    }
 
     // ---- failure and retry (loop) ----
 
-    private void failed(String step, Object reason) {
+    private void failed(String reason) {
         if (closing) {
             return;
         }
         metrics.publishFailure();
         Duration delay = backoff.next();
-        log.warn("Border {} could not {}: {}; retrying in {} ms (attempt {})", desired().borderId(), step, reason,
+        log.warn("Border {} could not register: {}; retrying in {} ms (attempt {})", desired().borderId(), reason,
                 delay.toMillis(), backoff.attempts());
         setState(RegistrationState.FAILED);
         dropSession();
-        opening = false;
         if (retry != null) {
             retry.cancel(false);
         }
@@ -501,7 +465,12 @@ final class YdbRegistration implements Registration {
             retry.cancel(false);
             retry = null;
         }
-        failPending(Long.MAX_VALUE, new CancellationException("registration closed"));
+        pending.failUpTo(Long.MAX_VALUE, new CancellationException("registration closed"));
+        if (opening != null) {
+            // Closed while a session was being opened: it holds nothing yet, but must not outlive us.
+            opening.thenAccept(CoordinationSession::stop);
+            opening = null;
+        }
         CoordinationSession on = session;
         SemaphoreLease slot = lease;
         session = null;
@@ -517,10 +486,10 @@ final class YdbRegistration implements Registration {
         CompletableFuture<Void> released = slot != null && on.getState().isConnected()
                 ? slot.release().exceptionally(t -> null)
                 : CompletableFuture.completedFuture(null);
-        long sessionId = on.getId(); // the SDK forgets the id once stopped
+        long stoppedId = on.getId(); // the SDK forgets the id once stopped
         // Release first so App sees the slot go even if the stop is slow; the stop then ends the session.
         released.thenCompose(v -> on.stop()).whenComplete((status, failure) -> {
-            log.info("Border {} released its slot and stopped session {}", desired().borderId(), sessionId);
+            log.info("Border {} released its slot and stopped session {}", desired().borderId(), stoppedId);
             done.complete(null);
         });
     }
@@ -532,10 +501,6 @@ final class YdbRegistration implements Registration {
     }
 
     // ---- helpers ----
-
-    private <T> CompletableFuture<T> bounded(CompletableFuture<T> future) {
-        return future.orTimeout(STEP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    }
 
     /** Whether a failure belongs to the session (reattaching or gone) rather than to the request. */
     private static boolean interruptedBySession(CoordinationSession on, Status status) {
@@ -550,11 +515,4 @@ final class YdbRegistration implements Registration {
         return failure == null && status != null && status.isSuccess();
     }
 
-    private static Object describe(Status status, Throwable failure) {
-        return failure != null ? YdbConnection.cause(failure) : status;
-    }
-
-    private static Object describe(Result<?> result, Throwable failure) {
-        return failure != null ? YdbConnection.cause(failure) : result.getStatus();
-    }
 }

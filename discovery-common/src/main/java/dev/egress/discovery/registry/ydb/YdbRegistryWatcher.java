@@ -1,5 +1,8 @@
 package dev.egress.discovery.registry.ydb;
 
+import static dev.egress.discovery.registry.ydb.YdbConnection.bounded;
+import static dev.egress.discovery.registry.ydb.YdbConnection.reason;
+
 import dev.egress.discovery.AnnouncementCodec;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.RegistrySettings;
@@ -14,9 +17,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tech.ydb.coordination.CoordinationClient;
 import tech.ydb.coordination.CoordinationSession;
 import tech.ydb.coordination.description.SemaphoreDescription;
 import tech.ydb.coordination.description.SemaphoreWatcher;
@@ -39,8 +42,6 @@ import tech.ydb.core.StatusCode;
 public final class YdbRegistryWatcher implements RegistryWatcher {
 
     private static final Logger log = LoggerFactory.getLogger(YdbRegistryWatcher.class);
-    /** Bounds each step, so an unanswered request cannot leave the loop waiting forever. */
-    private static final Duration STEP_TIMEOUT = Duration.ofSeconds(15);
     /** Apps are few; reconnect faster than Borders, but still with jitter. */
     private static final Duration RECONNECT_CAP = Duration.ofSeconds(5);
 
@@ -53,8 +54,9 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
     private volatile boolean closing;
 
     private CoordinationSession session;   // loop
+    private long sessionId = -1;                    // loop: its id, kept for logs (the SDK resets it once LOST)
     private boolean opening;               // loop: a session is being opened
-    private boolean sessionReady;          // loop: connected and the semaphore exists
+    private boolean sessionReady;          // loop: the semaphore exists (false after a NOT_FOUND until recreated)
     private Object watch;                  // loop: token of the armed watch, null if none
     private boolean polling;               // loop: a poll is in flight
     private ScheduledFuture<?> retry;      // loop: the pending reconnect
@@ -104,60 +106,41 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         }
         opening = true;
         metrics.link(LinkState.CONNECTING);
-        loop.when(connection.client(), (coordination, failure) -> {
-            if (failure != null) {
-                sessionFailed("connect to " + connection.settings().connectionString(), YdbConnection.cause(failure));
-                return;
-            }
-            loop.when(bounded(connection.ensureNode(coordination)), (status, nodeFailure) -> {
-                if (!succeeded(status, nodeFailure)) {
-                    sessionFailed("create node " + connection.settings().node(), describe(status, nodeFailure));
-                    return;
-                }
-                connectSession(coordination);
-            });
-        });
+        loop.when(connection.openSession(loop.sdkExecutor(), (from, state) -> loop.execute(() -> onSessionState(from, state))),
+                (opened, failure) -> {
+                    opening = false;
+                    if (failure != null) {
+                        sessionFailed(String.valueOf(YdbConnection.cause(failure)));
+                        return;
+                    }
+                    if (closing) {
+                        opened.stop();
+                        return;
+                    }
+                    session = opened;
+                    sessionId = opened.getId();
+                    sessionReady = true;
+                    backoff.reset();
+                    metrics.link(LinkState.CONNECTED);
+                    log.info("Registry watcher session {} is up", opened.getId());
+                    arm();
+                    poll();
+                });
     }
 
-    private void connectSession(CoordinationClient coordination) {
-        if (closing) {
-            return;
-        }
-        CoordinationSession created = connection.newSession(coordination, loop.executor());
-        session = created;
-        created.addStateListener(s -> loop.execute(() -> onSessionState(created, s)));
-        loop.when(bounded(created.connect()), (status, failure) -> {
-            if (created != session) {
-                return;
-            }
-            if (!succeeded(status, failure)) {
-                sessionFailed("start a session", describe(status, failure));
-                return;
-            }
-            opening = false;
-            ensureSemaphore(created);
-        });
-    }
-
-    /** Creates the persistent semaphore if missing, so an App can watch before any Border started. */
+    /** After the semaphore was found missing (deleted by an operator): create it again, then read. */
     private void ensureSemaphore(CoordinationSession on) {
-        loop.when(bounded(on.createSemaphore(semaphore, Long.MAX_VALUE)), (status, failure) -> {
+        loop.when(bounded(connection.ensureSemaphore(on)), (status, failure) -> {
             if (on != session) {
                 return;
             }
-            boolean exists = succeeded(status, failure) || (status != null && status.getCode() == StatusCode.ALREADY_EXISTS);
-            if (!exists) {
+            if (failure != null || !status.isSuccess()) {
                 // Keep the session; the next tick tries again.
-                log.warn("Could not create semaphore {}: {}; retrying on the next poll", semaphore, describe(status, failure));
+                log.warn("Could not create semaphore {}: {}; retrying on the next poll", semaphore, reason(status, failure));
                 metrics.pollFailure();
                 return;
             }
-            if (!sessionReady) {
-                sessionReady = true;
-                backoff.reset();
-                metrics.link(LinkState.CONNECTED);
-                log.info("Registry watcher session {} is up", on.getId());
-            }
+            sessionReady = true;
             arm();
             poll();
         });
@@ -182,7 +165,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
             }
             case LOST -> {
                 metrics.sessionFailure();
-                log.warn("Registry watcher session {} lost; opening a new one (keeping the last snapshot)", from.getId());
+                log.warn("Registry watcher session {} lost; opening a new one (keeping the last snapshot)", sessionId);
                 dropSession();
                 scheduleReconnect();
             }
@@ -192,15 +175,14 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         }
     }
 
-    private void sessionFailed(String step, Object reason) {
+    private void sessionFailed(String reason) {
         if (closing) {
             return;
         }
         metrics.sessionFailure();
         dropSession();
-        opening = false;
         Duration delay = scheduleReconnect();
-        log.warn("Registry watcher could not {}: {}; retrying in {} ms (keeping the last snapshot)", step, reason,
+        log.warn("Registry watcher session failed: {}; retrying in {} ms (keeping the last snapshot)", reason,
                 delay.toMillis());
     }
 
@@ -264,7 +246,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
             }
             if (failure != null || !result.isSuccess()) {
                 watch = null;
-                readFailed("watch", on, describe(result, failure), failure == null ? result.getStatus() : null);
+                readFailed("watch", on, result, failure);
                 return;
             }
             apply(seq, result.getValue().getDescription());
@@ -276,7 +258,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
                 watch = null;
                 if (changeFailure != null || !changed.isSuccess()) {
                     metrics.watchFailure();
-                    log.debug("Owner watch ended without a change: {}", describe(changed, changeFailure));
+                    log.debug("Owner watch ended without a change: {}", reason(changed, changeFailure));
                 }
                 arm();
             });
@@ -296,20 +278,26 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
             }
             polling = false;
             if (failure != null || !result.isSuccess()) {
-                readFailed("poll", on, describe(result, failure), failure == null ? result.getStatus() : null);
+                readFailed("poll", on, result, failure);
                 return;
             }
             apply(seq, result.getValue());
         });
     }
 
-    private void readFailed(String kind, CoordinationSession on, Object reason, Status status) {
+    private void readFailed(String kind, CoordinationSession on, Result<?> result, Throwable failure) {
         if (kind.equals("watch")) {
             metrics.watchFailure();
         } else {
             metrics.pollFailure();
         }
-        if (status != null && status.getCode() == StatusCode.NOT_FOUND) {
+        String reason = reason(result, failure);
+        if (failure != null && YdbConnection.cause(failure) instanceof TimeoutException) {
+            // No answer within the step timeout: a half-open stream that the SDK will never notice.
+            sessionFailed(kind + ": " + reason);
+            return;
+        }
+        if (failure == null && result.getStatus().getCode() == StatusCode.NOT_FOUND) {
             // Someone deleted the semaphore (or the node lost it): recreate it, then watch again.
             log.warn("Registry semaphore {} not found; creating it", semaphore);
             sessionReady = false;
@@ -357,19 +345,6 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
 
     // ---- helpers ----
 
-    private static <T> CompletableFuture<T> bounded(CompletableFuture<T> future) {
-        return future.orTimeout(STEP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    }
 
-    private static boolean succeeded(Status status, Throwable failure) {
-        return failure == null && status != null && status.isSuccess();
-    }
 
-    private static Object describe(Status status, Throwable failure) {
-        return failure != null ? YdbConnection.cause(failure) : status;
-    }
-
-    private static Object describe(Result<?> result, Throwable failure) {
-        return failure != null ? YdbConnection.cause(failure) : result.getStatus();
-    }
 }

@@ -64,6 +64,32 @@ class RegistryChurnIT {
         });
     }
 
+    @Test
+    void manyBordersReRegisterAfterANodeRestartWithUpdatesMadeWhileItWasDown() {
+        fixture = new RegistryFixture(Duration.ofSeconds(1));
+        List<RegistryFixture.Watched> watchers = List.of(fixture.watcher(), fixture.watcher());
+        List<Registration> borders = new ArrayList<>();
+        for (int n = 0; n < 20; n++) {
+            borders.add(fixture.border().register(announcement("border-%02d".formatted(n), "127.0.2.%d".formatted(n + 2))));
+        }
+        await().atMost(CONVERGE).untilAsserted(() -> assertThat(watchers.get(0).table().current().announcements()).hasSize(20));
+
+        fixture.stopNode();
+        for (int n = 0; n < borders.size(); n += 2) {
+            Registration border = borders.get(n);
+            border.update(border.current().withAllIps(IpStatus.DRAINING));
+        }
+        fixture.startNode();
+
+        await().atMost(CONVERGE).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            Map<BorderId, Announcement> expected = new java.util.HashMap<>();
+            borders.forEach(border -> expected.put(border.current().borderId(), border.current()));
+            for (RegistryFixture.Watched watched : watchers) {
+                assertThat(watched.table().current().announcements()).isEqualTo(expected);
+            }
+        });
+    }
+
     /** One Border's life: register, update a few times, then stay, close or die. */
     private void runBorder(int n, Map<BorderId, Registration> live) {
         Random random = new Random(n);

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrationState;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -80,6 +81,31 @@ class RegistryWatcherIT {
         // The watcher recreates the semaphore; the Border's self-check finds its slot gone and republishes.
         await().atMost(CONVERGE).untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
         assertThat(a.state()).isEqualTo(RegistrationState.REGISTERED);
+    }
+
+    @Test
+    void malformedOwnerIsSkippedCountedOnceAndDoesNotHideTheOthers() {
+        fixture = new RegistryFixture(Duration.ofSeconds(2), Duration.ofMillis(100));
+        RegistryFixture.Watched watched = fixture.watcher();
+        Registration a = fixture.border().register(announcement("border-a", "127.0.0.2"));
+        await().atMost(CONVERGE).until(() -> watched.has("border-a"));
+
+        try (GrpcTransport transport = GrpcTransport.forConnectionString(fixture.settings().connectionString()).build()) {
+            CoordinationSession rogue = CoordinationClient.newClient(transport).createSession("egress");
+            assertThat(rogue.connect().join().isSuccess()).isTrue();
+            byte[] garbage = "{\"version\":1,\"borderId\":\"Not Valid\"}".getBytes(StandardCharsets.UTF_8);
+            assertThat(rogue.acquireSemaphore("borders-registry", 1, garbage, Duration.ofSeconds(5)).join().isSuccess()).isTrue();
+
+            await().atMost(CONVERGE).until(() ->
+                    watched.meters().get("egress.registry.announcements.malformed").counter().count() == 1);
+            // Many polls later (100 ms each) and after another Border's update: still counted once.
+            a.update(a.current().withAllIps(IpStatus.DRAINING)).join();
+            await().atMost(CONVERGE).untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
+            await().during(Duration.ofSeconds(1)).atMost(CONVERGE).until(() ->
+                    watched.meters().get("egress.registry.announcements.malformed").counter().count() == 1);
+            assertThat(watched.table().current().announcements()).hasSize(1);
+            rogue.close();
+        }
     }
 
     @Test
