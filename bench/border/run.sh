@@ -103,12 +103,16 @@ for path in border squid; do
     line="$line ${r:-failed}(tw=$(time_wait),bad=${bad:-0})"
   done
   echo "$line"
-  [[ $path == border ]] && sleep 65
+  if [[ $path == border ]]; then
+    # Read now: after Squid's slices no loopback port may be left for curl.
+    curl -s "http://127.0.0.1:$BORDER_PORT/actuator/prometheus" | grep -E '^border_egress_requests_total' > "$WORK/border-counters.txt" || true
+    sleep 65
+  fi
 done
 
 echo
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "squid: commBind EADDRINUSE on $SRC_IP: $(grep -c 'Cannot bind socket' "$WORK/squid-cache.log" || true)"
 echo "Border egress counters:"
-curl -s "http://127.0.0.1:$BORDER_PORT/actuator/prometheus" | grep -E '^border_egress_requests_total' || true
+cat "$WORK/border-counters.txt"
 echo "logs and raw wrk output: $WORK"

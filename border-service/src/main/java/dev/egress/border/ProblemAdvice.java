@@ -6,8 +6,6 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.DataBufferLimitException;
-import reactor.core.publisher.Mono;
-import reactor.netty.channel.AbortedException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -17,6 +15,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebInputException;
 import org.springframework.web.server.UnsupportedMediaTypeStatusException;
+import reactor.core.publisher.Mono;
+import reactor.netty.channel.AbortedException;
 
 /**
  * The one place where failures become RFC 9457 problem details. Every Border problem carries
@@ -82,7 +82,8 @@ class ProblemAdvice {
     }
 
     /**
-     * Builds a problem response; also used by the authentication filter, which runs before any controller.
+     * Builds a problem response. (The authentication filter runs before any controller and writes its
+     * fixed 401 body itself, with the same fields.)
      *
      * @param status          HTTP status
      * @param slug            problem type slug
