@@ -164,6 +164,16 @@ final class Platform implements AutoCloseable {
     }
 
     /**
+     * How old an App's snapshot is: time since the registry last confirmed it.
+     *
+     * @return age in ms, or {@link Long#MAX_VALUE} if the App did not answer
+     */
+    long snapshotAgeMillis(int app) {
+        JsonNode ips = http.get(appUri(app, "/v1/egress/ips"), API_TOKEN).json();
+        return ips == null || !ips.has("ageMillis") ? Long.MAX_VALUE : ips.get("ageMillis").asLong();
+    }
+
+    /**
      * One Border's status for one IP as an App sees it.
      *
      * @return the status, or null if the App does not see that pair
