@@ -6,12 +6,13 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Outlier detection from real traffic: {@code ejectAfter} consecutive failed attempts eject a Border;
@@ -21,7 +22,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class PassiveHealth {
 
-    private static final Logger log = LoggerFactory.getLogger(PassiveHealth.class);
+    /**
+     * A Border entering or leaving ejection, published to {@link #onStateChange} consumers.
+     *
+     * @param border  the Border
+     * @param ejected true when it was ejected, false when it returned
+     * @param reason  why, in words (for logs)
+     */
+    public record StateChange(BorderId border, boolean ejected, String reason) {
+    }
 
     private static final class Entry {
         final AtomicInteger consecutiveFailures = new AtomicInteger();
@@ -34,6 +43,7 @@ public final class PassiveHealth {
     private final long recoveryHoldNanos;
     private final LongSupplier nanoTime;
     private final Counter ejections;
+    private final List<Consumer<StateChange>> consumers = new CopyOnWriteArrayList<>();
 
     /**
      * Creates the tracker.
@@ -70,7 +80,7 @@ public final class PassiveHealth {
         if (nanoTime.getAsLong() - entry.lastFailureNanos >= recoveryHoldNanos) {
             entry.consecutiveFailures.set(0);
             entry.ejected = false;
-            log.info("Border {} returns from ejection after {} without failures", border, Duration.ofNanos(recoveryHoldNanos));
+            publish(new StateChange(border, false, "%s without failures".formatted(Duration.ofNanos(recoveryHoldNanos))));
             return true;
         }
         return false;
@@ -99,8 +109,27 @@ public final class PassiveHealth {
         if (entry.consecutiveFailures.incrementAndGet() >= ejectAfter && !entry.ejected) {
             entry.ejected = true;
             ejections.increment();
-            log.info("Border {} ejected after {} consecutive failures; returns after {} without failures",
-                    border, ejectAfter, Duration.ofNanos(recoveryHoldNanos));
+            publish(new StateChange(border, true, "%d consecutive failures; returns after %s without failures"
+                    .formatted(ejectAfter, Duration.ofNanos(recoveryHoldNanos))));
+        }
+    }
+
+    /**
+     * Subscribes to ejections and returns (the call path publishes events; consumers decide what to log).
+     *
+     * @param consumer receives every state change, on the thread that caused it
+     */
+    public void onStateChange(Consumer<StateChange> consumer) {
+        consumers.add(consumer);
+    }
+
+    private void publish(StateChange change) {
+        for (Consumer<StateChange> consumer : consumers) {
+            try {
+                consumer.accept(change);
+            } catch (RuntimeException e) {
+                // A consumer's failure must never fail a delivery.
+            }
         }
     }
 

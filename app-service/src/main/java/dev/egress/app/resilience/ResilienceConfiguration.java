@@ -5,6 +5,8 @@ import dev.egress.app.routing.RoutingProperties;
 import dev.egress.discovery.RoutingTable;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -14,6 +16,8 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 class ResilienceConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(ResilienceConfiguration.class);
 
     @Bean
     BorderBreakers borderBreakers(CircuitBreakerRegistry registry, RoutingTable table) {
@@ -25,6 +29,8 @@ class ResilienceConfiguration {
     @Bean
     PassiveHealth passiveHealth(RoutingProperties routing, RoutingTable table, MeterRegistry meters) {
         PassiveHealth health = new PassiveHealth(routing.ejectAfter(), routing.recoveryHold(), System::nanoTime, meters);
+        health.onStateChange(change -> log.info("Border {} {}: {}", change.border(),
+                change.ejected() ? "ejected by passive health" : "returns from ejection", change.reason()));
         table.addListener(snapshot -> health.retain(snapshot.announcements().keySet()));
         return health;
     }

@@ -45,6 +45,18 @@ class PassiveHealthTest {
     }
 
     @Test
+    void publishesEjectionsAndReturns() {
+        List<PassiveHealth.StateChange> changes = new java.util.ArrayList<>();
+        health.onStateChange(changes::add);
+        for (int i = 0; i < 4; i++) {
+            health.onFailure(a);
+        }
+        now.addAndGet(Duration.ofSeconds(31).toNanos());
+        health.isHealthy(a);
+        assertThat(changes).extracting(PassiveHealth.StateChange::ejected).containsExactly(true, false);
+    }
+
+    @Test
     void forgetsBordersThatLeft() {
         for (int i = 0; i < 3; i++) {
             health.onFailure(a);

@@ -1,8 +1,9 @@
 package dev.egress.app.support;
 
+import dev.egress.discovery.testing.ListenPorts;
+
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -65,7 +66,7 @@ public final class BorderProcess implements AutoCloseable {
      */
     public static BorderProcess start(String id, List<String> ips, String connectionString, String internalToken,
                                       String... extraArgs) throws IOException {
-        int port = freePortOutsideEphemeralRange();
+        int port = ListenPorts.freeOutsideEphemeralRange();
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-Xmx192m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-jar", jar().toString(),
@@ -142,26 +143,6 @@ public final class BorderProcess implements AutoCloseable {
     /** Kills the process at once (SIGKILL): its slot stays until the session times out. */
     public void kill() throws InterruptedException {
         process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-    }
-
-    /**
-     * A free port below Linux's ephemeral range (32768+). A port from {@code new ServerSocket(0)} is in that
-     * range, and between probing it and the Border binding it, any outgoing connection on the machine (the
-     * Borders' own gRPC channels included) may take it as its source port; we saw exactly that.
-     */
-    private static int freePortOutsideEphemeralRange() throws IOException {
-        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
-        for (int i = 0; i < 200; i++) {
-            int candidate = random.nextInt(20_000, 32_000);
-            try (ServerSocket probe = new ServerSocket()) {
-                probe.setReuseAddress(false);
-                probe.bind(new java.net.InetSocketAddress(candidate));
-                return candidate;
-            } catch (IOException taken) {
-                // try another
-            }
-        }
-        throw new IOException("no free port in 20000..32000");
     }
 
     /**
