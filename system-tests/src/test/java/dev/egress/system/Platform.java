@@ -2,8 +2,8 @@ package dev.egress.system;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.egress.discovery.testing.ListenPorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -203,13 +203,8 @@ final class Platform implements AutoCloseable {
         return jar;
     }
 
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+    private static int freePort() {
+        return ListenPorts.freeOutsideEphemeralRange();
     }
 
     @Override
