@@ -1,11 +1,8 @@
 package dev.egress.app.config;
 
 import dev.egress.app.ProblemAdvice;
+import dev.egress.discovery.auth.BearerTokens;
 import dev.egress.discovery.forward.Problems;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.List;
 import java.util.Set;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
@@ -21,8 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Bearer authentication for everything except the probes and the Prometheus scrape. Tokens are
- * compared as SHA-256 digests with {@link MessageDigest#isEqual}, so neither content nor length leaks
- * through timing. The matched token is exposed to handlers only as an opaque scope
+ * compared in constant time by {@link BearerTokens}. The matched token is exposed to handlers only as an opaque scope
  * ({@link #TOKEN_SCOPE_ATTRIBUTE}), never as the secret itself.
  */
 public final class ApiTokenFilter implements WebFilter, Ordered {
@@ -32,9 +28,7 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
 
     private static final Set<String> OPEN_PATHS = Set.of(
             "/actuator/health/liveness", "/actuator/health/readiness", "/actuator/prometheus");
-    private static final String BEARER = "Bearer ";
-
-    private final List<byte[]> digests;
+    private final BearerTokens tokens;
     private final byte[] unauthorizedBody;
 
     /**
@@ -44,7 +38,7 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
      * @param json     serialises the 401 problem once
      */
     public ApiTokenFilter(SecurityProperties security, JsonMapper json) {
-        this.digests = security.apiTokens().stream().map(ApiTokenFilter::sha256).toList();
+        this.tokens = BearerTokens.of(security.apiTokens());
         ProblemDetail problem = ProblemAdvice.body(HttpStatus.UNAUTHORIZED, Problems.UNAUTHORIZED,
                 "a valid bearer token is required");
         this.unauthorizedBody = json.writeValueAsBytes(problem);
@@ -61,7 +55,7 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
         if (OPEN_PATHS.contains(path)) {
             return chain.filter(exchange);
         }
-        int scope = match(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION));
+        int scope = tokens.match(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION));
         if (scope < 0) {
             return unauthorized(exchange.getResponse());
         }
@@ -69,34 +63,10 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
         return chain.filter(exchange);
     }
 
-    private int match(String header) {
-        if (header == null || header.length() <= BEARER.length()
-                || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-            return -1;
-        }
-        byte[] presented = sha256(header.substring(BEARER.length()).trim());
-        int found = -1;
-        // Compare against every token, no early exit: the time taken does not tell which one matched.
-        for (int i = 0; i < digests.size(); i++) {
-            if (MessageDigest.isEqual(digests.get(i), presented) && found < 0) {
-                found = i;
-            }
-        }
-        return found;
-    }
-
     private Mono<Void> unauthorized(ServerHttpResponse response) {
         response.setStatusCode(HttpStatus.UNAUTHORIZED);
         response.getHeaders().setContentType(MediaType.APPLICATION_PROBLEM_JSON);
         response.getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
         return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(unauthorizedBody)));
-    }
-
-    private static byte[] sha256(String token) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every JVM", e);
-        }
     }
 }
