@@ -78,7 +78,7 @@ NGINX
 
 start_coord() { # port
   java -jar "$COORD_JAR" --port "$1" > "$WORK/coord-$1.log" 2>&1 & PIDS+=($!)
-  for _ in $(seq 1 240); do grep -q "grpc://127.0.0.1:$1/local" "$WORK/coord-$1.log" && return 0; sleep 0.5; done
+  for _ in $(seq 1 240); do grep -qs "grpc://127.0.0.1:$1/local" "$WORK/coord-$1.log" && return 0; sleep 0.5; done
   echo "coordination node did not start" >&2; exit 1
 }
 
