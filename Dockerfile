@@ -13,14 +13,9 @@ ARG SERVICE=app-service
 RUN case "${SERVICE}" in app-service|border-service) ;; \
       *) echo "SERVICE must be app-service or border-service, got '${SERVICE}'" >&2; exit 1 ;; esac
 WORKDIR /src
-# Every module POM listed in the parent must exist for Maven to read the reactor, even with -pl.
-COPY mvnw pom.xml ./
-COPY .mvn/ .mvn/
-COPY helm/pom.xml helm/pom.xml
-COPY discovery-common/ discovery-common/
-COPY coordination-embedded/ coordination-embedded/
-COPY border-service/ border-service/
-COPY app-service/ app-service/
+# The whole (filtered, see .dockerignore) source tree: Maven reads every module POM of the reactor,
+# even with -pl, so modules added later need no change here. Dependencies stay in the cache mount.
+COPY . .
 RUN --mount=type=cache,target=/root/.m2 \
     ./mvnw -B -ntp -DskipTests package -pl "${SERVICE}" -am
 

@@ -96,6 +96,15 @@ done
 [ -z "$busy" ] || die "port(s)${busy} on 127.0.0.1 already in use. Is another ./run-local.sh running?
   Find the owner with: lsof -nP -iTCP:<port> -sTCP:LISTEN   (or: ss -ltnp)"
 
+# Linux routes all of 127.0.0.0/8 to lo; macOS has only 127.0.0.1 until aliases are added.
+if [ "$(uname -s)" = "Darwin" ]; then
+  for ip in 127.0.0.2 127.0.0.3 127.0.0.4 127.0.0.5; do
+    ifconfig lo0 | grep -q "inet $ip " \
+      || die "$ip is not configured on lo0; the Borders need it. Add the four aliases once with:
+  for i in 2 3 4 5; do sudo ifconfig lo0 alias 127.0.0.\$i up; done"
+  done
+fi
+
 # ---------------------------------------------------------------------------------------------
 # Build (only when needed)
 # ---------------------------------------------------------------------------------------------
