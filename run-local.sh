@@ -81,7 +81,7 @@ if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
   JAVA="$JAVA_HOME/bin/java"
 fi
 command -v "$JAVA" >/dev/null 2>&1 || die "no 'java' on PATH and no usable JAVA_HOME: install a JDK 17 or newer."
-java_major=$("$JAVA" -version 2>&1 | sed -n 's/.*version "\([0-9][0-9]*\).*/\1/p' | head -n 1)
+java_major=$("$JAVA" -version 2>&1 | sed -n 's/.*version "\([0-9][0-9]*\).*/\1/p')
 [ -n "$java_major" ] && [ "$java_major" -ge 17 ] \
   || die "Java 17 or newer is required (found: $("$JAVA" -version 2>&1 | head -n 1))."
 command -v curl >/dev/null 2>&1 || die "curl is required (apt-get install curl / brew install curl)."
@@ -99,7 +99,8 @@ done
 # Linux routes all of 127.0.0.0/8 to lo; macOS has only 127.0.0.1 until aliases are added.
 if [ "$(uname -s)" = "Darwin" ]; then
   for ip in 127.0.0.2 127.0.0.3 127.0.0.4 127.0.0.5; do
-    ifconfig lo0 | grep -q "inet $ip " \
+    # No grep -q: with pipefail, an early exit of grep would fail the pipeline through SIGPIPE.
+    ifconfig lo0 2>/dev/null | grep "inet $ip " >/dev/null \
       || die "$ip is not configured on lo0; the Borders need it. Add the four aliases once with:
   for i in 2 3 4 5; do sudo ifconfig lo0 alias 127.0.0.\$i up; done"
   done
@@ -321,7 +322,7 @@ smoke_one() {
     return 1
   fi
   # The sink prints "delivery #n from <ip>:<port> <METHOD> <path> ..." once it has answered.
-  from=$(sed -n "s|^delivery #[0-9]* from \([0-9.]*\):[0-9]* [A-Z]* ${path} .*|\1|p" "$LOG_DIR/sink.log" | head -n 1)
+  from=$(sed -n "s|^delivery #[0-9]* from \([0-9.]*\):[0-9]* [A-Z]* ${path} .*|\1|p" "$LOG_DIR/sink.log")
   if [ -z "$from" ]; then
     say "FAIL $tenant: App answered 200 but the sink never saw $path"
     return 1
