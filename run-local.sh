@@ -217,8 +217,12 @@ fail_with_log() {
   shift
   echo >&2
   printf '[run-local] ERROR: %s\n' "$*" >&2
-  echo "---- last lines of .run-local/logs/$name.log ----" >&2
-  tail -n 40 "$LOG_DIR/$name.log" >&2 || true
+  # The cause first (Spring Boot's failure analysis or the innermost exception), then the log's tail.
+  echo "---- errors in .run-local/logs/$name.log ----" >&2
+  grep -E '^(Description:|Caused by:|[A-Za-z.]+(Exception|Error)\b)| ERROR ' "$LOG_DIR/$name.log" 2>/dev/null \
+    | tail -n 6 | cut -c 1-400 >&2 || true
+  echo "---- last lines ----" >&2
+  tail -n 15 "$LOG_DIR/$name.log" >&2 || true
   echo "----" >&2
   exit 1
 }
