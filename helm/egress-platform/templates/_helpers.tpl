@@ -124,3 +124,25 @@ readinessProbe:
 {{- end -}}
 {{- end -}}
 {{- end -}}
+
+{{/* Rejects tenant policies App would refuse (same rules as App's tenants file parser). */}}
+{{- define "egress.validateTenants" -}}
+{{- $policy := .Values.app.tenants.policy -}}
+{{- $shared := $policy.sharedPool | default list -}}
+{{- $ids := dict -}}
+{{- range $policy.tenants -}}
+{{- if hasKey $ids .id -}}
+{{- fail (printf "app.tenants.policy: tenant %q is defined twice (expected: unique ids)" .id) -}}
+{{- end -}}
+{{- $_ := set $ids .id true -}}
+{{- $tenant := .id -}}
+{{- range .dedicatedIps -}}
+{{- if has . $shared -}}
+{{- fail (printf "app.tenants.policy: %s is dedicated to %s and also in sharedPool (expected: disjoint)" . $tenant) -}}
+{{- end -}}
+{{- end -}}
+{{- if and (not .dedicatedIps) (not $shared) -}}
+{{- fail (printf "app.tenants.policy: tenant %s has no dedicatedIps and sharedPool is empty (expected: at least one IP)" $tenant) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}

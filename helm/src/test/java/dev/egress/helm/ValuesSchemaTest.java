@@ -25,6 +25,7 @@ class ValuesSchemaTest {
         "registry.connectionString                   | ydb.example:2136    | /registry/connectionString",
         "auth.internalToken                          | short               | /auth/internalToken",
         "app.unknownKey                              | x                   | /app",
+        "app.tenants.policy.tenants[0].id            | -acme               | /app/tenants/policy/tenants/0/id",
     })
     void schemaRejects(String key, String value, String location) {
         ChartRendering.Render render = ChartRendering.render().example("values-hostnetwork.yaml").set(key, value);
@@ -50,6 +51,22 @@ class ValuesSchemaTest {
                 .set("border.instances[1].borderId", "border-a");
 
         assertThatThrownBy(render::text).hasMessageContaining("borderId \"border-a\" appears twice");
+    }
+
+    @Test
+    void aDedicatedIpThatIsAlsoSharedIsRejected() {
+        ChartRendering.Render render = ChartRendering.render().set("app.tenants.policy.sharedPool[0]", "198.51.100.10");
+
+        assertThatThrownBy(render::text)
+                .hasMessageContaining("198.51.100.10 is dedicated to acme and also in sharedPool");
+    }
+
+    @Test
+    void aSharedTenantWithoutASharedPoolIsRejected() {
+        ChartRendering.Render render = ChartRendering.render().set("app.tenants.policy.sharedPool", "null");
+
+        assertThatThrownBy(render::text)
+                .hasMessageContaining("tenant small-co has no dedicatedIps and sharedPool is empty");
     }
 
     @Test
