@@ -211,6 +211,31 @@ class RenderedManifestsTest {
     }
 
     @Test
+    void configuredTokensAreRenderedIntoTheChartsSecret() {
+        Manifests defaults = ChartRendering.render().manifests();
+        Map<String, String> data = at(defaults.named("Secret", PREFIX + "-tokens"), "data");
+        Map<String, Object> app = defaults.named("Deployment", PREFIX + "-app");
+
+        assertThat(data).containsOnlyKeys("api-tokens", "internal-token", "operator-token");
+        assertThat(decode(data.get("api-tokens"))).isEqualTo("test-api-token-0000000001");
+        assertThat(decode(data.get("internal-token"))).isEqualTo("test-internal-token-00001");
+        List<Map<String, Object>> entries = at(containers(app).get(0), "env");
+        assertThat(entries).filteredOn(e -> "EGRESS_SECURITY_INTERNALTOKEN".equals(e.get("name")))
+                .singleElement()
+                .satisfies(e -> assertThat(Manifests.<String>at(e, "valueFrom", "secretKeyRef", "name"))
+                        .isEqualTo(PREFIX + "-tokens"));
+    }
+
+    @Test
+    void anExistingTenantsConfigMapReplacesTheRenderedOne() {
+        Manifests manifests = ChartRendering.render().set("app.tenants.existingConfigMap", "my-tenants").manifests();
+        List<Map<String, Object>> volumes = at(podSpec(manifests.named("Deployment", PREFIX + "-app")), "volumes");
+
+        assertThat(manifests.ofKind("ConfigMap")).isEmpty();
+        assertThat(volumes).anySatisfy(v -> assertThat(Manifests.<String>at(v, "configMap", "name")).isEqualTo("my-tenants"));
+    }
+
+    @Test
     void serviceMonitorsScrapeThePrometheusEndpointOfBothComponents() {
         List<Map<String, Object>> monitors = hostNetwork.ofKind("ServiceMonitor").toList();
 
@@ -224,5 +249,9 @@ class RenderedManifestsTest {
             assertThat(Manifests.<Map<String, String>>at(service, "metadata", "labels"))
                     .containsAllEntriesOf(at(monitor, "spec", "selector", "matchLabels"));
         }
+    }
+
+    private static String decode(String base64) {
+        return new String(java.util.Base64.getDecoder().decode(base64), java.nio.charset.StandardCharsets.UTF_8);
     }
 }
