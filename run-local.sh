@@ -32,7 +32,7 @@ TENANTS_FILE="$ROOT/local/tenants.yaml"
 
 # Seconds to wait for each part to become ready / to stop after SIGTERM. Overridable for slow machines.
 READY_TIMEOUT="${RUN_LOCAL_READY_TIMEOUT:-180}"
-STOP_TIMEOUT="${RUN_LOCAL_STOP_TIMEOUT:-30}"
+STOP_TIMEOUT="${RUN_LOCAL_STOP_TIMEOUT:-60}"
 # Five JVMs share the machine: keep each small. Override with RUN_LOCAL_JAVA_OPTS.
 read -r -a JAVA_OPTS <<<"${RUN_LOCAL_JAVA_OPTS:--Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1}"
 
@@ -55,7 +55,7 @@ until every part is ready. Ctrl-C stops everything.
               'small-co'), check the sink saw them from the right source IPs, stop, exit 0 or 1
   --help      this text
 
-Environment: RUN_LOCAL_READY_TIMEOUT (s, default 180), RUN_LOCAL_STOP_TIMEOUT (s, default 30),
+Environment: RUN_LOCAL_READY_TIMEOUT (s, default 180), RUN_LOCAL_STOP_TIMEOUT (s, default 60),
              RUN_LOCAL_JAVA_OPTS (default "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1").
 Logs: .run-local/logs/*.log
 EOF

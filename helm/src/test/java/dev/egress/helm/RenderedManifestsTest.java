@@ -182,7 +182,7 @@ class RenderedManifestsTest {
                 entry("MANAGEMENT_SERVER_ADDRESS", "$(POD_IP)"),
                 entry("EGRESS_BORDER_DRAINTIMEOUT", "20s"));
         assertThat(env(borderA)).doesNotContainKey("EGRESS_SSRF_ALLOWEDRANGES");
-        assertThat(Manifests.<Integer>at(podSpec(borderA), "terminationGracePeriodSeconds")).isGreaterThan(20);
+        assertThat(Manifests.<Integer>at(podSpec(borderA), "terminationGracePeriodSeconds")).as("above the 45s shutdown-phase cap").isGreaterThan(45);
     }
 
     @Test
