@@ -1,17 +1,74 @@
 package dev.egress.coordination;
 
-/** Command-line entry point of the embedded coordination node (placeholder until the server lands). */
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Command-line entry point: {@code java -jar coordination-embedded.jar [--host H] [--port N] [--database /path]}.
+ * Serves until SIGTERM/SIGINT, then stops cleanly through a shutdown hook.
+ */
 public final class EmbeddedCoordinationMain {
 
     private EmbeddedCoordinationMain() {
     }
 
     /**
-     * Starts the node.
+     * Starts the node and blocks until the JVM is asked to stop.
      *
-     * @param args {@code --port N --database /path}
+     * @param args {@code --port N} (default 2136), {@code --database /path} (default /local),
+     *             {@code --host H} (default 127.0.0.1); {@code --name=value} is accepted too
      */
-    public static void main(String[] args) {
-        throw new UnsupportedOperationException("not built yet");
+    public static void main(String[] args) throws InterruptedException {
+        // Not named logback.xml: this jar is also a library and must not configure its users' logging.
+        if (System.getProperty("logback.configurationFile") == null) {
+            System.setProperty("logback.configurationFile", "coordination-embedded-logback.xml");
+        }
+        String host = EmbeddedCoordinationNode.DEFAULT_HOST;
+        int port = 2136;
+        String database = EmbeddedCoordinationNode.DEFAULT_DATABASE;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            String name = arg;
+            String value;
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                name = arg.substring(0, eq);
+                value = arg.substring(eq + 1);
+            } else if (i + 1 < args.length) {
+                value = args[++i];
+            } else {
+                throw usage("missing value for " + arg);
+            }
+            switch (name) {
+                case "--port" -> port = parsePort(value);
+                case "--database" -> database = value;
+                case "--host" -> host = value;
+                default -> throw usage("unknown option " + name);
+            }
+        }
+        EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start(host, port, database);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            node.close();
+            stopped.countDown();
+        }, "coordination-shutdown"));
+        // The log line "Embedded coordination node ready at grpc://..." has been written by start().
+        stopped.await();
+    }
+
+    private static int parsePort(String value) {
+        try {
+            int port = Integer.parseInt(value);
+            if (port < 0 || port > 65535) {
+                throw usage("port: " + value + " (expected: 0..65535)");
+            }
+            return port;
+        } catch (NumberFormatException e) {
+            throw usage("port: " + value + " (expected: a number)");
+        }
+    }
+
+    private static IllegalArgumentException usage(String problem) {
+        return new IllegalArgumentException(problem
+                + "; usage: java -jar coordination-embedded.jar [--host 127.0.0.1] [--port 2136] [--database /local]");
     }
 }
