@@ -41,13 +41,16 @@ public record Announcement(int version, BorderId borderId, URI endpoint, List<An
             throw new InvalidAnnouncementException("ips",
                     "%s entries (expected: 1..%d)".formatted(ips == null ? "no" : ips.size(), MAX_IPS));
         }
-        ips = List.copyOf(ips);
         Set<EgressIp> seen = new HashSet<>();
         for (AnnouncedIp ip : ips) {
+            if (ip == null) {
+                throw new InvalidAnnouncementException("ips", "null entry (expected: an ip with its status)");
+            }
             if (!seen.add(ip.ip())) {
                 throw new InvalidAnnouncementException("ips", "duplicate ip %s (expected: each ip once)".formatted(ip.ip()));
             }
         }
+        ips = List.copyOf(ips);
         if (publishedAt == null) {
             throw new InvalidAnnouncementException("publishedAt", "missing");
         }
@@ -142,10 +145,15 @@ public record Announcement(int version, BorderId borderId, URI endpoint, List<An
             throw new InvalidAnnouncementException("endpoint", "missing");
         }
         String scheme = Optional.ofNullable(endpoint.getScheme()).map(s -> s.toLowerCase(Locale.ROOT)).orElse("");
+        // App resolves its paths against this base URL, so a query or fragment could only break them;
+        // java.net.URI does not range-check ports itself.
         if (!endpoint.isAbsolute() || !(scheme.equals("http") || scheme.equals("https"))
-                || endpoint.getHost() == null || endpoint.getRawUserInfo() != null) {
+                || endpoint.getHost() == null || endpoint.getRawUserInfo() != null
+                || endpoint.getRawQuery() != null || endpoint.getRawFragment() != null
+                || endpoint.getPort() == 0 || endpoint.getPort() > 65_535) {
             throw new InvalidAnnouncementException("endpoint",
-                    "'%s' (expected: an absolute http(s) URL with a host and no user info)".formatted(endpoint));
+                    "%s (expected: an absolute http(s) URL with a host, a port in 1..65535 if any, and no user info, query or fragment)"
+                            .formatted(InvalidAnnouncementException.quoted(endpoint)));
         }
     }
 }

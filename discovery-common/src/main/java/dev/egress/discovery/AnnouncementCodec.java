@@ -2,12 +2,17 @@ package dev.egress.discovery;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -23,7 +28,14 @@ public final class AnnouncementCodec {
     /** Largest payload accepted or produced. */
     public static final int MAX_BYTES = 64 * 1024;
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String STATUSES = "ACTIVE, DRAINING or DISABLED";
+
+    // Duplicate keys and trailing data are ambiguous ("which borderId is it?"), so they are errors
+    // rather than last-one-wins.
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     /**
      * Encodes an announcement.
@@ -66,20 +78,51 @@ public final class AnnouncementCodec {
         }
         JsonNode root;
         try {
-            root = JSON.readTree(new String(payload, StandardCharsets.UTF_8));
+            root = JSON.readTree(requireUtf8(payload));
         } catch (JacksonException e) {
             throw new InvalidAnnouncementException("payload", "not JSON (" + e.getOriginalMessage() + ")");
         }
         if (root == null || !root.isObject()) {
             throw new InvalidAnnouncementException("payload", "not a JSON object");
         }
-        int version = (int) integer(root, "version", 0, Integer.MAX_VALUE);
+        long version = integer(root, "version", Long.MIN_VALUE, Long.MAX_VALUE);
+        if (version != Announcement.CURRENT_VERSION) {
+            throw new InvalidAnnouncementException("version",
+                    "%d (expected: %d)".formatted(version, Announcement.CURRENT_VERSION));
+        }
         BorderId borderId = borderId(text(root, "borderId"));
         URI endpoint = endpoint(text(root, "endpoint"));
         List<AnnouncedIp> ips = ips(root.get("ips"));
         Instant publishedAt = instant(text(root, "publishedAt"));
-        long generation = integer(root, "generation", Long.MIN_VALUE, Long.MAX_VALUE);
-        return new Announcement(version, borderId, endpoint, ips, publishedAt, generation);
+        long generation = integer(root, "generation", 0, Long.MAX_VALUE);
+        return new Announcement((int) version, borderId, endpoint, ips, publishedAt, generation);
+    }
+
+    /**
+     * Checks the bytes are well-formed UTF-8 (a lenient decoder would turn broken bytes into U+FFFD
+     * and accept them). Payloads are ASCII in practice, so the strict decoder runs only when a byte
+     * outside ASCII shows up. A NUL byte never occurs in UTF-8 JSON but always in UTF-16/32 text,
+     * which Jackson would otherwise detect and accept.
+     */
+    private static byte[] requireUtf8(byte[] payload) {
+        boolean ascii = true;
+        for (byte b : payload) {
+            if (b == 0) {
+                throw new InvalidAnnouncementException("payload", "contains NUL bytes (expected: UTF-8 JSON)");
+            }
+            ascii &= b > 0;
+        }
+        if (!ascii) {
+            try {
+                StandardCharsets.UTF_8.newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT)
+                        .decode(ByteBuffer.wrap(payload));
+            } catch (CharacterCodingException e) {
+                throw new InvalidAnnouncementException("payload", "not valid UTF-8 (expected: UTF-8 JSON)");
+            }
+        }
+        return payload;
     }
 
     private static List<AnnouncedIp> ips(JsonNode node) {
@@ -89,7 +132,7 @@ public final class AnnouncementCodec {
         if (!node.isArray()) {
             throw new InvalidAnnouncementException("ips", "not an array");
         }
-        if (node.size() > Announcement.MAX_IPS) {
+        if (node.isEmpty() || node.size() > Announcement.MAX_IPS) {
             throw new InvalidAnnouncementException("ips", "%d entries (expected: 1..%d)".formatted(node.size(), Announcement.MAX_IPS));
         }
         List<AnnouncedIp> ips = new ArrayList<>(node.size());
@@ -106,12 +149,14 @@ public final class AnnouncementCodec {
                 throw new InvalidAnnouncementException(field + ".ip", e.getMessage());
             }
             String status = text(entry, field + ".status", "status");
+            IpStatus parsed;
             try {
-                ips.add(new AnnouncedIp(ip, IpStatus.valueOf(status)));
+                parsed = IpStatus.valueOf(status);
             } catch (IllegalArgumentException e) {
                 throw new InvalidAnnouncementException(field + ".status",
-                        "'%s' (expected: ACTIVE, DRAINING or DISABLED)".formatted(status));
+                        "%s (expected: %s)".formatted(InvalidAnnouncementException.quoted(status), STATUSES));
             }
+            ips.add(new AnnouncedIp(ip, parsed));
         }
         return ips;
     }
@@ -126,7 +171,7 @@ public final class AnnouncementCodec {
             throw new InvalidAnnouncementException(field, "missing");
         }
         if (!node.isString()) {
-            throw new InvalidAnnouncementException(field, "not a string");
+            throw new InvalidAnnouncementException(field, "%s (expected: a string)".formatted(InvalidAnnouncementException.quoted(node)));
         }
         return node.asString();
     }
@@ -137,7 +182,9 @@ public final class AnnouncementCodec {
             throw new InvalidAnnouncementException(name, "missing");
         }
         if (!node.isIntegralNumber() || !node.canConvertToLong()) {
-            throw new InvalidAnnouncementException(name, "'%s' (expected: an integer)".formatted(node));
+            String range = min == Long.MIN_VALUE ? "" : " %d..%d".formatted(min, max);
+            throw new InvalidAnnouncementException(name,
+                    "%s (expected: an integer%s)".formatted(InvalidAnnouncementException.quoted(node), range));
         }
         long value = node.asLong();
         if (value < min || value > max) {
@@ -150,7 +197,8 @@ public final class AnnouncementCodec {
         try {
             return BorderId.of(value);
         } catch (IllegalArgumentException e) {
-            throw new InvalidAnnouncementException("borderId", "'%s' (expected: [a-z0-9][a-z0-9-]{0,62})".formatted(value));
+            throw new InvalidAnnouncementException("borderId",
+                    "%s (expected: [a-z0-9][a-z0-9-]{0,62})".formatted(InvalidAnnouncementException.quoted(value)));
         }
     }
 
@@ -158,7 +206,8 @@ public final class AnnouncementCodec {
         try {
             return new URI(value);
         } catch (URISyntaxException e) {
-            throw new InvalidAnnouncementException("endpoint", "'%s' (expected: an absolute http(s) URL)".formatted(value));
+            throw new InvalidAnnouncementException("endpoint",
+                    "%s (expected: an absolute http(s) URL)".formatted(InvalidAnnouncementException.quoted(value)));
         }
     }
 
@@ -166,7 +215,8 @@ public final class AnnouncementCodec {
         try {
             return Instant.parse(value);
         } catch (DateTimeParseException e) {
-            throw new InvalidAnnouncementException("publishedAt", "'%s' (expected: ISO-8601 instant)".formatted(value));
+            throw new InvalidAnnouncementException("publishedAt",
+                    "%s (expected: an ISO-8601 instant such as 2026-11-30T10:15:30.123Z)".formatted(InvalidAnnouncementException.quoted(value)));
         }
     }
 }

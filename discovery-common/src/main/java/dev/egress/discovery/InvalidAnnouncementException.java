@@ -27,4 +27,13 @@ public final class InvalidAnnouncementException extends RuntimeException {
     public String field() {
         return field;
     }
+
+    /**
+     * An offending value for a message, quoted and cut short: a payload may be up to 64 KiB and the
+     * message ends up in a log line.
+     */
+    static String quoted(Object value) {
+        String text = String.valueOf(value);
+        return "'" + (text.length() <= 80 ? text : text.substring(0, 80) + "...") + "'";
+    }
 }

@@ -3,12 +3,15 @@ package dev.egress.discovery;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Immutable map {@code IP -> [Route]} built from the registry's owner payloads. Everything the request
@@ -18,11 +21,16 @@ import java.util.TreeMap;
  */
 public final class RoutingSnapshot {
 
-    private static final RoutingSnapshot EMPTY = new RoutingSnapshot(Map.of(), Map.of(), Map.of(), List.of(), 0, Instant.EPOCH);
+    private static final RoutingSnapshot EMPTY =
+            new RoutingSnapshot(Map.of(), Map.of(), Map.of(), Map.of(), Set.of(), List.of(), 0, Instant.EPOCH);
 
     private final Map<BorderId, Announcement> announcements;
+    // Plain HashMaps, never changed after the build and never handed out: the final fields publish
+    // them safely to every reader thread, and lookups skip an unmodifiable wrapper's indirection.
     private final Map<EgressIp, List<Route>> routesByIp;
     private final Map<EgressIp, List<Route>> eligibleByIp;
+    private final Map<EgressIp, List<BorderId>> conflicts;
+    private final Set<BorderId> duplicateBorders;
     private final List<Rejection> rejections;
     private final long generation;
     private final Instant builtAt;
@@ -37,18 +45,22 @@ public final class RoutingSnapshot {
     }
 
     private RoutingSnapshot(Map<BorderId, Announcement> announcements, Map<EgressIp, List<Route>> routesByIp,
-                            Map<EgressIp, List<Route>> eligibleByIp, List<Rejection> rejections,
-                            long generation, Instant builtAt) {
+                            Map<EgressIp, List<Route>> eligibleByIp, Map<EgressIp, List<BorderId>> conflicts,
+                            Set<BorderId> duplicateBorders, List<Rejection> rejections, long generation, Instant builtAt) {
         this.announcements = announcements;
         this.routesByIp = routesByIp;
         this.eligibleByIp = eligibleByIp;
+        this.conflicts = conflicts;
+        this.duplicateBorders = duplicateBorders;
         this.rejections = rejections;
         this.generation = generation;
         this.builtAt = builtAt;
     }
 
     /**
-     * The snapshot before anything was read.
+     * The snapshot before anything was read. It stands for "nothing known yet", not for an empty
+     * registry: {@link RoutingTable#offer} refuses it; build an empty registry's snapshot with
+     * {@code fromPayloads(List.of(), codec, now)}.
      *
      * @return an empty snapshot of generation 0
      */
@@ -72,6 +84,10 @@ public final class RoutingSnapshot {
                 decoded.add(codec.decode(payloads.get(i)));
             } catch (InvalidAnnouncementException e) {
                 rejections.add(new Rejection(i, e.getMessage()));
+            } catch (RuntimeException e) {
+                // The codec should only throw the typed error, but one bad owner must never fail the
+                // whole build: anything else is a rejection too.
+                rejections.add(new Rejection(i, "payload: unreadable (" + e + ")"));
             }
         }
         return build(decoded, rejections, builtAt);
@@ -92,34 +108,74 @@ public final class RoutingSnapshot {
         // A Border that restarted may briefly hold two slots (the old session has not expired yet):
         // the newest publish wins, generation breaks ties.
         Map<BorderId, Announcement> byBorder = new TreeMap<>();
+        Set<BorderId> duplicates = new TreeSet<>();
         for (Announcement a : input) {
-            byBorder.merge(a.borderId(), a, RoutingSnapshot::newer);
+            Announcement previous = byBorder.putIfAbsent(a.borderId(), a);
+            if (previous != null) {
+                duplicates.add(a.borderId());
+                byBorder.put(a.borderId(), newer(previous, a));
+            }
         }
-        Map<EgressIp, List<Route>> routes = new HashMap<>();
+        int ipCount = 0;
+        for (Announcement a : byBorder.values()) {
+            ipCount += a.ips().size();
+        }
+        // Sized up front: a build of 1,000 Borders x 8 IPs would otherwise rehash several times.
+        Map<EgressIp, List<Route>> routes = new HashMap<>(capacityFor(ipCount));
         for (Announcement a : byBorder.values()) {
             for (AnnouncedIp ip : a.ips()) {
-                routes.computeIfAbsent(ip.ip(), k -> new ArrayList<>(2))
+                routes.computeIfAbsent(ip.ip(), k -> new ArrayList<>(1))
                         .add(new Route(ip.ip(), a.borderId(), a.endpoint(), ip.status()));
             }
         }
-        Map<EgressIp, List<Route>> routesByIp = new HashMap<>(routes.size() * 2);
-        Map<EgressIp, List<Route>> eligibleByIp = new HashMap<>(routes.size() * 2);
+        Map<EgressIp, List<Route>> routesByIp = new HashMap<>(capacityFor(routes.size()));
+        Map<EgressIp, List<Route>> eligibleByIp = new HashMap<>(capacityFor(routes.size()));
+        Map<EgressIp, List<BorderId>> conflicts = new TreeMap<>();
         for (Map.Entry<EgressIp, List<Route>> e : routes.entrySet()) {
-            // TreeMap iteration already sorts by Border id; sort anyway so the invariant is local.
-            List<Route> sorted = e.getValue().stream().sorted(Comparator.comparing(Route::borderId)).toList();
-            routesByIp.put(e.getKey(), sorted);
-            eligibleByIp.put(e.getKey(), sorted.stream().filter(Route::eligible).toList());
+            // Already sorted by Border id: Borders were visited in TreeMap order and announce an IP once.
+            List<Route> all = List.copyOf(e.getValue());
+            routesByIp.put(e.getKey(), all);
+            eligibleByIp.put(e.getKey(), eligibleOf(all));
+            if (all.size() > 1) {
+                conflicts.put(e.getKey(), all.stream().map(Route::borderId).toList());
+            }
         }
-        return new RoutingSnapshot(Map.copyOf(byBorder), Map.copyOf(routesByIp), Map.copyOf(eligibleByIp),
+        return new RoutingSnapshot(Collections.unmodifiableMap(byBorder), routesByIp, eligibleByIp,
+                Collections.unmodifiableMap(conflicts), Collections.unmodifiableSet(duplicates),
                 List.copyOf(rejections), 0, builtAt);
     }
 
+    /** The ACTIVE routes; the same list when all are, one shared empty list when none is. */
+    private static List<Route> eligibleOf(List<Route> all) {
+        int eligible = 0;
+        for (Route route : all) {
+            eligible += route.eligible() ? 1 : 0;
+        }
+        if (eligible == all.size()) {
+            return all;
+        }
+        return eligible == 0 ? List.of() : all.stream().filter(Route::eligible).toList();
+    }
+
+    private static int capacityFor(int entries) {
+        return (int) (entries / 0.75f) + 1;
+    }
+
+    /**
+     * The announcement to keep when one Border holds two slots. Publish time first: generations restart
+     * at 0 when a Border restarts, so a restarted Border's first publish has a lower generation than
+     * its old session's last one. The remaining tie-breaks only make the result independent of the
+     * registry's owner order.
+     */
     private static Announcement newer(Announcement a, Announcement b) {
         int byTime = a.publishedAt().compareTo(b.publishedAt());
         if (byTime != 0) {
             return byTime > 0 ? a : b;
         }
-        return a.generation() >= b.generation() ? a : b;
+        if (a.generation() != b.generation()) {
+            return a.generation() > b.generation() ? a : b;
+        }
+        return a.toString().compareTo(b.toString()) >= 0 ? a : b;
     }
 
     /**
@@ -129,7 +185,8 @@ public final class RoutingSnapshot {
      * @return a snapshot sharing all content
      */
     public RoutingSnapshot withGeneration(long newGeneration) {
-        return new RoutingSnapshot(announcements, routesByIp, eligibleByIp, rejections, newGeneration, builtAt);
+        return new RoutingSnapshot(announcements, routesByIp, eligibleByIp, conflicts, duplicateBorders, rejections,
+                newGeneration, builtAt);
     }
 
     /**
@@ -154,6 +211,25 @@ public final class RoutingSnapshot {
     }
 
     /**
+     * The eligible routes through any of several IPs (e.g. a tenant's dedicated IPs), IP by IP in the
+     * given order, each IP's routes by Border id. Allocates for more than one IP: compute it once per
+     * tenant and snapshot (for instance in a {@link RoutingTable} listener), not per request.
+     *
+     * @param ips the IPs; duplicates are ignored
+     * @return the eligible routes; the very list of {@link #eligibleRoutes(EgressIp)} for a single IP
+     */
+    public List<Route> eligibleRoutes(Collection<EgressIp> ips) {
+        if (ips.size() == 1) {
+            return eligibleRoutes(ips.iterator().next());
+        }
+        List<Route> routes = new ArrayList<>();
+        for (EgressIp ip : new LinkedHashSet<>(ips)) {
+            routes.addAll(eligibleRoutes(ip));
+        }
+        return List.copyOf(routes);
+    }
+
+    /**
      * The best status of an IP over its live Borders.
      *
      * @param ip the IP
@@ -173,35 +249,50 @@ public final class RoutingSnapshot {
      * @return the IPs (unordered)
      */
     public Collection<EgressIp> ips() {
-        return routesByIp.keySet();
+        return Collections.unmodifiableSet(routesByIp.keySet());
     }
 
     /**
      * The live Borders' announcements.
      *
-     * @return Border id to its announcement
+     * @return Border id to its announcement, sorted by id; unmodifiable
      */
     public Map<BorderId, Announcement> announcements() {
         return announcements;
     }
 
     /**
-     * IPs announced by more than one live Border.
+     * IPs announced by more than one live Border (computed once, at build time).
      *
-     * @return IP to the Borders announcing it, sorted
+     * @return IP to the Borders announcing it, both sorted; unmodifiable
      */
     public Map<EgressIp, List<BorderId>> conflicts() {
-        Map<EgressIp, List<BorderId>> conflicts = new TreeMap<>();
-        routesByIp.forEach((ip, routes) -> {
-            if (routes.size() > 1) {
-                conflicts.put(ip, routes.stream().map(Route::borderId).toList());
-            }
-        });
         return conflicts;
     }
 
     /**
-     * Payloads skipped while building.
+     * Borders that held more than one slot in the read (typically a restarted Border whose old
+     * session has not expired yet); only the newest announcement of each was kept.
+     *
+     * @return the Border ids, sorted; unmodifiable
+     */
+    public Set<BorderId> duplicateBorders() {
+        return duplicateBorders;
+    }
+
+    /**
+     * Whether no live Border announces anything.
+     *
+     * @return true when there are no announcements
+     */
+    public boolean isEmpty() {
+        return announcements.isEmpty();
+    }
+
+    /**
+     * Payloads skipped while building. They do not count as content: a read whose only change is a
+     * new rejection causes no swap, so a watcher reports rejections from each snapshot it builds, not
+     * from {@link RoutingTable#current()}.
      *
      * @return the rejections
      */
@@ -242,6 +333,6 @@ public final class RoutingSnapshot {
     @Override
     public String toString() {
         return "RoutingSnapshot{generation=%d, borders=%s, ips=%d, rejected=%d}"
-                .formatted(generation, new TreeMap<>(announcements).keySet(), routesByIp.size(), rejections.size());
+                .formatted(generation, announcements.keySet(), routesByIp.size(), rejections.size());
     }
 }

@@ -16,17 +16,24 @@ import org.slf4j.LoggerFactory;
  * The one {@link AtomicReference} holding the current {@link RoutingSnapshot}. Readers call
  * {@link #current()} on the request path; the registry watcher {@link #offer offers} every successful
  * read. A snapshot is swapped in only when its content differs, and only successful reads are ever
- * offered, so a failed read can never replace good routes with an empty map.
+ * offered, so a failed read can never replace good routes with an empty map. Two more guards keep an
+ * empty map from arriving by accident: the "nothing read yet" {@link RoutingSnapshot#empty()} is
+ * refused, and so is a read in which every owner's payload was rejected (that is a read we could not
+ * understand, not an empty registry). Thread-safe.
  */
 public final class RoutingTable {
 
     private static final Logger log = LoggerFactory.getLogger(RoutingTable.class);
+
+    private static final int LOGGED_BORDERS = 20;
 
     private final AtomicReference<RoutingSnapshot> current = new AtomicReference<>(RoutingSnapshot.empty());
     private final CompletableFuture<RoutingSnapshot> ready = new CompletableFuture<>();
     private final List<Consumer<RoutingSnapshot>> listeners = new CopyOnWriteArrayList<>();
     private final Clock clock;
     private volatile Instant confirmedAt;
+    /** Set while reads keep coming back unusable, so the warning is logged once per episode, not per poll. */
+    private volatile boolean unusableReads;
 
     /**
      * Creates an empty, not yet ready table.
@@ -48,13 +55,34 @@ public final class RoutingTable {
 
     /**
      * Records a successful registry read: confirms the current content as fresh and swaps the candidate
-     * in if its content differs. Listeners run after the swap, on the calling thread, outside any lock.
+     * in if its content differs. Listeners run after the swap, on the calling thread, outside any lock;
+     * with a single writer (the watcher) they see generations in order.
      *
-     * @param candidate a snapshot built from a successful read (an empty one means an empty registry)
+     * <p>A candidate with no announcements but with rejections (every owner's payload was malformed)
+     * is neither swapped in nor counted as a confirmation: the table keeps its last good snapshot and
+     * {@link #age()} keeps growing, exactly as if the read had failed, so staleness limits apply.
+     *
+     * @param candidate a snapshot built from a successful read (one without owners means an empty
+     *                  registry)
      * @return true if the snapshot was swapped in
+     * @throws IllegalArgumentException if {@code candidate} is {@link RoutingSnapshot#empty()}, which
+     *                                  stands for "not read yet", not for a read
      */
     public boolean offer(RoutingSnapshot candidate) {
         Objects.requireNonNull(candidate, "candidate");
+        if (candidate == RoutingSnapshot.empty()) {
+            throw new IllegalArgumentException(
+                    "candidate: RoutingSnapshot.empty() (expected: a snapshot built from a registry read)");
+        }
+        if (candidate.isEmpty() && !candidate.rejections().isEmpty()) {
+            if (!unusableReads) {
+                unusableReads = true;
+                log.warn("Registry read unusable: all {} payloads were malformed; keeping routing snapshot {}",
+                        candidate.rejections().size(), current.get().generation());
+            }
+            return false;
+        }
+        unusableReads = false;
         RoutingSnapshot swapped = null;
         // Single writer in practice (one watcher), but a CAS loop keeps two writers from losing a generation.
         while (true) {
@@ -72,8 +100,7 @@ public final class RoutingTable {
         if (swapped == null) {
             return false;
         }
-        log.info("Routing snapshot {} applied; live borders: {}", swapped.generation(),
-                swapped.announcements().keySet().stream().sorted().toList());
+        log.info("Routing snapshot {} applied; live borders: {}", swapped.generation(), bordersOf(swapped));
         ready.complete(swapped);
         for (Consumer<RoutingSnapshot> listener : listeners) {
             try {
@@ -83,6 +110,14 @@ public final class RoutingTable {
             }
         }
         return true;
+    }
+
+    /** The live Borders for a log line, cut short: a fleet of a thousand would flood the log on every swap. */
+    private static String bordersOf(RoutingSnapshot snapshot) {
+        int count = snapshot.announcements().size();
+        List<BorderId> ids = snapshot.announcements().keySet().stream().limit(LOGGED_BORDERS).toList();
+        return count <= LOGGED_BORDERS ? ids.toString()
+                : "%d, first %d: %s".formatted(count, LOGGED_BORDERS, ids);
     }
 
     /**

@@ -5,7 +5,12 @@ import java.util.List;
 
 /**
  * Picks one route among the candidates for a delivery. Implementations skip routes that are not
- * eligible (not ACTIVE), allocate nothing per call, and are thread-safe.
+ * eligible (not ACTIVE), allocate nothing per call, and are thread-safe. Obtain one with
+ * {@link BorderSelectors#byName}.
+ *
+ * <p>Candidates are read by index, so pass random-access lists: the lists of
+ * {@link dev.egress.discovery.RoutingSnapshot#eligibleRoutes} are, and passing them as they are
+ * (rather than a copy per request) also lets {@code round-robin} rotate exactly per IP.
  */
 public interface BorderSelector {
 

@@ -1,18 +1,36 @@
 package dev.egress.discovery.registry.ydb;
 
 import dev.egress.discovery.Announcement;
+import dev.egress.discovery.AnnouncementCodec;
 import dev.egress.discovery.registry.BorderRegistry;
 import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrySettings;
+import io.grpc.ClientInterceptor;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Publish side of the registry on a YDB coordination node. NOT BUILT YET: placeholder that fixes the
- * signature services wire against; the implementation lands with the registry adapter issue.
+ * Publish side of the registry on a YDB coordination node (DESIGN §2): each {@link Registration} holds
+ * count 1 of the persistent semaphore with the Border's announcement as owner data, in its own
+ * coordination session, and keeps it there across reconnects, lost sessions and node restarts.
  */
 public final class YdbBorderRegistry implements BorderRegistry {
 
-    private YdbBorderRegistry() {
+    private final YdbConnection connection;
+    private final MeterRegistry meters;
+    private final AnnouncementCodec codec = new AnnouncementCodec();
+    private final Clock clock;
+    private final List<YdbRegistration> registrations = new CopyOnWriteArrayList<>();
+    private volatile boolean closed;
+
+    private YdbBorderRegistry(RegistrySettings settings, MeterRegistry meters, Clock clock,
+                              List<ClientInterceptor> interceptors) {
+        this.connection = new YdbConnection(settings, "egress-registry-connect", interceptors);
+        this.meters = meters;
+        this.clock = clock;
     }
 
     /**
@@ -24,15 +42,56 @@ public final class YdbBorderRegistry implements BorderRegistry {
      * @return the client
      */
     public static YdbBorderRegistry connect(RegistrySettings settings, MeterRegistry meters) {
-        throw new UnsupportedOperationException("registry adapter not built yet");
+        return connect(settings, meters, List.of());
     }
 
+    /** As {@link #connect(RegistrySettings, MeterRegistry)}, with gRPC interceptors (tests cut streams with one). */
+    static YdbBorderRegistry connect(RegistrySettings settings, MeterRegistry meters, List<ClientInterceptor> interceptors) {
+        return new YdbBorderRegistry(Objects.requireNonNull(settings, "settings"),
+                Objects.requireNonNull(meters, "meters"), Clock.systemUTC(), interceptors);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The initial announcement keeps its generation and is stamped with the current time. Watch
+     * {@link Registration#state()} for readiness.
+     *
+     * @throws dev.egress.discovery.InvalidAnnouncementException if it exceeds the payload limit
+     * @throws IllegalStateException if the registry is closed
+     */
     @Override
     public Registration register(Announcement initial) {
-        throw new UnsupportedOperationException("registry adapter not built yet");
+        Objects.requireNonNull(initial, "initial");
+        if (closed) {
+            throw new IllegalStateException("registry closed");
+        }
+        YdbRegistration registration = new YdbRegistration(connection, initial, codec, clock,
+                new RegistrationMetrics(meters, initial.borderId()), registrations::remove);
+        registrations.add(registration);
+        registration.start();
+        return registration;
     }
 
+    /** Releases every slot, stops every session, then closes the transport. */
     @Override
     public void close() {
+        closed = true;
+        for (YdbRegistration registration : registrations) {
+            registration.close();
+        }
+        connection.close();
+    }
+
+    /**
+     * Simulates the death of this process for tests: stops every loop and breaks the transport without
+     * releasing slots or stopping sessions, so the server keeps the slots for the session timeout.
+     */
+    void abandon() {
+        closed = true;
+        for (YdbRegistration registration : registrations) {
+            registration.abandon();
+        }
+        connection.abandon();
     }
 }

@@ -1,0 +1,267 @@
+package dev.egress.discovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.egress.discovery.testing.Announcements;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+class AnnouncementCodecTest {
+
+    private static final String DESIGN_EXAMPLE = """
+            {"version":1,"borderId":"border-a","endpoint":"http://10.0.3.17:8181",
+             "ips":[{"ip":"203.0.113.10","status":"ACTIVE"},{"ip":"203.0.113.11","status":"DRAINING"}],
+             "publishedAt":"2026-11-30T10:15:30.123Z","generation":7}
+            """;
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final AnnouncementCodec codec = new AnnouncementCodec();
+
+    @Test
+    void decodesTheDesignExample() {
+        Announcement a = codec.decode(utf8(DESIGN_EXAMPLE));
+
+        assertThat(a.borderId()).isEqualTo(BorderId.of("border-a"));
+        assertThat(a.endpoint()).isEqualTo(URI.create("http://10.0.3.17:8181"));
+        assertThat(a.ips()).containsExactly(
+                new AnnouncedIp(EgressIp.of("203.0.113.10"), IpStatus.ACTIVE),
+                new AnnouncedIp(EgressIp.of("203.0.113.11"), IpStatus.DRAINING));
+        assertThat(a.publishedAt()).isEqualTo(Instant.parse("2026-11-30T10:15:30.123Z"));
+        assertThat(a.generation()).isEqualTo(7);
+    }
+
+    @Test
+    void roundTripsEveryField() {
+        Announcement a = new Announcement(1, BorderId.of("b-0"), URI.create("https://[2001:db8::7]:8443/egress"),
+                List.of(new AnnouncedIp(EgressIp.of("2001:db8::10"), IpStatus.ACTIVE),
+                        new AnnouncedIp(EgressIp.of("127.0.0.2"), IpStatus.DRAINING),
+                        new AnnouncedIp(EgressIp.of("::ffff:192.0.2.1"), IpStatus.DISABLED)),
+                Instant.parse("2026-11-30T10:15:30.123456789Z"), Long.MAX_VALUE);
+
+        assertThat(codec.decode(codec.encode(a))).isEqualTo(a);
+    }
+
+    @Test
+    void roundTripsTheLargestAnnouncement() {
+        Announcement a = Announcements.of("border-a", "http://127.0.0.1:8181",
+                java.util.stream.IntStream.range(0, Announcement.MAX_IPS)
+                        .mapToObj(i -> "ffff:ffff:ffff:ffff:ffff:ffff:ffff:" + Integer.toHexString(i + 1)).toArray(String[]::new));
+
+        byte[] payload = codec.encode(a);
+
+        assertThat(payload.length).isLessThanOrEqualTo(AnnouncementCodec.MAX_BYTES);
+        assertThat(codec.decode(payload)).isEqualTo(a);
+    }
+
+    @Test
+    void ignoresUnknownFields() {
+        Announcement a = codec.decode(mutated(root -> {
+            root.put("region", "eu-1");
+            root.putObject("future").put("x", 1);
+            ((ObjectNode) root.get("ips").get(0)).put("weight", 3);
+        }));
+
+        assertThat(a).isEqualTo(codec.decode(utf8(DESIGN_EXAMPLE)));
+    }
+
+    @Test
+    void acceptsTheLongestBorderId() {
+        String id = "a" + "-".repeat(61) + "z";
+
+        assertThat(codec.decode(mutated(root -> root.put("borderId", id))).borderId().value()).isEqualTo(id);
+    }
+
+    @Test
+    void rejectsEmptyAndNullPayloads() {
+        assertRejected(null, "payload", "empty");
+        assertRejected(new byte[0], "payload", "empty");
+    }
+
+    @Test
+    void rejectsPayloadsOverSixtyFourKibibytesBeforeParsing() {
+        byte[] big = new byte[AnnouncementCodec.MAX_BYTES + 1];
+        java.util.Arrays.fill(big, (byte) ' ');
+
+        assertRejected(big, "payload", "65537 bytes (expected: <= 65536)");
+    }
+
+    @Test
+    void acceptsAPayloadOfExactlySixtyFourKibibytes() {
+        byte[] example = utf8(DESIGN_EXAMPLE.strip());
+        byte[] padded = new byte[AnnouncementCodec.MAX_BYTES];
+        java.util.Arrays.fill(padded, (byte) ' ');
+        System.arraycopy(example, 0, padded, 0, example.length);
+
+        assertThat(codec.decode(padded).borderId().value()).isEqualTo("border-a");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"not json", "{\"version\":1", "[1,2]", "\"text\"", "42", "null",
+            "{\"version\":1,\"version\":1}", "{} {}"})
+    void rejectsWhatIsNotOneJsonObject(String text) {
+        assertRejected(utf8(text), "payload", "");
+    }
+
+    @Test
+    void rejectsDuplicateKeysInsteadOfPickingOne() {
+        String twoIds = DESIGN_EXAMPLE.replace("\"borderId\":\"border-a\"", "\"borderId\":\"border-a\",\"borderId\":\"border-b\"");
+
+        assertRejected(utf8(twoIds), "payload", "Duplicate");
+    }
+
+    @Test
+    void rejectsBytesThatAreNotUtf8() {
+        byte[] bad = DESIGN_EXAMPLE.replace("border-a", "border-X").getBytes(StandardCharsets.UTF_8);
+        bad[DESIGN_EXAMPLE.indexOf("border-X") + 7] = (byte) 0xC3; // a lone lead byte
+
+        assertRejected(bad, "payload", "UTF-8");
+    }
+
+    @Test
+    void rejectsUtf16EvenThoughJacksonCouldDetectIt() {
+        assertRejected(DESIGN_EXAMPLE.getBytes(StandardCharsets.UTF_16BE), "payload", "NUL");
+    }
+
+    @Test
+    void acceptsNonAsciiUtf8InFieldsItIgnores() {
+        Announcement a = codec.decode(mutated(root -> root.put("note", "Grüße, 東京")));
+
+        assertThat(a.borderId().value()).isEqualTo("border-a");
+    }
+
+    @Test
+    void rejectsOtherVersions() {
+        assertRejected(mutated(root -> root.remove("version")), "version", "missing");
+        assertRejected(mutated(root -> root.put("version", 2)), "version", "2 (expected: 1)");
+        assertRejected(mutated(root -> root.put("version", 0)), "version", "0 (expected: 1)");
+        assertRejected(mutated(root -> root.put("version", "1")), "version", "expected: an integer");
+        assertRejected(mutated(root -> root.put("version", 1.0)), "version", "expected: an integer");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "Border-A", "-border", "border_a", "border.a", "bórder", " border-a"})
+    void rejectsMalformedBorderIds(String id) {
+        assertRejected(mutated(root -> root.put("borderId", id)), "borderId", "expected: [a-z0-9][a-z0-9-]{0,62}");
+    }
+
+    @Test
+    void rejectsBorderIdsLongerThanSixtyThreeCharacters() {
+        assertRejected(mutated(root -> root.put("borderId", "a".repeat(64))), "borderId", "expected: [a-z0-9]");
+    }
+
+    @Test
+    void rejectsMissingOrNonStringBorderIds() {
+        assertRejected(mutated(root -> root.remove("borderId")), "borderId", "missing");
+        assertRejected(mutated(root -> root.putNull("borderId")), "borderId", "missing");
+        assertRejected(mutated(root -> root.put("borderId", 7)), "borderId", "expected: a string");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"not a url", "10.0.3.17:8181", "/relative", "ftp://10.0.3.17", "http://", "http://u:p@10.0.3.17:8181",
+            "file:///etc/passwd"})
+    void rejectsEndpointsThatAreNotAbsoluteHttpUrls(String endpoint) {
+        assertRejected(mutated(root -> root.put("endpoint", endpoint)), "endpoint", "expected: an absolute http(s) URL");
+    }
+
+    @Test
+    void rejectsMissingEndpoints() {
+        assertRejected(mutated(root -> root.remove("endpoint")), "endpoint", "missing");
+    }
+
+    @Test
+    void rejectsIpListsOfTheWrongShapeOrSize() {
+        assertRejected(mutated(root -> root.remove("ips")), "ips", "missing");
+        assertRejected(mutated(root -> root.put("ips", "203.0.113.10")), "ips", "not an array");
+        assertRejected(mutated(root -> root.putArray("ips")), "ips", "0 entries (expected: 1..256)");
+        assertRejected(mutated(root -> {
+            ArrayNode ips = root.putArray("ips");
+            for (int i = 0; i < 257; i++) {
+                ips.addObject().put("ip", "10.0." + (i / 256) + "." + (i % 256)).put("status", "ACTIVE");
+            }
+        }), "ips", "257 entries (expected: 1..256)");
+        assertRejected(mutated(root -> ((ArrayNode) root.get("ips")).add("203.0.113.12")), "ips[2]", "not an object");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"127.1", "0x7f.0.0.1", "010.0.0.1", "localhost", "203.0.113.256", "fe80::1%eth0", ""})
+    void rejectsIpsThatAreNotStrictLiterals(String ip) {
+        assertRejected(mutated(root -> ((ObjectNode) root.get("ips").get(1)).put("ip", ip)), "ips[1].ip", "expected: an IPv4 or IPv6 literal");
+    }
+
+    @Test
+    void rejectsMissingIpFields() {
+        assertRejected(mutated(root -> ((ObjectNode) root.get("ips").get(0)).remove("ip")), "ips[0].ip", "missing");
+        assertRejected(mutated(root -> ((ObjectNode) root.get("ips").get(0)).remove("status")), "ips[0].status", "missing");
+    }
+
+    @Test
+    void rejectsDuplicateIpsAfterCanonicalisation() {
+        String twice = """
+                {"version":1,"borderId":"border-a","endpoint":"http://10.0.3.17:8181",
+                 "ips":[{"ip":"2001:db8::1","status":"ACTIVE"},{"ip":"2001:DB8:0:0::1","status":"DRAINING"}],
+                 "publishedAt":"2026-11-30T10:15:30.123Z","generation":7}
+                """;
+
+        assertRejected(utf8(twice), "ips", "duplicate ip 2001:db8::1");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"active", "UP", "", "DRAINING "})
+    void rejectsUnknownStatuses(String status) {
+        assertRejected(mutated(root -> ((ObjectNode) root.get("ips").get(0)).put("status", status)),
+                "ips[0].status", "expected: ACTIVE, DRAINING or DISABLED");
+    }
+
+    @Test
+    void rejectsBadPublishTimes() {
+        assertRejected(mutated(root -> root.remove("publishedAt")), "publishedAt", "missing");
+        assertRejected(mutated(root -> root.put("publishedAt", "yesterday")), "publishedAt", "expected: an ISO-8601 instant");
+        assertRejected(mutated(root -> root.put("publishedAt", 1764497730123L)), "publishedAt", "expected: a string");
+    }
+
+    @Test
+    void rejectsBadGenerations() {
+        assertRejected(mutated(root -> root.remove("generation")), "generation", "missing");
+        assertRejected(mutated(root -> root.put("generation", -1)), "generation", "-1 (expected: 0..");
+        assertRejected(mutated(root -> root.put("generation", 1.5)), "generation", "expected: an integer");
+        assertRejected(mutated(root -> root.put("generation", new java.math.BigInteger("9223372036854775808"))),
+                "generation", "expected: an integer");
+    }
+
+    @Test
+    void keepsRejectionMessagesShortWhateverTheOffendingValue() {
+        String huge = "x".repeat(20_000);
+
+        assertThatThrownBy(() -> codec.decode(mutated(root -> root.put("endpoint", huge))))
+                .isInstanceOf(InvalidAnnouncementException.class)
+                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(300));
+    }
+
+    private static byte[] mutated(Consumer<ObjectNode> change) {
+        ObjectNode root = (ObjectNode) JSON.readTree(DESIGN_EXAMPLE);
+        change.accept(root);
+        return JSON.writeValueAsBytes(root);
+    }
+
+    private void assertRejected(byte[] payload, String field, String reason) {
+        assertThatThrownBy(() -> codec.decode(payload))
+                .isInstanceOfSatisfying(InvalidAnnouncementException.class, e -> {
+                    assertThat(e.field()).isEqualTo(field);
+                    assertThat(e.getMessage()).startsWith(field + ": ").contains(reason);
+                });
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

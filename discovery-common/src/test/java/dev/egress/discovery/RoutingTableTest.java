@@ -1,0 +1,165 @@
+package dev.egress.discovery;
+
+import static dev.egress.discovery.testing.Announcements.payloads;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import dev.egress.discovery.testing.Announcements;
+import dev.egress.discovery.testing.MutableClock;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+class RoutingTableTest {
+
+    private static final AnnouncementCodec CODEC = new AnnouncementCodec();
+    private static final Announcement A = Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2");
+    private static final Announcement B = Announcements.of("border-b", "http://127.0.0.1:8182", "127.0.0.3");
+
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T12:00:00Z"));
+    private final RoutingTable table = new RoutingTable(clock);
+
+    @Test
+    void isEmptyAndNotReadyBeforeTheFirstRead() {
+        assertThat(table.isReady()).isFalse();
+        assertThat(table.whenReady()).isNotDone();
+        assertThat(table.current()).isSameAs(RoutingSnapshot.empty());
+        assertThat(table.age()).isGreaterThan(Duration.ofDays(365));
+    }
+
+    @Test
+    void becomesReadyWithTheFirstSnapshot() {
+        CompletableFuture<RoutingSnapshot> ready = table.whenReady();
+
+        assertThat(table.offer(read(A))).isTrue();
+
+        assertThat(table.isReady()).isTrue();
+        assertThat(ready).isCompletedWithValue(table.current());
+        assertThat(table.current().generation()).isEqualTo(1);
+        assertThat(table.age()).isZero();
+    }
+
+    @Test
+    void anExplicitlyEmptyRegistryIsAFirstRead() {
+        assertThat(table.offer(read())).isTrue();
+
+        assertThat(table.isReady()).isTrue();
+        assertThat(table.current().isEmpty()).isTrue();
+        assertThat(table.current().generation()).isEqualTo(1);
+    }
+
+    @Test
+    void callersCannotCompleteTheReadyFutureThemselves() {
+        table.whenReady().complete(RoutingSnapshot.empty());
+
+        assertThat(table.isReady()).isFalse();
+        assertThat(table.whenReady()).isNotDone();
+    }
+
+    @Test
+    void swapsOnlyWhenTheContentChanged() {
+        List<RoutingSnapshot> notified = new ArrayList<>();
+        table.addListener(notified::add);
+
+        assertThat(table.offer(read(A))).isTrue();
+        assertThat(table.offer(read(A))).isFalse();
+        assertThat(table.offer(read(A, B))).isTrue();
+        assertThat(table.offer(read(B, A))).isFalse();
+
+        assertThat(notified).extracting(RoutingSnapshot::generation).containsExactly(1L, 2L);
+        assertThat(table.current().announcements()).hasSize(2);
+    }
+
+    @Test
+    void anUnchangedReadStillConfirmsFreshness() {
+        table.offer(read(A));
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(table.age()).isEqualTo(Duration.ofSeconds(10));
+
+        table.offer(read(A));
+
+        assertThat(table.age()).isZero();
+        assertThat(table.current().generation()).isEqualTo(1);
+    }
+
+    @Test
+    void refusesTheNothingReadYetSnapshot() {
+        assertThatIllegalArgumentException().isThrownBy(() -> table.offer(RoutingSnapshot.empty()))
+                .withMessageContaining("expected: a snapshot built from a registry read");
+        assertThat(table.isReady()).isFalse();
+    }
+
+    @Test
+    void keepsTheLastGoodSnapshotWhenEveryPayloadIsRejected() {
+        table.offer(read(A));
+        RoutingSnapshot good = table.current();
+        clock.advance(Duration.ofSeconds(3));
+
+        boolean swapped = table.offer(RoutingSnapshot.fromPayloads(
+                List.of("garbage".getBytes(StandardCharsets.UTF_8), new byte[0]), CODEC, clock.instant()));
+
+        assertThat(swapped).isFalse();
+        assertThat(table.current()).isSameAs(good);
+        // Not a confirmation: the snapshot keeps ageing towards max-staleness, as after a failed read.
+        assertThat(table.age()).isEqualTo(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void anAllRejectedFirstReadDoesNotMakeTheTableReady() {
+        table.offer(RoutingSnapshot.fromPayloads(List.of("{}".getBytes(StandardCharsets.UTF_8)), CODEC, clock.instant()));
+
+        assertThat(table.isReady()).isFalse();
+    }
+
+    @Test
+    void aReadWithSomeRejectionsIsSwappedIn() {
+        List<byte[]> input = new ArrayList<>(payloads(A));
+        input.add("garbage".getBytes(StandardCharsets.UTF_8));
+
+        assertThat(table.offer(RoutingSnapshot.fromPayloads(input, CODEC, clock.instant()))).isTrue();
+        assertThat(table.current().rejections()).hasSize(1);
+    }
+
+    @Test
+    void theRegistryEmptyingOutIsSwappedIn() {
+        table.offer(read(A));
+
+        assertThat(table.offer(read())).isTrue();
+
+        assertThat(table.current().isEmpty()).isTrue();
+        assertThat(table.current().generation()).isEqualTo(2);
+    }
+
+    @Test
+    void listenersRunAfterTheSwapAndSeeTheNewSnapshotAsCurrent() {
+        List<Boolean> sawItAsCurrent = new ArrayList<>();
+        table.addListener(snapshot -> sawItAsCurrent.add(table.current() == snapshot));
+
+        table.offer(read(A));
+        table.offer(read(B));
+
+        assertThat(sawItAsCurrent).containsExactly(true, true);
+    }
+
+    @Test
+    void aFailingListenerNeitherUndoesTheSwapNorStopsOtherListeners() {
+        List<Long> seen = new ArrayList<>();
+        table.addListener(snapshot -> {
+            throw new IllegalStateException("listener bug");
+        });
+        table.addListener(snapshot -> seen.add(snapshot.generation()));
+
+        assertThat(table.offer(read(A))).isTrue();
+
+        assertThat(seen).containsExactly(1L);
+        assertThat(table.current().announcements()).containsKey(A.borderId());
+    }
+
+    private RoutingSnapshot read(Announcement... announcements) {
+        return RoutingSnapshot.fromPayloads(payloads(announcements), CODEC, clock.instant());
+    }
+}

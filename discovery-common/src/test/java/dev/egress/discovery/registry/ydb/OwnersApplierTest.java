@@ -1,0 +1,119 @@
+package dev.egress.discovery.registry.ydb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.egress.discovery.AnnouncedIp;
+import dev.egress.discovery.Announcement;
+import dev.egress.discovery.AnnouncementCodec;
+import dev.egress.discovery.BorderId;
+import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.RoutingTable;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class OwnersApplierTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
+
+    private final AnnouncementCodec codec = new AnnouncementCodec();
+    private final MutableClock clock = new MutableClock(T0);
+    private final RoutingTable table = new RoutingTable(clock);
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final OwnersApplier applier = new OwnersApplier(codec, table, clock, new WatcherMetrics(meters, table));
+
+    @Test
+    void offersEveryReadAndSwapsOnlyOnChange() {
+        OwnersApplier.Owner a = owner(1, announcement("border-a", "203.0.113.10", 0, T0));
+        assertThat(applier.apply(List.of(a))).isTrue();
+        assertThat(applier.apply(List.of(a))).isFalse();
+        assertThat(table.current().announcements()).containsOnlyKeys(BorderId.of("border-a"));
+        assertThat(meters.get("egress.routing.borders.live").gauge().value()).isEqualTo(1);
+        assertThat(meters.get("egress.routing.ips.live").gauge().value()).isEqualTo(1);
+    }
+
+    @Test
+    void malformedPayloadIsCountedOncePerOwnerAndNeverPoisonsTheSnapshot() {
+        OwnersApplier.Owner good = owner(1, announcement("border-a", "203.0.113.10", 0, T0));
+        OwnersApplier.Owner bad = new OwnersApplier.Owner(2, "{\"version\":1".getBytes(StandardCharsets.UTF_8));
+        for (int i = 0; i < 5; i++) {
+            applier.apply(List.of(good, bad));
+        }
+        assertThat(meters.get("egress.registry.announcements.malformed").counter().count()).isEqualTo(1);
+        assertThat(table.current().announcements()).containsOnlyKeys(BorderId.of("border-a"));
+
+        OwnersApplier.Owner anotherBad = new OwnersApplier.Owner(3, new byte[] {1, 2, 3});
+        applier.apply(List.of(good, bad, anotherBad));
+        assertThat(meters.get("egress.registry.announcements.malformed").counter().count()).isEqualTo(2);
+    }
+
+    @Test
+    void recordsLagOncePerNewGenerationAfterTheFirstRead() {
+        applier.apply(List.of(owner(1, announcement("border-a", "203.0.113.10", 0, T0.minusSeconds(3600)))));
+        assertThat(lagCount()).as("first read is a baseline, not lag").isZero();
+
+        clock.set(T0.plusMillis(40));
+        OwnersApplier.Owner updated = owner(1, announcement("border-a", "203.0.113.10", 1, T0));
+        applier.apply(List.of(updated));
+        applier.apply(List.of(updated));
+        assertThat(lagCount()).isEqualTo(1);
+        assertThat(meters.get("egress.registry.propagation.lag").timer().max(TimeUnit.MILLISECONDS)).isEqualTo(40);
+    }
+
+    @Test
+    void conflictsAndGenerationAreExported() {
+        applier.apply(List.of(owner(1, announcement("border-a", "203.0.113.10", 0, T0)),
+                owner(2, announcement("border-b", "203.0.113.10", 0, T0))));
+        assertThat(meters.get("egress.routing.ips.conflicts").gauge().value()).isEqualTo(1);
+        assertThat(meters.get("egress.routing.snapshot.generation").gauge().value()).isEqualTo(1);
+        clock.set(T0.plusSeconds(2));
+        assertThat(meters.get("egress.routing.snapshot.age").gauge().value()).isEqualTo(2.0);
+    }
+
+    private long lagCount() {
+        return meters.get("egress.registry.propagation.lag").timer().count();
+    }
+
+    private OwnersApplier.Owner owner(long session, Announcement announcement) {
+        return new OwnersApplier.Owner(session, codec.encode(announcement));
+    }
+
+    static Announcement announcement(String border, String ip, long generation, Instant publishedAt) {
+        return new Announcement(Announcement.CURRENT_VERSION, BorderId.of(border), URI.create("http://127.0.0.1:8181"),
+                List.of(new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE)), publishedAt, generation);
+    }
+
+    private static final class MutableClock extends Clock {
+        private volatile Instant now;
+
+        MutableClock(Instant now) {
+            this.now = now;
+        }
+
+        void set(Instant next) {
+            now = next;
+        }
+
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+}

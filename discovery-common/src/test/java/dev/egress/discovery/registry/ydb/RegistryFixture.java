@@ -1,0 +1,114 @@
+package dev.egress.discovery.registry.ydb;
+
+import dev.egress.coordination.EmbeddedCoordinationNode;
+import dev.egress.discovery.AnnouncedIp;
+import dev.egress.discovery.Announcement;
+import dev.egress.discovery.BorderId;
+import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.registry.RegistrySettings;
+import io.grpc.ClientInterceptor;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An embedded coordination node plus the Borders and watchers of one test, all closed together.
+ * Every participant gets its own transport and meter registry, as separate processes would.
+ */
+final class RegistryFixture implements AutoCloseable {
+
+    private final List<AutoCloseable> participants = new ArrayList<>();
+    private final Duration sessionTimeout;
+    private final Duration pollInterval;
+    private EmbeddedCoordinationNode node;
+    private int port;
+
+    RegistryFixture(Duration sessionTimeout) {
+        this(sessionTimeout, Duration.ofMillis(500));
+    }
+
+    RegistryFixture(Duration sessionTimeout, Duration pollInterval) {
+        this.sessionTimeout = sessionTimeout;
+        this.pollInterval = pollInterval;
+        this.node = EmbeddedCoordinationNode.start(0);
+        this.port = node.port();
+    }
+
+    RegistrySettings settings() {
+        return new RegistrySettings("grpc://127.0.0.1:" + port + "/local", "egress", "borders-registry",
+                sessionTimeout, pollInterval);
+    }
+
+    /** Stops the node: every session and the semaphore are gone, as after a YDB restart. */
+    void stopNode() {
+        node.close();
+        node = null;
+    }
+
+    /** Starts the node again on the same port, empty. */
+    void startNode() {
+        node = EmbeddedCoordinationNode.start(port);
+    }
+
+    YdbBorderRegistry border() {
+        return border(new SimpleMeterRegistry(), List.of());
+    }
+
+    YdbBorderRegistry border(MeterRegistry meters, List<ClientInterceptor> interceptors) {
+        YdbBorderRegistry registry = YdbBorderRegistry.connect(settings(), meters, interceptors);
+        participants.add(registry);
+        return registry;
+    }
+
+    Watched watcher() {
+        return watcher(List.of());
+    }
+
+    Watched watcher(List<ClientInterceptor> interceptors) {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        RoutingTable table = new RoutingTable(Clock.systemUTC());
+        YdbRegistryWatcher watcher = YdbRegistryWatcher.start(settings(), table, meters, interceptors);
+        participants.add(watcher);
+        return new Watched(watcher, table, meters);
+    }
+
+    record Watched(YdbRegistryWatcher watcher, RoutingTable table, SimpleMeterRegistry meters) {
+
+        Announcement of(String border) {
+            return table.current().announcements().get(BorderId.of(border));
+        }
+
+        boolean has(String border) {
+            return of(border) != null;
+        }
+    }
+
+    static Announcement announcement(String border, String... ips) {
+        List<AnnouncedIp> announced = new ArrayList<>();
+        for (String ip : ips) {
+            announced.add(new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE));
+        }
+        return Announcement.initial(BorderId.of(border), URI.create("http://127.0.0.1:8181"), announced, Instant.now());
+    }
+
+    @Override
+    public void close() {
+        for (int i = participants.size() - 1; i >= 0; i--) {
+            try {
+                participants.get(i).close();
+            } catch (Exception ignored) {
+                // best effort: the node goes next anyway
+            }
+        }
+        if (node != null) {
+            node.close();
+        }
+    }
+}
