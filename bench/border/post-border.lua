@@ -1,0 +1,17 @@
+-- The same webhook as App's forward call to the Border: a JSON envelope naming the source IP.
+wrk.method = "POST"
+wrk.path = "/internal/v1/egress"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer " .. (os.getenv("BORDER_TOKEN") or "bench-token")
+local payload = '{\\"event\\":\\"invoice.paid\\",\\"id\\":\\"evt_000000000001\\",\\"amount\\":4200,\\"currency\\":\\"EUR\\",\\"tenant\\":\\"acme\\"}'
+wrk.body = '{"deliveryId":"bench","sourceIp":"' .. (os.getenv("SRC_IP") or "127.0.0.2")
+    .. '","url":"http://127.0.0.1:' .. (os.getenv("SINK_PORT") or "18080") .. '/hook","method":"POST",'
+    .. '"headers":{"Content-Type":"application/json"},"body":"' .. payload .. '"}'
+-- Count non-200 answers so a run full of problems cannot pass as throughput.
+local bad = 0
+response = function(status, headers, body)
+  if status ~= 200 then bad = bad + 1 end
+end
+done = function(summary, latency, requests)
+  io.write(string.format("non-200: %d\n", bad))
+end

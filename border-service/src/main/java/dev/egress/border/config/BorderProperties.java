@@ -1,0 +1,31 @@
+package dev.egress.border.config;
+
+import dev.egress.discovery.IpStatus;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Who this Border is and which dedicated IPs it hosts ({@code egress.border.*}).
+ *
+ * @param id            the Border's stable id, as announced ({@code [a-z0-9][a-z0-9-]{0,62}})
+ * @param ips           the dedicated IPs (comma list); each must be bindable at startup
+ * @param advertisedUrl the URL App uses to reach this Border
+ * @param drainTimeout  on shutdown, how long in-flight calls may take to finish
+ * @param initialStatus the status every IP is announced with at startup
+ */
+@Validated
+@ConfigurationProperties("egress.border")
+public record BorderProperties(
+        @NotBlank String id,
+        @NotEmpty List<String> ips,
+        @NotNull URI advertisedUrl,
+        @DefaultValue("20s") Duration drainTimeout,
+        @DefaultValue("ACTIVE") IpStatus initialStatus) {
+}

@@ -1,0 +1,27 @@
+package dev.egress.border.config;
+
+import jakarta.validation.constraints.Min;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Per-request limits of the forward endpoint ({@code egress.limits.*}).
+ *
+ * @param maxConcurrencyPerIp calls in flight per dedicated IP; one more is refused with 429
+ * @param maxRequestBody      cap on the body to send to the target; larger is refused with 413
+ * @param maxResponseBody     how much of the target's response body is kept (the rest is read and dropped)
+ * @param connectTimeout      TCP (and TLS) connect timeout towards the target
+ * @param responseTimeout     how long the target may stay silent once the request was sent
+ */
+@Validated
+@ConfigurationProperties("egress.limits")
+public record LimitsProperties(
+        @DefaultValue("256") @Min(1) int maxConcurrencyPerIp,
+        @DefaultValue("1MB") DataSize maxRequestBody,
+        @DefaultValue("64KB") DataSize maxResponseBody,
+        @DefaultValue("5s") Duration connectTimeout,
+        @DefaultValue("30s") Duration responseTimeout) {
+}

@@ -1,0 +1,27 @@
+package dev.egress.border.config;
+
+import jakarta.validation.constraints.Min;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Keep-alive connection pools, one per (source IP, destination host:port) ({@code egress.pool.*}).
+ * Reuse is what keeps a single source IP from exhausting its ephemeral ports (DESIGN §3).
+ *
+ * @param maxConnections        open connections per (source IP, destination)
+ * @param maxIdleTime           an idle connection is closed after this long
+ * @param maxLifeTime           any connection is retired after this long (picks up DNS changes)
+ * @param pendingAcquireTimeout how long a call may wait for a pooled connection before 503
+ * @param evictionInterval      how often idle and expired connections are evicted in the background
+ */
+@Validated
+@ConfigurationProperties("egress.pool")
+public record PoolProperties(
+        @DefaultValue("128") @Min(1) int maxConnections,
+        @DefaultValue("30s") Duration maxIdleTime,
+        @DefaultValue("5m") Duration maxLifeTime,
+        @DefaultValue("10s") Duration pendingAcquireTimeout,
+        @DefaultValue("10s") Duration evictionInterval) {
+}

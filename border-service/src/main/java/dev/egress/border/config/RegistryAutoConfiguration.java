@@ -1,0 +1,29 @@
+package dev.egress.border.config;
+
+import dev.egress.discovery.registry.BorderRegistry;
+import dev.egress.discovery.registry.ydb.YdbBorderRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The YDB registry, unless the context already has a {@link BorderRegistry} (tests supply a double).
+ * An auto-configuration rather than a plain configuration so that the condition sees user beans.
+ */
+@AutoConfiguration
+public class RegistryAutoConfiguration {
+
+    /**
+     * Connects to the registry (returns at once; I/O runs in the background).
+     *
+     * @param registry the registry properties
+     * @param meters   metrics
+     * @return the registry client
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean(BorderRegistry.class)
+    public BorderRegistry borderRegistry(RegistryProperties registry, MeterRegistry meters) {
+        return YdbBorderRegistry.connect(registry.toSettings(), meters);
+    }
+}

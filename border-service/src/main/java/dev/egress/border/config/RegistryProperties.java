@@ -1,0 +1,39 @@
+package dev.egress.border.config;
+
+import dev.egress.discovery.registry.RegistrySettings;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Where the registry is ({@code egress.registry.*}).
+ *
+ * @param connectionString YDB connection string, e.g. {@code grpc://127.0.0.1:2136/local}; required
+ *                         unless another {@code BorderRegistry} bean is supplied
+ * @param node             coordination node path
+ * @param semaphore        the registry semaphore
+ * @param sessionTimeout   how long the coordination node keeps this Border's slot after a disconnect
+ */
+@Validated
+@ConfigurationProperties("egress.registry")
+public record RegistryProperties(
+        String connectionString,
+        @DefaultValue("egress") String node,
+        @DefaultValue("borders-registry") String semaphore,
+        @DefaultValue("5s") Duration sessionTimeout) {
+
+    /**
+     * The adapter's settings.
+     *
+     * @return the settings (a Border does not watch, so the poll interval is the default)
+     * @throws IllegalArgumentException if the connection string is missing or malformed
+     */
+    public RegistrySettings toSettings() {
+        if (connectionString == null || connectionString.isBlank()) {
+            throw new IllegalArgumentException(
+                    "egress.registry.connection-string: not set (expected: grpc://host:port/database)");
+        }
+        return new RegistrySettings(connectionString, node, semaphore, sessionTimeout, Duration.ofMillis(500));
+    }
+}

@@ -1,0 +1,96 @@
+package dev.egress.border.egress;
+
+import dev.egress.border.config.LimitsProperties;
+import dev.egress.border.config.PoolProperties;
+import dev.egress.border.ssrf.VettingResolverGroup;
+import dev.egress.discovery.EgressIp;
+import io.netty.channel.ChannelOption;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+
+/**
+ * One Reactor Netty {@link HttpClient} per dedicated IP, each binding its sockets to that IP, each with
+ * its own connection pool (so pools are keyed by source IP, and within a pool by destination host and
+ * port). Construction fails fast if any IP cannot be bound.
+ */
+final class BoundClients implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(BoundClients.class);
+
+    private final Map<EgressIp, HttpClient> clients;
+    private final List<ConnectionProvider> providers;
+
+    BoundClients(List<EgressIp> ips, LimitsProperties limits, PoolProperties pool, VettingResolverGroup resolver) {
+        for (EgressIp ip : ips) {
+            checkBindable(ip);
+        }
+        Map<EgressIp, HttpClient> built = new LinkedHashMap<>();
+        List<ConnectionProvider> created = new java.util.ArrayList<>();
+        for (EgressIp ip : ips) {
+            ConnectionProvider provider = ConnectionProvider.builder("egress-" + ip.value())
+                    .maxConnections(pool.maxConnections())
+                    // Waiting is bounded by the per-IP concurrency limit already; this is a safety net.
+                    .pendingAcquireMaxCount(Math.max(limits.maxConcurrencyPerIp(), 1) * 2)
+                    .pendingAcquireTimeout(pool.pendingAcquireTimeout())
+                    .maxIdleTime(pool.maxIdleTime())
+                    .maxLifeTime(pool.maxLifeTime())
+                    .evictInBackground(pool.evictionInterval())
+                    // LIFO keeps a few connections hot and lets the surplus go idle and be evicted.
+                    .lifo()
+                    .build();
+            created.add(provider);
+            InetSocketAddress bind = new InetSocketAddress(ip.toInetAddress(), 0);
+            HttpClient client = HttpClient.create(provider)
+                    .bindAddress(() -> bind)
+                    .resolver(resolver)
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, limits.connectTimeout().toMillis()))
+                    .responseTimeout(limits.responseTimeout())
+                    .followRedirect(false)
+                    .keepAlive(true)
+                    .compress(false)
+                    // Reactor Netty would resend a request once when a pooled connection dies under it; the
+                    // target may already have it, and a webhook must not be sent twice behind App's back.
+                    .disableRetry(true);
+            built.put(ip, client);
+        }
+        this.clients = Map.copyOf(built);
+        this.providers = List.copyOf(created);
+        log.info("Bound egress clients for {}", built.keySet());
+    }
+
+    /**
+     * The client bound to an IP.
+     *
+     * @param ip the IP
+     * @return the client, or null if the IP is not hosted here
+     */
+    HttpClient client(EgressIp ip) {
+        return clients.get(ip);
+    }
+
+    Set<EgressIp> ips() {
+        return clients.keySet();
+    }
+
+    private static void checkBindable(EgressIp ip) {
+        try (Socket probe = new Socket()) {
+            probe.bind(new InetSocketAddress(ip.toInetAddress(), 0));
+        } catch (IOException e) {
+            throw new IpNotBindableException(ip.value(), String.valueOf(e.getMessage()), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        providers.forEach(p -> p.disposeLater().subscribe());
+    }
+}

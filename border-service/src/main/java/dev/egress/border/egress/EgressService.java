@@ -1,0 +1,215 @@
+package dev.egress.border.egress;
+
+import dev.egress.border.BorderException;
+import dev.egress.border.InvalidRequestException;
+import dev.egress.border.IpNotHostedException;
+import dev.egress.border.UnavailableException;
+import dev.egress.border.config.LimitsProperties;
+import dev.egress.border.registration.BorderRegistrar;
+import dev.egress.border.ssrf.SsrfGuard;
+import dev.egress.border.ssrf.TargetDeniedException;
+import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.forward.ForwardRequest;
+import dev.egress.discovery.forward.ForwardResponse;
+import dev.egress.discovery.forward.Problems;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.handler.timeout.ReadTimeoutException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.client.HttpClientResponse;
+import reactor.netty.http.client.PrematureCloseException;
+
+/**
+ * Performs App's forward calls: checks the request (hosted, ACTIVE, size, SSRF, concurrency — all
+ * before any connection), sends it from exactly the requested source IP, and reports the target's
+ * answer. Failures are typed {@link BorderException}s that say whether the target may have been contacted.
+ */
+final class EgressService {
+
+    private static final Logger log = LoggerFactory.getLogger(EgressService.class);
+    private static final Set<String> METHODS = Set.of("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS");
+    private static final Set<String> BODYLESS = Set.of("GET", "HEAD", "OPTIONS", "DELETE");
+
+    private final BoundClients clients;
+    private final BorderRegistrar registrar;
+    private final SsrfGuard guard;
+    private final Admission admission;
+    private final EgressMetrics metrics;
+    private final String borderId;
+    private final int maxRequestBody;
+    private final int maxResponseBody;
+
+    EgressService(BoundClients clients, BorderRegistrar registrar, SsrfGuard guard, Admission admission,
+                  EgressMetrics metrics, LimitsProperties limits) {
+        this.clients = clients;
+        this.registrar = registrar;
+        this.guard = guard;
+        this.admission = admission;
+        this.metrics = metrics;
+        this.borderId = registrar.current().borderId().value();
+        this.maxRequestBody = (int) Math.min(Integer.MAX_VALUE, limits.maxRequestBody().toBytes());
+        this.maxResponseBody = (int) Math.min(Integer.MAX_VALUE, limits.maxResponseBody().toBytes());
+    }
+
+    /**
+     * Forwards one call.
+     *
+     * @param request App's request
+     * @return the target's answer, or an error signal carrying a {@link BorderException}
+     */
+    Mono<ForwardResponse> forward(ForwardRequest request) {
+        EgressIp ip;
+        Call call;
+        try {
+            ip = hostedIp(request.sourceIp());
+            call = admit(ip, request);
+        } catch (BorderException e) {
+            return Mono.error(e);
+        }
+        long started = System.nanoTime();
+        return send(clients.client(ip), call)
+                .map(answer -> {
+                    Duration latency = Duration.ofNanos(System.nanoTime() - started);
+                    metrics.latency(ip.value(), latency);
+                    metrics.outcome(ip.value(), (answer.status / 100) + "xx");
+                    log.debug("Delivery {} from {} to {}: {}", request.deliveryId(), ip, call.url.host(), answer.status);
+                    return new ForwardResponse(request.deliveryId(), ip.value(), borderId, answer.status,
+                            answer.headers, answer.body.text(), answer.body.truncated(), latency.toMillis());
+                })
+                .onErrorMap(e -> !(e instanceof BorderException), EgressService::classify)
+                .doOnError(BorderException.class, e -> {
+                    if (e instanceof TargetDeniedException denied) {
+                        metrics.denied(ip.value(), denied.reason());
+                    }
+                    metrics.outcome(ip.value(), e.slug());
+                    log.debug("Delivery {} from {} failed: {}", request.deliveryId(), ip, e.getMessage());
+                })
+                .doFinally(signal -> admission.exit(ip));
+    }
+
+    private EgressIp hostedIp(String sourceIp) {
+        EgressIp ip;
+        try {
+            ip = EgressIp.of(sourceIp);
+        } catch (IllegalArgumentException e) {
+            metrics.outcome(EgressMetrics.OTHER_IP, Problems.INVALID_REQUEST);
+            throw new InvalidRequestException("sourceIp: '%s' (expected: an IPv4 or IPv6 literal)".formatted(sourceIp));
+        }
+        if (clients.client(ip) == null) {
+            metrics.outcome(EgressMetrics.OTHER_IP, Problems.IP_NOT_HOSTED);
+            throw new IpNotHostedException("sourceIp %s is not hosted by this Border".formatted(ip));
+        }
+        return ip;
+    }
+
+    /** Every check that can refuse the call without touching the network; on success the call holds a slot. */
+    private Call admit(EgressIp ip, ForwardRequest request) {
+        try {
+            String method = request.method() == null ? "POST" : request.method().toUpperCase(Locale.ROOT);
+            if (!METHODS.contains(method)) {
+                throw new InvalidRequestException("method: '%s' (expected: one of %s)".formatted(request.method(), METHODS));
+            }
+            Map<String, String> headers = OutboundHeaders.filter(request.headers());
+            if (admission.draining()) {
+                throw new IpNotActiveException("this Border is draining; send from another Border");
+            }
+            IpStatus status = registrar.statusOf(ip).orElse(IpStatus.DISABLED);
+            if (status != IpStatus.ACTIVE) {
+                throw new IpNotActiveException("sourceIp %s is %s on this Border".formatted(ip, status));
+            }
+            byte[] body = request.body() == null ? new byte[0] : request.body().getBytes(StandardCharsets.UTF_8);
+            if (body.length > maxRequestBody) {
+                throw new PayloadTooLargeException("body: %d bytes (expected: <= %d)".formatted(body.length, maxRequestBody));
+            }
+            SsrfGuard.VettedUrl url = guard.vetUrl(request.url());
+            switch (admission.tryEnter(ip)) {
+                case DRAINING -> throw new IpNotActiveException("this Border is draining; send from another Border");
+                case LIMIT_REACHED -> throw new TooManyRequestsException(
+                        "sourceIp %s has reached its concurrency limit".formatted(ip));
+                case ADMITTED -> {
+                }
+            }
+            return new Call(method, url, headers, body, request.body() != null || !BODYLESS.contains(method));
+        } catch (BorderException e) {
+            if (e instanceof TargetDeniedException denied) {
+                metrics.denied(ip.value(), denied.reason());
+            }
+            metrics.outcome(ip.value(), e.slug());
+            throw e;
+        }
+    }
+
+    private Mono<Answer> send(HttpClient client, Call call) {
+        return client
+                .headers(h -> {
+                    call.headers.forEach(h::set);
+                    if (call.sendsBody) {
+                        h.set("Content-Length", call.body.length);
+                    }
+                })
+                .request(io.netty.handler.codec.http.HttpMethod.valueOf(call.method))
+                .uri(call.url.uri())
+                .send(call.sendsBody && call.body.length > 0 ? Mono.just(Unpooled.wrappedBuffer(call.body)) : Mono.empty())
+                .response((response, body) -> body.asByteArray()
+                        .reduce(new CappedBody(maxResponseBody), CappedBody::append)
+                        .defaultIfEmpty(new CappedBody(maxResponseBody))
+                        .map(captured -> new Answer(response.status().code(), headersOf(response), captured)))
+                .next();
+    }
+
+    private static Map<String, String> headersOf(HttpClientResponse response) {
+        Map<String, String> out = new LinkedHashMap<>();
+        response.responseHeaders().forEach(e -> out.putIfAbsent(e.getKey(), e.getValue()));
+        return out;
+    }
+
+    /** Maps a transport failure to a typed problem; {@code targetContacted} errs on the side of "maybe". */
+    static BorderException classify(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof BorderException b) {
+                return b;
+            }
+        }
+        String name = error.getClass().getSimpleName();
+        if (name.equals("PoolAcquireTimeoutException") || name.equals("PoolAcquirePendingLimitException")) {
+            return new UnavailableException("no pooled connection to the target became free in time");
+        }
+        if (error instanceof ConnectTimeoutException) {
+            return TargetFailureException.timeout("connect to the target timed out", false, error);
+        }
+        if (error instanceof ConnectException) {
+            return TargetFailureException.unreachable("connect to the target failed: " + error.getMessage(), false, error);
+        }
+        if (error instanceof ReadTimeoutException) {
+            return TargetFailureException.timeout("the target did not answer in time", true, error);
+        }
+        if (error instanceof SSLException) {
+            // A failed handshake sends no request bytes.
+            return TargetFailureException.unreachable("TLS with the target failed: " + error.getMessage(), false, error);
+        }
+        if (error instanceof PrematureCloseException || error instanceof IOException) {
+            return TargetFailureException.unreachable("the connection to the target broke: " + error.getMessage(), true, error);
+        }
+        log.warn("Unexpected egress failure", error);
+        return TargetFailureException.unreachable("egress failed: " + error, true, error);
+    }
+
+    private record Call(String method, SsrfGuard.VettedUrl url, Map<String, String> headers, byte[] body, boolean sendsBody) {
+    }
+
+    private record Answer(int status, Map<String, String> headers, CappedBody body) {
+    }
+}

@@ -1,0 +1,107 @@
+package dev.egress.border.ops;
+
+import dev.egress.border.InvalidRequestException;
+import dev.egress.border.IpNotHostedException;
+import dev.egress.border.UnavailableException;
+import dev.egress.border.egress.InFlightCalls;
+import dev.egress.border.registration.BorderRegistrar;
+import dev.egress.discovery.Announcement;
+import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.IpStatus;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+
+/**
+ * Operator API (Bearer operator token): see and change the status of this Border's IPs. A change is
+ * applied locally at once and then republished as a whole announcement; the answer comes when the
+ * registry holds it.
+ */
+@RestController
+@RequestMapping("/ops/v1/ips")
+class OpsController {
+
+    private static final Duration PUBLISH_WAIT = Duration.ofSeconds(10);
+
+    private final BorderRegistrar registrar;
+    private final InFlightCalls calls;
+
+    OpsController(BorderRegistrar registrar, InFlightCalls calls) {
+        this.registrar = registrar;
+        this.calls = calls;
+    }
+
+    /**
+     * This Border's state.
+     *
+     * @param borderId     the Border
+     * @param endpoint     its advertised URL
+     * @param registration registration state
+     * @param generation   generation last accepted by the registry (-1 before registration)
+     * @param draining     whether shutdown has started
+     * @param ips          the IPs
+     */
+    record BorderView(String borderId, String endpoint, String registration, long generation, boolean draining,
+                      List<IpView> ips) {
+    }
+
+    /**
+     * One IP.
+     *
+     * @param ip       the IP
+     * @param status   its status
+     * @param inFlight calls in flight from it
+     */
+    record IpView(String ip, IpStatus status, int inFlight) {
+    }
+
+    /**
+     * Body of a status change.
+     *
+     * @param status {@code ACTIVE}, {@code DRAINING} or {@code DISABLED}
+     */
+    record StatusChange(String status) {
+    }
+
+    @GetMapping
+    BorderView list() {
+        return view(registrar.current());
+    }
+
+    @PutMapping("/{ip}")
+    Mono<BorderView> change(@PathVariable("ip") String ip, @RequestBody StatusChange change) {
+        IpStatus status = parseStatus(change == null ? null : change.status());
+        EgressIp egressIp;
+        try {
+            egressIp = EgressIp.of(ip);
+        } catch (IllegalArgumentException e) {
+            return Mono.error(new IpNotHostedException("ip '%s' is not hosted by this Border".formatted(ip)));
+        }
+        return Mono.fromFuture(() -> registrar.setStatus(egressIp, status))
+                .timeout(PUBLISH_WAIT)
+                .onErrorMap(e -> !(e instanceof IpNotHostedException),
+                        e -> new UnavailableException("applied locally, but the registry did not confirm the change: " + e))
+                .map(published -> view(registrar.current()));
+    }
+
+    private BorderView view(Announcement a) {
+        return new BorderView(a.borderId().value(), a.endpoint().toString(), registrar.state().name(),
+                registrar.publishedGeneration(), calls.draining(),
+                a.ips().stream().map(i -> new IpView(i.ip().value(), i.status(), calls.inFlight(i.ip()))).toList());
+    }
+
+    private static IpStatus parseStatus(String text) {
+        try {
+            return IpStatus.valueOf(text == null ? "" : text.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("status: '%s' (expected: ACTIVE, DRAINING or DISABLED)".formatted(text));
+        }
+    }
+}

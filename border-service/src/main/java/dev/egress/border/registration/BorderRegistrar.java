@@ -1,0 +1,145 @@
+package dev.egress.border.registration;
+
+import dev.egress.border.IpNotHostedException;
+import dev.egress.discovery.Announcement;
+import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.registry.BorderRegistry;
+import dev.egress.discovery.registry.Registration;
+import dev.egress.discovery.registry.RegistrationState;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publish side of this Border: owns the local announcement (what the egress path checks on every call)
+ * and keeps the registry slot in step with it. Every change republishes the whole announcement.
+ */
+public final class BorderRegistrar {
+
+    private static final Logger log = LoggerFactory.getLogger(BorderRegistrar.class);
+
+    private final BorderRegistry registry;
+    private final AtomicReference<Announcement> local;
+    private volatile Registration registration;
+    private boolean closed;
+
+    /**
+     * Creates the registrar; nothing is published before {@link #register()}.
+     *
+     * @param registry the registry port
+     * @param initial  the first announcement
+     * @param meters   metrics registry ({@code border.registration.state}, one gauge per state, 1 for the current)
+     */
+    public BorderRegistrar(BorderRegistry registry, Announcement initial, MeterRegistry meters) {
+        this.registry = registry;
+        this.local = new AtomicReference<>(initial);
+        for (RegistrationState s : RegistrationState.values()) {
+            Gauge.builder("border.registration.state", () -> state() == s ? 1 : 0)
+                    .tag("state", s.name()).description("1 for the registration's current state")
+                    .register(meters);
+        }
+    }
+
+    /** Starts holding the slot (returns at once; see {@link #state()}). */
+    public synchronized void register() {
+        if (registration != null) {
+            return;
+        }
+        Announcement initial = local.get();
+        Registration r = registry.register(initial);
+        r.onStateChange(s -> log.info("Registration of {} is {}; ips {}", initial.borderId(), s, local.get().ips()));
+        registration = r;
+        log.info("Registering {} at {} with ips {}", initial.borderId(), initial.endpoint(), initial.ips());
+    }
+
+    /**
+     * The registration state; {@link RegistrationState#REGISTERING} before {@link #register()}.
+     *
+     * @return the state
+     */
+    public RegistrationState state() {
+        Registration r = registration;
+        return r == null ? RegistrationState.REGISTERING : r.state();
+    }
+
+    /**
+     * The local announcement (the egress path's source of truth; the registry follows it).
+     *
+     * @return the announcement
+     */
+    public Announcement current() {
+        return local.get();
+    }
+
+    /**
+     * The generation the registry last accepted.
+     *
+     * @return the generation, or -1 before registration
+     */
+    public long publishedGeneration() {
+        Registration r = registration;
+        return r == null ? -1 : r.current().generation();
+    }
+
+    /**
+     * The status of a hosted IP.
+     *
+     * @param ip the IP
+     * @return its status, empty if not hosted here
+     */
+    public Optional<IpStatus> statusOf(EgressIp ip) {
+        return local.get().statusOf(ip);
+    }
+
+    /**
+     * Changes one IP's status: applied locally at once (a DRAINING or DISABLED IP stops taking calls
+     * immediately), then published.
+     *
+     * @param ip     a hosted IP
+     * @param status the new status
+     * @return completes with the published announcement
+     * @throws IpNotHostedException if the IP is not hosted here
+     */
+    public CompletableFuture<Announcement> setStatus(EgressIp ip, IpStatus status) {
+        if (statusOf(ip).isEmpty()) {
+            throw new IpNotHostedException("ip %s is not hosted by this Border".formatted(ip));
+        }
+        return publish(a -> a.withIpStatus(ip, status));
+    }
+
+    /**
+     * Changes every IP's status (DRAINING on shutdown).
+     *
+     * @param status the status
+     * @return completes with the published announcement
+     */
+    public CompletableFuture<Announcement> setAll(IpStatus status) {
+        return publish(a -> a.withAllIps(status));
+    }
+
+    // Synchronized so that updates reach the registration in the order they were applied locally.
+    private synchronized CompletableFuture<Announcement> publish(java.util.function.UnaryOperator<Announcement> change) {
+        Announcement next = local.updateAndGet(change);
+        log.info("Announcing {}: ips {}", next.borderId(), next.ips());
+        Registration r = registration;
+        if (r == null) {
+            return CompletableFuture.completedFuture(next);
+        }
+        return r.update(next);
+    }
+
+    /** Releases the slot so App stops routing here at once. Idempotent. */
+    public synchronized void close() {
+        Registration r = registration;
+        if (r != null && !closed) {
+            closed = true;
+            r.close();
+            log.info("Released the registry slot of {}", local.get().borderId());
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package dev.egress.border.ssrf;
+
+/** Why the SSRF guard refused a target; rendered as the {@code reason} of a 403 {@code target-denied} problem. */
+public enum DenialReason {
+    /** The URL is not absolute or does not parse. */
+    INVALID_URL,
+    /** Only {@code http} and {@code https} are allowed. */
+    SCHEME_NOT_ALLOWED,
+    /** {@code user:pass@host} is refused: it is a classic way to disguise the real host. */
+    USERINFO_NOT_ALLOWED,
+    /** The host is missing or is neither a valid name nor a valid IP literal. */
+    INVALID_HOST,
+    /** The port is outside 1..65535. */
+    INVALID_PORT,
+    /** The name did not resolve to any address. */
+    UNRESOLVABLE,
+    /** An address (or the IPv4 address embedded in it) is in the deny list and not explicitly allowed. */
+    DENIED_RANGE,
+    /** The address and port are one of the Border's own listening sockets. */
+    OWN_ADDRESS
+}

@@ -1,0 +1,110 @@
+package dev.egress.border;
+
+import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.Tokens;
+import dev.egress.discovery.forward.ForwardRequest;
+import dev.egress.discovery.testing.RecordingSink;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "egress.border.id=border-auth",
+        "egress.border.ips=127.0.0.6",
+        "egress.border.advertised-url=http://127.0.0.1:8181",
+        "egress.security.internal-token=" + Tokens.INTERNAL,
+        "egress.security.operator-token=" + Tokens.OPERATOR,
+        "egress.ssrf.allowed-ranges=127.0.0.1/32"})
+@AutoConfigureWebTestClient(timeout = "60s")
+@Import(InMemoryRegistryConfiguration.class)
+class AuthenticationTest {
+
+    static RecordingSink sink;
+
+    @Autowired
+    WebTestClient web;
+
+    @BeforeAll
+    static void startSink() throws Exception {
+        sink = RecordingSink.start();
+    }
+
+    @AfterAll
+    static void stopSink() {
+        sink.close();
+    }
+
+    @ParameterizedTest(name = "forward with [{0}] -> {1}")
+    @CsvSource({
+            "'', 401",
+            "Bearer wrong, 401",
+            "Bearer " + Tokens.OPERATOR + ", 401",
+            "Basic aW50ZXJuYWw6eA==, 401",
+            "Bearer " + Tokens.INTERNAL + "x, 401",
+            "Bearer " + Tokens.INTERNAL + ", 200",
+            "bearer " + Tokens.INTERNAL + ", 200"})
+    void forwardEndpointTakesOnlyTheInternalToken(String authorization, int status) {
+        WebTestClient.RequestBodySpec request = web.post().uri("/internal/v1/egress").contentType(MediaType.APPLICATION_JSON);
+        if (!authorization.isEmpty()) {
+            request.header("Authorization", authorization);
+        }
+        WebTestClient.ResponseSpec response = request
+                .bodyValue(new ForwardRequest("d", "127.0.0.6", sink.baseUri() + "/", "POST", Map.of(), "x")).exchange()
+                .expectStatus().isEqualTo(status);
+        if (status == 401) {
+            response.expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+                    .expectHeader().valueEquals("WWW-Authenticate", "Bearer")
+                    .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:unauthorized")
+                    .jsonPath("$.targetContacted").isEqualTo(false);
+        }
+    }
+
+    @ParameterizedTest(name = "GET ops with [{0}] -> {1}")
+    @CsvSource({
+            "'', 401",
+            "Bearer wrong, 401",
+            "Bearer " + Tokens.INTERNAL + ", 401",
+            "Bearer " + Tokens.OPERATOR + ", 200"})
+    void operatorEndpointTakesOnlyTheOperatorToken(String authorization, int status) {
+        WebTestClient.RequestHeadersSpec<?> request = web.get().uri("/ops/v1/ips");
+        if (!authorization.isEmpty()) {
+            request.header("Authorization", authorization);
+        }
+        request.exchange().expectStatus().isEqualTo(status);
+    }
+
+    @ParameterizedTest(name = "PUT ops with [{0}] -> {1}")
+    @CsvSource({
+            "'', 401",
+            "Bearer wrong, 401",
+            "Bearer " + Tokens.INTERNAL + ", 401",
+            "Bearer " + Tokens.OPERATOR + ", 200"})
+    void operatorStatusChangeTakesOnlyTheOperatorToken(String authorization, int status) {
+        WebTestClient.RequestHeadersSpec<?> request = web.put().uri("/ops/v1/ips/127.0.0.6")
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("status", "ACTIVE"));
+        if (!authorization.isEmpty()) {
+            request.header("Authorization", authorization);
+        }
+        request.exchange().expectStatus().isEqualTo(status);
+    }
+
+    @Test
+    void probesAndPrometheusAreOpenButOtherActuatorEndpointsAreNot() {
+        web.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
+        web.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk();
+        web.get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
+        web.get().uri("/actuator/metrics").exchange().expectStatus().isUnauthorized();
+        web.get().uri("/actuator/health").exchange().expectStatus().isUnauthorized();
+        web.get().uri("/actuator/metrics").header("Authorization", "Bearer " + Tokens.OPERATOR).exchange()
+                .expectStatus().isOk();
+    }
+}

@@ -1,0 +1,87 @@
+package dev.egress.border;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.egress.border.testing.InMemoryBorderRegistry;
+import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.Tokens;
+import dev.egress.discovery.registry.RegistrationState;
+import org.assertj.core.api.ThrowableAssert;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/** What the Border refuses to start with, and what readiness says before the slot is held. */
+class StartupTest {
+
+    private static ConfigurableApplicationContext run(String... args) {
+        String[] base = {"--server.port=0", "--egress.border.id=border-start", "--egress.border.advertised-url=http://127.0.0.1:8181"};
+        String[] all = new String[base.length + args.length];
+        System.arraycopy(base, 0, all, 0, base.length);
+        System.arraycopy(args, 0, all, base.length, args.length);
+        return new SpringApplicationBuilder(BorderApplication.class, InMemoryRegistryConfiguration.class).run(all);
+    }
+
+    private static Throwable root(ThrowableAssert.ThrowingCallable call) {
+        Throwable[] caught = new Throwable[1];
+        assertThatThrownBy(() -> {
+            try {
+                call.call();
+            } catch (Throwable t) {
+                caught[0] = t;
+                throw t;
+            }
+        }).isNotNull();
+        Throwable t = caught[0];
+        StringBuilder chain = new StringBuilder();
+        for (; t != null; t = t.getCause()) {
+            chain.append(t.getMessage()).append('\n');
+        }
+        return new RuntimeException(chain.toString());
+    }
+
+    @Test
+    void refusesToStartWhenADedicatedIpCannotBeBoundAndNamesTheIp() {
+        // 192.0.2.1 (TEST-NET-1) is not on any interface here: bind fails locally, nothing is sent.
+        Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2,192.0.2.1",
+                "--egress.security.internal-token=" + Tokens.INTERNAL));
+        assertThat(failure.getMessage()).contains("cannot bind 192.0.2.1").containsIgnoringCase("assign");
+    }
+
+    @Test
+    void refusesToStartWithoutAnInternalToken() {
+        Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2"));
+        assertThat(failure.getMessage()).contains("egress.security.internal-token");
+    }
+
+    @Test
+    void startsWithoutTokensOnlyWhenInsecureLocalIsSetExplicitly() {
+        try (ConfigurableApplicationContext border = run("--egress.border.ips=127.0.0.2", "--egress.security.insecure-local=true")) {
+            int port = ((WebServerApplicationContext) border).getWebServer().getPort();
+            WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build()
+                    .get().uri("/ops/v1/ips").exchange().expectStatus().isOk();
+        }
+    }
+
+    @Test
+    void isNotReadyUntilTheSlotIsHeldButAliveThroughout() {
+        InMemoryBorderRegistry registry = new InMemoryBorderRegistry();
+        registry.withholdSlot();
+        try (ConfigurableApplicationContext border = new SpringApplicationBuilder(BorderApplication.class)
+                .initializers(ctx -> ctx.getBeanFactory().registerSingleton("inMemoryBorderRegistry", registry))
+                .run("--server.port=0", "--egress.border.id=border-start", "--egress.border.advertised-url=http://127.0.0.1:8181",
+                        "--egress.border.ips=127.0.0.2", "--egress.security.internal-token=" + Tokens.INTERNAL)) {
+            int port = ((WebServerApplicationContext) border).getWebServer().getPort();
+            WebTestClient web = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build();
+            web.get().uri("/actuator/health/readiness").exchange().expectStatus().isEqualTo(503)
+                    .expectBody().jsonPath("$.status").isEqualTo("OUT_OF_SERVICE");
+            web.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
+
+            registry.registration().moveTo(RegistrationState.REGISTERED);
+            web.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk();
+        }
+    }
+}

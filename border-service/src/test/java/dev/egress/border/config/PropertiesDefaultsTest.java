@@ -1,0 +1,73 @@
+package dev.egress.border.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.util.unit.DataSize;
+
+/** The defaults documented in docs/configuration/border.md are the ones the records bind to. */
+class PropertiesDefaultsTest {
+
+    private static <T> T bind(String prefix, Class<T> type, Map<String, String> values) {
+        return new Binder(new MapConfigurationPropertySource(values)).bindOrCreate(prefix, type);
+    }
+
+    @Test
+    void limitsDefaultToTheDocumentedValues() {
+        LimitsProperties limits = bind("egress.limits", LimitsProperties.class, Map.of());
+        assertThat(limits.maxConcurrencyPerIp()).isEqualTo(256);
+        assertThat(limits.maxRequestBody()).isEqualTo(DataSize.ofMegabytes(1));
+        assertThat(limits.maxResponseBody()).isEqualTo(DataSize.ofKilobytes(64));
+        assertThat(limits.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(limits.responseTimeout()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void poolDefaultsToTheDocumentedValues() {
+        PoolProperties pool = bind("egress.pool", PoolProperties.class, Map.of());
+        assertThat(pool.maxConnections()).isEqualTo(128);
+        assertThat(pool.maxIdleTime()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(pool.maxLifeTime()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(pool.pendingAcquireTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(pool.evictionInterval()).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void registryDefaultsToTheDesignValuesAndNeedsAConnectionString() {
+        RegistryProperties registry = bind("egress.registry", RegistryProperties.class, Map.of());
+        assertThat(registry.node()).isEqualTo("egress");
+        assertThat(registry.semaphore()).isEqualTo("borders-registry");
+        assertThat(registry.sessionTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThatThrownBy(registry::toSettings).hasMessageContaining("egress.registry.connection-string");
+
+        RegistryProperties set = bind("egress.registry", RegistryProperties.class,
+                Map.of("egress.registry.connection-string", "grpc://127.0.0.1:2136/local", "egress.registry.session-timeout", "7s"));
+        assertThat(set.toSettings().sessionTimeout()).isEqualTo(Duration.ofSeconds(7));
+    }
+
+    @Test
+    void borderTakesACommaListOfIpsAndDefaultsTheDrainTimeout() {
+        BorderProperties border = bind("egress.border", BorderProperties.class, Map.of(
+                "egress.border.id", "border-a", "egress.border.ips", "127.0.0.2, 127.0.0.3",
+                "egress.border.advertised-url", "http://127.0.0.1:8181"));
+        assertThat(border.ips()).hasSize(2);
+        assertThat(border.drainTimeout()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(border.initialStatus().name()).isEqualTo("ACTIVE");
+    }
+
+    @Test
+    void neverPrintsTokens() {
+        SecurityProperties security = new SecurityProperties("s3cret-internal", "s3cret-operator", false);
+        assertThat(security.toString()).doesNotContain("s3cret").contains("<set>");
+    }
+
+    @Test
+    void ssrfAllowsNothingByDefault() {
+        assertThat(bind("egress.ssrf", SsrfProperties.class, Map.of()).allowedRanges()).isEmpty();
+    }
+}

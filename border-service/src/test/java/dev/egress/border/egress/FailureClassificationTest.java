@@ -1,0 +1,40 @@
+package dev.egress.border.egress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.egress.border.BorderException;
+import dev.egress.border.ssrf.DenialReason;
+import dev.egress.border.ssrf.TargetDeniedException;
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.handler.timeout.ReadTimeoutException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.util.stream.Stream;
+import javax.net.ssl.SSLHandshakeException;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class FailureClassificationTest {
+
+    static Stream<Arguments> failures() {
+        return Stream.of(
+                Arguments.of(new ConnectException("Connection refused"), 502, "target-unreachable", false),
+                Arguments.of(new ConnectTimeoutException("connection timed out"), 504, "target-timeout", false),
+                Arguments.of(ReadTimeoutException.INSTANCE, 504, "target-timeout", true),
+                Arguments.of(new SSLHandshakeException("bad certificate"), 502, "target-unreachable", false),
+                Arguments.of(new IOException("Connection reset by peer"), 502, "target-unreachable", true),
+                Arguments.of(new IllegalStateException("surprise"), 502, "target-unreachable", true),
+                Arguments.of(new RuntimeException("wrapped", new TargetDeniedException(DenialReason.DENIED_RANGE, "10.0.0.1")),
+                        403, "target-denied", false));
+    }
+
+    @ParameterizedTest(name = "{0} -> {1} {2}, targetContacted={3}")
+    @MethodSource("failures")
+    void saysWhetherTheTargetMayHaveSeenTheRequest(Throwable failure, int status, String slug, boolean contacted) {
+        BorderException mapped = EgressService.classify(failure);
+        assertThat(mapped.status().value()).isEqualTo(status);
+        assertThat(mapped.slug()).isEqualTo(slug);
+        assertThat(mapped.targetContacted()).isEqualTo(contacted);
+    }
+}

@@ -1,0 +1,98 @@
+package dev.egress.border.egress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.Tokens;
+import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.forward.ForwardRequest;
+import dev.egress.discovery.forward.ForwardResponse;
+import dev.egress.discovery.testing.RecordingSink;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "egress.border.id=border-limits",
+        "egress.border.ips=127.0.0.2,127.0.0.3",
+        "egress.border.advertised-url=http://127.0.0.1:8181",
+        "egress.security.internal-token=" + Tokens.INTERNAL,
+        "egress.ssrf.allowed-ranges=127.0.0.1/32",
+        "egress.limits.max-concurrency-per-ip=1",
+        "egress.limits.max-request-body=1KB"})
+@AutoConfigureWebTestClient(timeout = "60s")
+@Import(InMemoryRegistryConfiguration.class)
+class LimitsTest {
+
+    static RecordingSink sink;
+
+    @Autowired
+    WebTestClient web;
+    @Autowired
+    Admission admission;
+    @LocalServerPort
+    int port;
+
+    @BeforeAll
+    static void startSink() throws Exception {
+        sink = RecordingSink.start();
+    }
+
+    @AfterAll
+    static void stopSink() {
+        sink.close();
+    }
+
+    @Test
+    void refusesACallOverTheIpsConcurrencyLimitButNotOnAnotherIp() {
+        sink.reply(new RecordingSink.Reply(200, "slow", Duration.ofSeconds(3), Map.of()));
+        // WebTestClient blocks until the answer; the slow call needs a client that does not.
+        Mono<ForwardResponse> slow = WebClient.create("http://127.0.0.1:" + port).post().uri("/internal/v1/egress")
+                .header("Authorization", "Bearer " + Tokens.INTERNAL).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(new ForwardRequest("slow", "127.0.0.2", sink.baseUri() + "/", "POST", Map.of(), "x"))
+                .retrieve().bodyToMono(ForwardResponse.class);
+
+        StepVerifier.create(slow)
+                .then(() -> {
+                    await().atMost(Duration.ofSeconds(30)).until(() -> admission.inFlight(EgressIp.of("127.0.0.2")) == 1);
+                    forward("127.0.0.2").expectStatus().isEqualTo(429)
+                            .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:too-many-requests")
+                            .jsonPath("$.targetContacted").isEqualTo(false);
+                    sink.reply(RecordingSink.Reply.ok());
+                    forward("127.0.0.3").expectStatus().isOk();
+                })
+                .assertNext(r -> assertThat(r.body()).isEqualTo("slow"))
+                .verifyComplete();
+        // The slot is freed when the exchange ends, which may be just after the caller has the answer.
+        await().atMost(Duration.ofSeconds(30)).until(() -> admission.inFlight(EgressIp.of("127.0.0.2")) == 0);
+    }
+
+    @Test
+    void refusesAnEnvelopeFarOverTheCapWithPayloadTooLarge() {
+        String huge = "{\"deliveryId\":\"d\",\"sourceIp\":\"127.0.0.2\",\"url\":\"http://127.0.0.1/\",\"body\":\""
+                + "x".repeat(2 * 1024 * 1024) + "\"}";
+        web.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(huge).exchange()
+                .expectStatus().isEqualTo(413)
+                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:payload-too-large");
+    }
+
+    private WebTestClient.ResponseSpec forward(String ip) {
+        return web.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(new ForwardRequest("d", ip, sink.baseUri() + "/", "POST", Map.of(), "x")).exchange();
+    }
+}

@@ -1,0 +1,82 @@
+package dev.egress.border.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.egress.border.testing.InMemoryBorderRegistry;
+import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.Tokens;
+import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.IpStatus;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "egress.border.id=border-ops",
+        "egress.border.ips=127.0.0.7,127.0.0.8",
+        "egress.border.advertised-url=http://127.0.0.1:8181",
+        "egress.security.internal-token=" + Tokens.INTERNAL,
+        "egress.security.operator-token=" + Tokens.OPERATOR})
+@AutoConfigureWebTestClient(timeout = "60s")
+@Import(InMemoryRegistryConfiguration.class)
+class OpsApiTest {
+
+    @Autowired
+    WebTestClient web;
+    @Autowired
+    InMemoryBorderRegistry registry;
+
+    @Test
+    void listsEveryIpWithItsStatusAndTheRegistrationState() {
+        web.get().uri("/ops/v1/ips").header("Authorization", "Bearer " + Tokens.OPERATOR).exchange()
+                .expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$.borderId").isEqualTo("border-ops")
+                .jsonPath("$.registration").isEqualTo("REGISTERED")
+                .jsonPath("$.ips[0].ip").isEqualTo("127.0.0.7")
+                .jsonPath("$.ips[1].ip").isEqualTo("127.0.0.8")
+                .jsonPath("$.ips[0].inFlight").isEqualTo(0);
+    }
+
+    @Test
+    void republishesTheWholeAnnouncementWhenAnOperatorChangesAStatus() {
+        long before = registry.held().generation();
+
+        put("127.0.0.8", "draining").expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$.ips[?(@.ip == '127.0.0.8')].status").isEqualTo("DRAINING")
+                .jsonPath("$.ips[?(@.ip == '127.0.0.7')].status").isEqualTo("ACTIVE");
+
+        assertThat(registry.held().generation()).isGreaterThan(before);
+        assertThat(registry.held().statusOf(EgressIp.of("127.0.0.8"))).contains(IpStatus.DRAINING);
+        assertThat(registry.held().statusOf(EgressIp.of("127.0.0.7"))).contains(IpStatus.ACTIVE);
+
+        put("127.0.0.8", "ACTIVE").expectStatus().isOk();
+        assertThat(registry.held().statusOf(EgressIp.of("127.0.0.8"))).contains(IpStatus.ACTIVE);
+    }
+
+    @Test
+    void answersNotHostedForAnUnknownIp() {
+        put("127.0.0.9", "DISABLED").expectStatus().isNotFound()
+                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:ip-not-hosted");
+        put("not-an-ip", "DISABLED").expectStatus().isNotFound();
+    }
+
+    @Test
+    void answersInvalidRequestForAnUnknownStatus() {
+        put("127.0.0.7", "SLEEPING").expectStatus().isBadRequest()
+                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:invalid-request");
+        assertThat(registry.held().statusOf(EgressIp.of("127.0.0.7"))).contains(IpStatus.ACTIVE);
+    }
+
+    private WebTestClient.ResponseSpec put(String ip, String status) {
+        return web.put().uri("/ops/v1/ips/{ip}", ip).header("Authorization", "Bearer " + Tokens.OPERATOR)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("status", status)).exchange();
+    }
+}

@@ -1,0 +1,51 @@
+package dev.egress.border.ssrf;
+
+import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.Tokens;
+import dev.egress.discovery.forward.ForwardRequest;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/** The SSRF table through the real endpoint, with the production deny list and no allowed ranges. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "egress.border.id=border-ssrf",
+        "egress.border.ips=127.0.0.5",
+        "egress.border.advertised-url=http://127.0.0.1:8181",
+        "egress.security.internal-token=" + Tokens.INTERNAL})
+@AutoConfigureWebTestClient(timeout = "60s")
+@Import(InMemoryRegistryConfiguration.class)
+class SsrfEndpointTest {
+
+    @Autowired
+    WebTestClient web;
+
+    static Stream<Arguments> deniedWithoutDns() {
+        // A name that needs a real DNS query is left to the unit table: tests send nothing off loopback.
+        return SsrfTargets.denied().filter(a -> !"UNRESOLVABLE".equals(a.get()[1]));
+    }
+
+    @ParameterizedTest(name = "{0} -> 403 {1}")
+    @MethodSource("deniedWithoutDns")
+    void answersTargetDeniedWithTheReasonAndWithoutContactingTheTarget(String url, String reason) {
+        web.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(new ForwardRequest("d", "127.0.0.5", url, "POST", Map.of(), "{}"))
+                .exchange()
+                .expectStatus().isForbidden()
+                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectBody()
+                .jsonPath("$.type").isEqualTo("urn:egress:problem:target-denied")
+                .jsonPath("$.status").isEqualTo(403)
+                .jsonPath("$.reason").isEqualTo(reason)
+                .jsonPath("$.targetContacted").isEqualTo(false);
+    }
+}
