@@ -13,11 +13,10 @@ import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.RegistrySettings;
 import dev.egress.discovery.registry.ydb.YdbRegistryWatcher;
+import dev.egress.discovery.testing.ListenPorts;
 import dev.egress.discovery.testing.RecordingSink;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.File;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -62,9 +61,7 @@ class BorderProcessIT {
         sink = RecordingSink.start();
         table.addListener(snapshot -> history.add(Optional.ofNullable(snapshot.announcements().get(BORDER))));
         watcher = YdbRegistryWatcher.start(RegistrySettings.defaults(node.connectionString()), table, new SimpleMeterRegistry());
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = probe.getLocalPort();
-        }
+        port = ListenPorts.freeOutsideEphemeralRange();
         Path log = Path.of("target", "border-process-it.log");
         String java = ProcessHandle.current().info().command().orElse("java");
         border = new ProcessBuilder(java, "-Xmx256m", "-jar", new File("target/border-service.jar").getAbsolutePath(),

@@ -1,0 +1,28 @@
+package dev.egress.app.config;
+
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Cross-cutting beans: the clock and API authentication. */
+@Configuration(proxyBeanMethods = false)
+class AppConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(AppConfiguration.class);
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    ApiTokenFilter apiTokenFilter(SecurityProperties security, JsonMapper json) {
+        if (security.apiTokens().isEmpty()) {
+            log.warn("egress.security.api-tokens is empty: every authenticated endpoint answers 401");
+        }
+        return new ApiTokenFilter(security, json);
+    }
+}

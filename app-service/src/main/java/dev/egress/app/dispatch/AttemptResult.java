@@ -1,0 +1,111 @@
+package dev.egress.app.dispatch;
+
+import dev.egress.discovery.forward.ForwardResponse;
+import dev.egress.discovery.forward.Problems;
+
+/**
+ * What one call to a Border came to. Decides the retry rule: a delivery moves to another Border only
+ * when this attempt certainly did not reach the target.
+ *
+ * @param kind            the class of outcome
+ * @param borderStatus    the Border's HTTP status (0 if it did not answer)
+ * @param slug            the Border's problem slug, or null
+ * @param targetContacted whether the request may have reached the target
+ * @param reason          the Border's denial reason ({@code target-denied}), or null
+ * @param detail          the Border's problem detail, or a description of the failure
+ * @param response        the target's answer when delivered, else null
+ * @param latencyMs       time of this attempt
+ */
+record AttemptResult(Kind kind, int borderStatus, String slug, boolean targetContacted, String reason, String detail,
+                     ForwardResponse response, long latencyMs) {
+
+    /** Classes of outcome. */
+    enum Kind {
+        /** The target answered (any status). */
+        DELIVERED,
+        /** The Border could not be reached: connect refused or timed out, nothing was written. */
+        NOT_REACHED,
+        /** The Border left the snapshot between selection and the call: nothing was sent. */
+        BORDER_LEFT,
+        /** The circuit breaker of the Border is open: nothing was sent. */
+        BREAKER_OPEN,
+        /** The Border answered with a problem. */
+        BORDER_PROBLEM,
+        /** No answer within {@code egress.dispatch.attempt-timeout}; the target may have been reached. */
+        ATTEMPT_TIMEOUT,
+        /** The exchange broke after the request may have been written, or the answer was unreadable. */
+        BORDER_ERROR
+    }
+
+    static AttemptResult delivered(ForwardResponse response, long latencyMs) {
+        return new AttemptResult(Kind.DELIVERED, 200, null, true, null, null, response, latencyMs);
+    }
+
+    static AttemptResult failed(Kind kind, boolean targetContacted, String detail, long latencyMs) {
+        return new AttemptResult(kind, 0, null, targetContacted, null, detail, null, latencyMs);
+    }
+
+    /**
+     * Whether another Border may be tried: only when nothing reached the target.
+     *
+     * @return true for the retry rule's cases
+     */
+    boolean retryable() {
+        return switch (kind) {
+            case NOT_REACHED, BORDER_LEFT, BREAKER_OPEN -> true;
+            case BORDER_PROBLEM -> !targetContacted
+                    && (borderStatus == 409 || borderStatus == 429 || borderStatus == 500 || borderStatus == 503);
+            default -> false;
+        };
+    }
+
+    /**
+     * Whether this counts against the Border's health (breaker and passive health).
+     *
+     * @return true for failures of the Border itself
+     */
+    boolean borderFault() {
+        return switch (kind) {
+            case NOT_REACHED, ATTEMPT_TIMEOUT, BORDER_ERROR -> true;
+            case BORDER_PROBLEM -> borderStatus == 500 || borderStatus == 503;
+            default -> false;
+        };
+    }
+
+    /**
+     * Whether this says nothing about the Border's health (it was busy or the IP is moving).
+     *
+     * @return true for neutral outcomes
+     */
+    boolean neutral() {
+        return kind == Kind.BORDER_LEFT || kind == Kind.BREAKER_OPEN
+                || (kind == Kind.BORDER_PROBLEM && (borderStatus == 409 || borderStatus == 429));
+    }
+
+    /**
+     * The outcome as reported in {@code attempts[].outcome} and metrics.
+     *
+     * @return e.g. {@code delivered}, {@code border-unreachable}, {@code ip-not-active}
+     */
+    String outcome() {
+        return switch (kind) {
+            case DELIVERED -> "delivered";
+            case NOT_REACHED -> "border-unreachable";
+            case BORDER_LEFT -> "border-left";
+            case BREAKER_OPEN -> "breaker-open";
+            case ATTEMPT_TIMEOUT -> "attempt-timeout";
+            case BORDER_ERROR -> "border-error";
+            case BORDER_PROBLEM -> slug == null ? "border-status-" + borderStatus : slug;
+        };
+    }
+
+    /**
+     * The slug without the type prefix.
+     *
+     * @param type a problem type URI
+     * @return the slug, or null when the type is not one of ours
+     */
+    static String slugOf(String type) {
+        return type != null && type.startsWith(Problems.TYPE_PREFIX) ? type.substring(Problems.TYPE_PREFIX.length()) : null;
+    }
+}

@@ -1,0 +1,202 @@
+package dev.egress.app.dispatch;
+
+import dev.egress.discovery.Announcement;
+import dev.egress.discovery.Route;
+import dev.egress.discovery.RoutingSnapshot;
+import dev.egress.discovery.forward.ForwardResponse;
+import dev.egress.discovery.forward.Problems;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelOption;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import java.net.ConnectException;
+import java.net.URI;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Calls Borders. One Reactor Netty {@link ConnectionProvider} per Border endpoint, so that the
+ * connections of a Border that leaves the snapshot can be closed as a whole: a removed endpoint must
+ * not keep receiving traffic over a pooled keep-alive connection. Endpoints are known only from the
+ * snapshot; a route whose endpoint already left is refused here without a call.
+ */
+final class BorderClients implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(BorderClients.class);
+    private static final String EGRESS_PATH = "/internal/v1/egress";
+
+    private record Client(HttpClient http, ConnectionProvider provider, String egressUrl) {
+    }
+
+    private final ConcurrentHashMap<URI, Client> clients = new ConcurrentHashMap<>();
+    private final DispatchProperties properties;
+    private final JsonMapper json;
+    private final String authorization;
+    private volatile Set<URI> live = Set.of();
+
+    BorderClients(DispatchProperties properties, JsonMapper json, String internalToken) {
+        this.properties = properties;
+        this.json = json;
+        this.authorization = "Bearer " + internalToken;
+    }
+
+    /**
+     * Follows the snapshot: remembers the live endpoints and disposes the pools of the others.
+     *
+     * @param snapshot the new snapshot
+     */
+    void retain(RoutingSnapshot snapshot) {
+        Set<URI> endpoints = new HashSet<>();
+        for (Announcement announcement : snapshot.announcements().values()) {
+            endpoints.add(announcement.endpoint());
+        }
+        live = Set.copyOf(endpoints);
+        for (Map.Entry<URI, Client> entry : clients.entrySet()) {
+            if (!endpoints.contains(entry.getKey()) && clients.remove(entry.getKey(), entry.getValue())) {
+                entry.getValue().provider().disposeLater().subscribe();
+                log.info("Closed connections to {}: no live Border announces it", entry.getKey());
+            }
+        }
+    }
+
+    /**
+     * Sends one forward request. Never fails: every failure is classified into the result.
+     *
+     * @param route the route (Border and source IP)
+     * @param body  the serialised {@link dev.egress.discovery.forward.ForwardRequest}
+     * @return the attempt's result
+     */
+    Mono<AttemptResult> call(Route route, byte[] body) {
+        return Mono.defer(() -> {
+            long start = System.nanoTime();
+            Client client = client(route.endpoint());
+            if (client == null) {
+                return Mono.just(AttemptResult.failed(AttemptResult.Kind.BORDER_LEFT, false,
+                        "Border " + route.borderId() + " left the snapshot", 0));
+            }
+            return client.http()
+                    .post()
+                    .uri(client.egressUrl())
+                    .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
+                    .responseSingle((response, content) -> content.asByteArray().defaultIfEmpty(new byte[0])
+                            .map(bytes -> classify(response.status().code(), bytes, millisSince(start))))
+                    .timeout(properties.attemptTimeout())
+                    .onErrorResume(e -> Mono.just(classify(e, millisSince(start))));
+        });
+    }
+
+    private Client client(URI endpoint) {
+        if (!live.contains(endpoint)) {
+            return null;
+        }
+        Client client = clients.computeIfAbsent(endpoint, this::create);
+        if (!live.contains(endpoint)) {
+            // Lost a race with retain(): do not leave a pool behind for a Border that just left.
+            if (clients.remove(endpoint, client)) {
+                client.provider().disposeLater().subscribe();
+            }
+            return null;
+        }
+        return client;
+    }
+
+    private Client create(URI endpoint) {
+        String base = endpoint.toString();
+        if (base.endsWith("/")) {
+            base = base.substring(0, base.length() - 1);
+        }
+        ConnectionProvider provider = ConnectionProvider.builder("border-" + endpoint.getHost() + "-" + endpoint.getPort())
+                .maxConnections(properties.maxConnectionsPerBorder())
+                .pendingAcquireMaxCount(properties.pendingAcquireMax())
+                .pendingAcquireTimeout(properties.attemptTimeout())
+                .maxIdleTime(properties.connectionIdleTimeout())
+                .evictInBackground(properties.connectionIdleTimeout())
+                .build();
+        HttpClient http = HttpClient.create(provider)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, properties.connectTimeout().toMillis()))
+                .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, authorization)
+                        .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+                        .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_JSON));
+        return new Client(http, provider, base + EGRESS_PATH);
+    }
+
+    private AttemptResult classify(int status, byte[] bytes, long latencyMs) {
+        if (status == 200) {
+            try {
+                return AttemptResult.delivered(json.readValue(bytes, ForwardResponse.class), latencyMs);
+            } catch (RuntimeException e) {
+                return AttemptResult.failed(AttemptResult.Kind.BORDER_ERROR, true, "unreadable Border response", latencyMs);
+            }
+        }
+        String slug = null;
+        String reason = null;
+        String detail = null;
+        // Without an explicit targetContacted=false the request may have reached the target: never resend.
+        boolean contacted = true;
+        try {
+            JsonNode problem = json.readTree(bytes);
+            if (problem != null && problem.isObject()) {
+                slug = AttemptResult.slugOf(text(problem, "type"));
+                reason = text(problem, Problems.REASON);
+                detail = text(problem, "detail");
+                JsonNode flag = problem.get(Problems.TARGET_CONTACTED);
+                contacted = flag == null || !flag.isBoolean() || flag.booleanValue();
+            }
+        } catch (RuntimeException e) {
+            detail = "Border answered %d without a problem body".formatted(status);
+        }
+        return new AttemptResult(AttemptResult.Kind.BORDER_PROBLEM, status, slug, contacted, reason, detail, null, latencyMs);
+    }
+
+    private static AttemptResult classify(Throwable error, long latencyMs) {
+        if (error instanceof TimeoutException) {
+            return AttemptResult.failed(AttemptResult.Kind.ATTEMPT_TIMEOUT, true, "no answer from the Border in time", latencyMs);
+        }
+        if (isConnectFailure(error)) {
+            return AttemptResult.failed(AttemptResult.Kind.NOT_REACHED, false, "cannot connect to the Border", latencyMs);
+        }
+        return AttemptResult.failed(AttemptResult.Kind.BORDER_ERROR, true, "exchange with the Border failed", latencyMs);
+    }
+
+    private static boolean isConnectFailure(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            // Netty's ConnectTimeoutException and AnnotatedConnectException both extend ConnectException.
+            if (t instanceof ConnectException) {
+                return true;
+            }
+            // Reactor Netty's (shaded) pool exceptions: no connection was obtained, nothing was written.
+            if (t.getClass().getSimpleName().startsWith("PoolAcquire")) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value != null && value.isString() ? value.stringValue() : null;
+    }
+
+    private static long millisSince(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1_000_000;
+    }
+
+    @Override
+    public void close() {
+        clients.values().forEach(c -> c.provider().disposeLater().block(java.time.Duration.ofSeconds(5)));
+        clients.clear();
+    }
+}

@@ -1,0 +1,56 @@
+package dev.egress.app.dispatch;
+
+import dev.egress.app.config.SecurityProperties;
+import dev.egress.app.resilience.BorderBreakers;
+import dev.egress.app.resilience.PassiveHealth;
+import dev.egress.app.resilience.RetryBudget;
+import dev.egress.app.routing.EgressRouter;
+import dev.egress.app.routing.RoutingProperties;
+import dev.egress.discovery.RoutingTable;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Wires the dispatch path: Border clients (following the snapshot), dispatcher, idempotency. */
+@Configuration(proxyBeanMethods = false)
+class DispatchConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(DispatchConfiguration.class);
+
+    @Bean(destroyMethod = "close")
+    BorderClients borderClients(DispatchProperties properties, SecurityProperties security, JsonMapper json,
+                                RoutingTable table) {
+        if (security.internalToken().isEmpty()) {
+            log.warn("egress.security.internal-token is not set: Borders will refuse App's calls");
+        }
+        BorderClients clients = new BorderClients(properties, json, security.internalToken());
+        clients.retain(table.current());
+        table.addListener(clients::retain);
+        return clients;
+    }
+
+    @Bean
+    DispatchMetrics dispatchMetrics(MeterRegistry meters) {
+        return new DispatchMetrics(meters);
+    }
+
+    @Bean
+    Dispatcher dispatcher(EgressRouter router, BorderClients clients, BorderBreakers breakers, PassiveHealth health,
+                          RetryBudget budget, DispatchProperties properties, RoutingProperties routing,
+                          DispatchMetrics metrics, JsonMapper json) {
+        return new Dispatcher(router, clients, breakers, health, budget, properties, routing.retryAfter(), metrics, json);
+    }
+
+    @Bean
+    DeliveryRequestParser deliveryRequestParser() {
+        return new DeliveryRequestParser();
+    }
+
+    @Bean
+    IdempotencyStore idempotencyStore(DispatchProperties properties, MeterRegistry meters) {
+        return new IdempotencyStore(properties.idempotencyWindow(), properties.idempotencyMaxEntries(), System::nanoTime, meters);
+    }
+}

@@ -1,0 +1,196 @@
+package dev.egress.app.routing;
+
+import dev.egress.app.tenants.Tenant;
+import dev.egress.app.tenants.TenantPolicy;
+import dev.egress.app.tenants.TenantPolicyStore;
+import dev.egress.app.tenants.UnknownTenantException;
+import dev.egress.discovery.BorderId;
+import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.Route;
+import dev.egress.discovery.RoutingSnapshot;
+import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.select.BorderSelector;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * Routes a tenant to a Border from local state only: the tenant policy and the routing snapshot. Per
+ * (policy, snapshot) pair the candidate routes of every tenant are precomputed once, so the request path
+ * is two map lookups and a selector call. A dedicated tenant's candidates contain only routes through its
+ * own IPs; there is no code path that widens them.
+ */
+public final class EgressRouter {
+
+    private record View(TenantPolicy policy, RoutingSnapshot snapshot, Map<String, Resolution> byTenant) {
+    }
+
+    private final RoutingTable table;
+    private final TenantPolicyStore tenants;
+    private final BorderSelector selector;
+    private final RoutingProperties properties;
+    private final Counter panics;
+    private volatile View view;
+
+    /**
+     * Creates the router and subscribes it to snapshot and policy changes.
+     *
+     * @param table      the routing table
+     * @param tenants    the tenant policy
+     * @param selector   the selection strategy
+     * @param properties routing settings
+     * @param meters     metrics registry
+     */
+    public EgressRouter(RoutingTable table, TenantPolicyStore tenants, BorderSelector selector,
+                        RoutingProperties properties, MeterRegistry meters) {
+        this.table = table;
+        this.tenants = tenants;
+        this.selector = selector;
+        this.properties = properties;
+        this.panics = Counter.builder("egress.routing.panic")
+                .description("Selections that ignored passive-health ejection because every candidate was ejected")
+                .register(meters);
+        this.view = build(tenants.current(), table.current());
+        table.addListener(snapshot -> refresh());
+        tenants.addListener(policy -> refresh());
+    }
+
+    /**
+     * Resolves a tenant to its candidate routes.
+     *
+     * @param tenantId the tenant id
+     * @return the resolution, with at least one candidate
+     * @throws UnknownTenantException      if the tenant is not in the policy
+     * @throws NoEgressAvailableException  if no allowed IP is ACTIVE on a live Border, or the snapshot is
+     *                                     too stale for this tenant
+     */
+    public Resolution resolve(String tenantId) {
+        Resolution resolution = currentView().byTenant().get(tenantId);
+        if (resolution == null) {
+            throw new UnknownTenantException(tenantId);
+        }
+        if (isStale() && (resolution.tenant().dedicated()
+                || properties.sharedWhenStale() == RoutingProperties.SharedWhenStale.FAIL)) {
+            throw new NoEgressAvailableException(
+                    "routing data is older than %s; %s traffic fails closed".formatted(properties.maxStaleness(),
+                            resolution.tenantClass()),
+                    table.isReady() ? "routing-stale" : "routing-not-ready", properties.retryAfter(), Map.of());
+        }
+        if (resolution.candidates().isEmpty()) {
+            throw new NoEgressAvailableException(
+                    "no IP allowed for tenant '%s' is ACTIVE on a live Border".formatted(tenantId),
+                    "no-live-ip", properties.retryAfter(), Map.of());
+        }
+        return resolution;
+    }
+
+    /**
+     * Picks a route among a resolution's candidates, skipping Borders already tried and, unless every
+     * remaining one is unhealthy (panic mode), unhealthy Borders.
+     *
+     * @param resolution a resolution from {@link #resolve}
+     * @param requestKey the delivery's hash (tenant and URL), for stable strategies
+     * @param tried      Borders already attempted for this delivery
+     * @param healthy    whether a Border currently takes traffic (not ejected, breaker not open)
+     * @return the route, or null if every candidate Border was tried
+     */
+    public Route choose(Resolution resolution, long requestKey, Set<BorderId> tried, Predicate<BorderId> healthy) {
+        List<Route> candidates = resolution.candidates();
+        boolean allUsable = true;
+        for (int i = 0; i < candidates.size() && allUsable; i++) {
+            BorderId border = candidates.get(i).borderId();
+            allUsable = !tried.contains(border) && healthy.test(border);
+        }
+        if (allUsable) {
+            return selector.select(candidates, requestKey); // the common case: no allocation
+        }
+        List<Route> untried = new ArrayList<>(candidates.size());
+        List<Route> usable = new ArrayList<>(candidates.size());
+        for (Route route : candidates) {
+            if (!tried.contains(route.borderId())) {
+                untried.add(route);
+                if (healthy.test(route.borderId())) {
+                    usable.add(route);
+                }
+            }
+        }
+        if (untried.isEmpty()) {
+            return null;
+        }
+        if (usable.isEmpty()) {
+            // Panic mode: failing everything because every Border looks unhealthy is worse than trying one.
+            panics.increment();
+            return selector.select(untried, requestKey);
+        }
+        return selector.select(usable, requestKey);
+    }
+
+    /**
+     * Whether the snapshot is past {@code egress.routing.max-staleness} (or was never loaded).
+     *
+     * @return true if stale
+     */
+    public boolean isStale() {
+        return table.age().compareTo(properties.maxStaleness()) > 0;
+    }
+
+    /**
+     * A tenant's precomputed resolution without the staleness and availability checks of
+     * {@link #resolve}, for the status API and metrics.
+     *
+     * @param tenantId the tenant
+     * @return the resolution (candidates may be empty), or null if the tenant is unknown
+     */
+    public Resolution peek(String tenantId) {
+        return currentView().byTenant().get(tenantId);
+    }
+
+    /**
+     * The strategy in use.
+     *
+     * @return the selector's name
+     */
+    public String strategy() {
+        return selector.name();
+    }
+
+    private View currentView() {
+        View current = view;
+        // Listeners refresh the view after each swap; this check closes the window between a swap and
+        // its listener, so a request never routes on a policy or snapshot that was already replaced.
+        if (current.policy() != tenants.current() || current.snapshot() != table.current()) {
+            return refresh();
+        }
+        return current;
+    }
+
+    private synchronized View refresh() {
+        TenantPolicy policy = tenants.current();
+        RoutingSnapshot snapshot = table.current();
+        View current = view;
+        if (current.policy() == policy && current.snapshot() == snapshot) {
+            return current;
+        }
+        View next = build(policy, snapshot);
+        view = next;
+        return next;
+    }
+
+    private static View build(TenantPolicy policy, RoutingSnapshot snapshot) {
+        Map<List<EgressIp>, List<Route>> byIpList = new IdentityHashMap<>();
+        Map<String, Resolution> byTenant = new HashMap<>(policy.tenants().size() * 2);
+        for (Tenant tenant : policy.tenants().values()) {
+            List<EgressIp> allowed = policy.allowedIps(tenant);
+            // Shared tenants all hold the same list instance: compute their candidates once.
+            List<Route> candidates = byIpList.computeIfAbsent(allowed, snapshot::eligibleRoutes);
+            byTenant.put(tenant.id(), new Resolution(tenant, allowed, candidates));
+        }
+        return new View(policy, snapshot, Map.copyOf(byTenant));
+    }
+}

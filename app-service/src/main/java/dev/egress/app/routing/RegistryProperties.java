@@ -1,0 +1,26 @@
+package dev.egress.app.routing;
+
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Where the Border registry (a YDB coordination node) is.
+ *
+ * @param connectionString YDB connection string, e.g. {@code grpc://127.0.0.1:2136/local}; empty means no
+ *                         registry watcher is started and the routing table is fed by other means (tests)
+ * @param node             coordination node path under the database
+ * @param semaphore        the semaphore Borders hold slots of
+ * @param sessionTimeout   how long the server keeps a disconnected session
+ */
+@Validated
+@ConfigurationProperties("egress.registry")
+public record RegistryProperties(
+        @DefaultValue("") String connectionString,
+        @DefaultValue("egress") @NotBlank String node,
+        @DefaultValue("borders-registry") @NotBlank String semaphore,
+        @DefaultValue("5s") @NotNull Duration sessionTimeout) {
+}

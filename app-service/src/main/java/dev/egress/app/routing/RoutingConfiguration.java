@@ -1,0 +1,51 @@
+package dev.egress.app.routing;
+
+import dev.egress.app.tenants.TenantPolicyStore;
+import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.registry.RegistrySettings;
+import dev.egress.discovery.registry.RegistryWatcher;
+import dev.egress.discovery.registry.ydb.YdbRegistryWatcher;
+import dev.egress.discovery.select.BorderSelector;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Wires the routing table, the selection strategy, the router and — only when
+ * {@code egress.registry.connection-string} is set — the registry watcher that feeds the table.
+ */
+@Configuration(proxyBeanMethods = false)
+class RoutingConfiguration {
+
+    @Bean
+    RoutingTable routingTable(Clock clock) {
+        return new RoutingTable(clock);
+    }
+
+    @Bean
+    BorderSelector borderSelector(RoutingProperties properties) {
+        return Selectors.byName(properties.strategy(), properties.weights());
+    }
+
+    @Bean
+    EgressRouter egressRouter(RoutingTable table, TenantPolicyStore tenants, BorderSelector selector,
+                              RoutingProperties properties, MeterRegistry meters) {
+        return new EgressRouter(table, tenants, selector, properties, meters);
+    }
+
+    @Bean
+    SnapshotMetrics snapshotMetrics(RoutingTable table, MeterRegistry meters) {
+        return new SnapshotMetrics(table, meters);
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnExpression("!'${egress.registry.connection-string:}'.isBlank()")
+    RegistryWatcher registryWatcher(RegistryProperties registry, RoutingProperties routing, RoutingTable table,
+                                    MeterRegistry meters) {
+        RegistrySettings settings = new RegistrySettings(registry.connectionString().trim(), registry.node(),
+                registry.semaphore(), registry.sessionTimeout(), routing.pollInterval());
+        return YdbRegistryWatcher.start(settings, table, meters);
+    }
+}

@@ -1,0 +1,52 @@
+package dev.egress.app.routing;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * How deliveries are routed from the local snapshot.
+ *
+ * @param strategy        Border selection strategy: {@code lowest-border-id}, {@code round-robin},
+ *                        {@code rendezvous} or {@code weighted}
+ * @param weights         per-Border weights for {@code weighted} ({@code egress.routing.weights.<borderId>=N});
+ *                        Borders not listed weigh 1
+ * @param maxStaleness    once the registry has not confirmed the snapshot for this long, dedicated traffic
+ *                        fails closed with 503
+ * @param sharedWhenStale what shared-pool traffic does past {@code maxStaleness}
+ * @param ejectAfter      consecutive failed attempts after which a Border is ejected (passive health)
+ * @param recoveryHold    how long an ejected Border must go without failures before it takes traffic again
+ * @param pollInterval    the registry watcher's safety-net poll period
+ * @param retryAfter      the {@code Retry-After} sent with 503 {@code no-egress-available}
+ */
+@Validated
+@ConfigurationProperties("egress.routing")
+public record RoutingProperties(
+        @DefaultValue("lowest-border-id") @NotBlank String strategy,
+        @DefaultValue Map<String, Integer> weights,
+        @DefaultValue("30s") @NotNull Duration maxStaleness,
+        @DefaultValue("serve") @NotNull SharedWhenStale sharedWhenStale,
+        @DefaultValue("3") @Min(1) int ejectAfter,
+        @DefaultValue("30s") @NotNull Duration recoveryHold,
+        @DefaultValue("500ms") @NotNull Duration pollInterval,
+        @DefaultValue("5s") @NotNull Duration retryAfter) {
+
+    /**
+     * What shared-pool traffic does when the snapshot is older than {@code max-staleness}.
+     */
+    public enum SharedWhenStale {
+        /**
+         * Keep routing from the last good snapshot (default). Shared IPs are not allowlisted by any one
+         * customer, so a stale route risks at worst a refused attempt (which is retried on another
+         * Border), never a policy breach; failing would turn a registry outage into a total outage.
+         */
+        SERVE,
+        /** Fail closed with 503, like dedicated traffic. */
+        FAIL
+    }
+}

@@ -1,0 +1,27 @@
+package dev.egress.app.routing;
+
+import dev.egress.discovery.BorderId;
+import dev.egress.discovery.select.BorderSelector;
+import dev.egress.discovery.select.BorderSelectors;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Turns {@code egress.routing.strategy} and {@code egress.routing.weights.<borderId>} into one of the
+ * shared strategies; a wrong name or weight stops startup with a message naming the property.
+ */
+final class Selectors {
+
+    private Selectors() {
+    }
+
+    static BorderSelector byName(String name, Map<String, Integer> weights) {
+        try {
+            Map<BorderId, Integer> byBorder = new HashMap<>();
+            weights.forEach((id, weight) -> byBorder.put(BorderId.of(id), weight));
+            return BorderSelectors.byName(name, byBorder);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("egress.routing.strategy/weights: " + e.getMessage(), e);
+        }
+    }
+}

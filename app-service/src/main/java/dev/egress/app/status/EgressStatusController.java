@@ -1,0 +1,130 @@
+package dev.egress.app.status;
+
+import dev.egress.app.routing.EgressRouter;
+import dev.egress.app.routing.Resolution;
+import dev.egress.app.routing.RoutingProperties;
+import dev.egress.app.tenants.UnknownTenantException;
+import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.Route;
+import dev.egress.discovery.RoutingSnapshot;
+import dev.egress.discovery.RoutingTable;
+import io.swagger.v3.oas.annotations.Operation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Read-only views of routing state: every live IP with its Borders, and one tenant's allowlist with
+ * whether its webhooks can flow now. Both read the local snapshot only.
+ */
+@RestController
+class EgressStatusController {
+
+    private final RoutingTable table;
+    private final EgressRouter router;
+    private final RoutingProperties properties;
+
+    EgressStatusController(RoutingTable table, EgressRouter router, RoutingProperties properties) {
+        this.table = table;
+        this.router = router;
+        this.properties = properties;
+    }
+
+    /**
+     * Live IPs.
+     *
+     * @param generation snapshot generation
+     * @param ageMillis  time since the registry last confirmed the snapshot; null before the first read
+     * @param strategy   the selection strategy in use
+     * @param ips        live IPs, sorted
+     * @param conflicts  IPs announced by more than one live Border
+     */
+    record IpsView(long generation, Long ageMillis, String strategy, List<IpView> ips, List<ConflictView> conflicts) {
+    }
+
+    /**
+     * One live IP.
+     *
+     * @param ip      the IP
+     * @param status  best status over its live Borders
+     * @param borders its Borders and their status for it
+     */
+    record IpView(String ip, String status, List<BorderView> borders) {
+    }
+
+    /**
+     * One Border's view of an IP.
+     *
+     * @param id     the Border
+     * @param status its status for the IP
+     */
+    record BorderView(String id, String status) {
+    }
+
+    /**
+     * An IP announced by several Borders.
+     *
+     * @param ip      the IP
+     * @param borders the Borders, sorted (the first wins under {@code lowest-border-id})
+     */
+    record ConflictView(String ip, List<String> borders) {
+    }
+
+    /**
+     * A tenant's egress.
+     *
+     * @param tenantId  the tenant
+     * @param dedicated whether it has dedicated IPs
+     * @param available whether a delivery could leave now
+     * @param ips       the IPs to allowlist, in file order
+     */
+    record TenantEgressView(String tenantId, boolean dedicated, boolean available, List<TenantIpView> ips) {
+    }
+
+    /**
+     * One allowed IP.
+     *
+     * @param ip        the IP
+     * @param available whether it is ACTIVE on a live Border (and routing data is fresh enough)
+     */
+    record TenantIpView(String ip, boolean available) {
+    }
+
+    @Operation(summary = "Live egress IPs with their Borders and status, plus conflicts")
+    @GetMapping("/v1/egress/ips")
+    IpsView ips() {
+        RoutingSnapshot snapshot = table.current();
+        List<IpView> ips = new ArrayList<>();
+        snapshot.ips().stream().sorted().forEach(ip -> {
+            List<Route> routes = snapshot.routes(ip);
+            ips.add(new IpView(ip.value(), snapshot.status(ip).map(Enum::name).orElse(null),
+                    routes.stream().map(r -> new BorderView(r.borderId().value(), r.status().name())).toList()));
+        });
+        List<ConflictView> conflicts = new ArrayList<>();
+        for (Map.Entry<EgressIp, List<dev.egress.discovery.BorderId>> e : snapshot.conflicts().entrySet()) {
+            conflicts.add(new ConflictView(e.getKey().value(), e.getValue().stream().map(b -> b.value()).toList()));
+        }
+        return new IpsView(snapshot.generation(), table.isReady() ? table.age().toMillis() : null, router.strategy(),
+                ips, conflicts);
+    }
+
+    @Operation(summary = "A tenant's egress IPs (what to allowlist) and whether its webhooks can flow now")
+    @GetMapping("/v1/tenants/{id}/egress")
+    TenantEgressView tenantEgress(@PathVariable("id") String id) {
+        Resolution resolution = router.peek(id);
+        if (resolution == null) {
+            throw new UnknownTenantException(id.length() > 128 ? id.substring(0, 128) : id);
+        }
+        boolean dedicated = resolution.tenant().dedicated();
+        boolean routable = !router.isStale()
+                || (!dedicated && properties.sharedWhenStale() == RoutingProperties.SharedWhenStale.SERVE);
+        RoutingSnapshot snapshot = table.current();
+        List<TenantIpView> ips = resolution.allowedIps().stream()
+                .map(ip -> new TenantIpView(ip.value(), routable && !snapshot.eligibleRoutes(ip).isEmpty()))
+                .toList();
+        return new TenantEgressView(id, dedicated, ips.stream().anyMatch(TenantIpView::available), ips);
+    }
+}

@@ -1,0 +1,118 @@
+package dev.egress.app.tenants;
+
+import dev.egress.discovery.EgressIp;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+
+/**
+ * Reads the tenants file strictly: plain YAML only (no tags, no aliases), every IP a literal, every
+ * rule checked, and the first violation reported with its location. Unknown keys are errors too: a
+ * typo such as {@code dedicatedIp} must not silently move a tenant to the shared pool.
+ */
+final class TenantPolicyParser {
+
+    private static final Pattern TENANT_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+    private static final Set<String> TOP_KEYS = Set.of("sharedPool", "tenants");
+    private static final Set<String> TENANT_KEYS = Set.of("id", "dedicatedIps");
+
+    private TenantPolicyParser() {
+    }
+
+    static TenantPolicy parse(String yaml) throws InvalidTenantsFileException {
+        Object root;
+        try {
+            LoaderOptions options = new LoaderOptions();
+            options.setAllowDuplicateKeys(false);
+            options.setMaxAliasesForCollections(0);
+            root = new Yaml(new SafeConstructor(options)).load(yaml);
+        } catch (YAMLException e) {
+            throw new InvalidTenantsFileException("not valid YAML: " + firstLine(e.getMessage()));
+        }
+        if (!(root instanceof Map<?, ?> top)) {
+            throw new InvalidTenantsFileException("root: expected a mapping with sharedPool and tenants");
+        }
+        for (Object key : top.keySet()) {
+            if (!TOP_KEYS.contains(String.valueOf(key))) {
+                throw new InvalidTenantsFileException("'%s': unknown key (expected: one of %s)".formatted(key, TOP_KEYS));
+            }
+        }
+        List<EgressIp> shared = ips(top.get("sharedPool"), "sharedPool", true);
+        Set<EgressIp> sharedSet = Set.copyOf(shared);
+        Object tenantList = top.get("tenants");
+        if (!(tenantList instanceof List<?> entries)) {
+            throw new InvalidTenantsFileException("tenants: expected a list");
+        }
+        Map<String, Tenant> tenants = new LinkedHashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            String where = "tenants[" + i + "]";
+            if (!(entries.get(i) instanceof Map<?, ?> entry)) {
+                throw new InvalidTenantsFileException(where + ": expected a mapping with id and optional dedicatedIps");
+            }
+            for (Object key : entry.keySet()) {
+                if (!TENANT_KEYS.contains(String.valueOf(key))) {
+                    throw new InvalidTenantsFileException("%s.%s: unknown key (expected: one of %s)".formatted(where, key, TENANT_KEYS));
+                }
+            }
+            if (!(entry.get("id") instanceof String id) || !TENANT_ID.matcher(id).matches()) {
+                throw new InvalidTenantsFileException("%s.id: '%s' (expected: %s)".formatted(where, entry.get("id"), TENANT_ID));
+            }
+            List<EgressIp> dedicated = entry.containsKey("dedicatedIps")
+                    ? ips(entry.get("dedicatedIps"), where + ".dedicatedIps", false) : List.of();
+            for (EgressIp ip : dedicated) {
+                // A dedicated IP in the shared pool would let every shared tenant leave from it.
+                if (sharedSet.contains(ip)) {
+                    throw new InvalidTenantsFileException("%s.dedicatedIps: %s is also in sharedPool (expected: disjoint)".formatted(where, ip));
+                }
+            }
+            if (tenants.put(id, new Tenant(id, dedicated)) != null) {
+                throw new InvalidTenantsFileException("%s.id: '%s' is defined twice (expected: unique ids)".formatted(where, id));
+            }
+        }
+        boolean anyShared = tenants.values().stream().anyMatch(t -> !t.dedicated());
+        if (anyShared && shared.isEmpty()) {
+            throw new InvalidTenantsFileException("sharedPool: empty but some tenants have no dedicatedIps (expected: at least one IP)");
+        }
+        return new TenantPolicy(shared, tenants);
+    }
+
+    private static List<EgressIp> ips(Object value, String where, boolean mayBeMissing) throws InvalidTenantsFileException {
+        if (value == null && mayBeMissing) {
+            return List.of();
+        }
+        if (!(value instanceof List<?> list) || (!mayBeMissing && list.isEmpty())) {
+            throw new InvalidTenantsFileException(where + ": expected a " + (mayBeMissing ? "" : "non-empty ") + "list of IP literals");
+        }
+        List<EgressIp> ips = new ArrayList<>(list.size());
+        Set<EgressIp> seen = new HashSet<>();
+        for (int i = 0; i < list.size(); i++) {
+            EgressIp ip;
+            try {
+                ip = EgressIp.of(String.valueOf(list.get(i)));
+            } catch (IllegalArgumentException e) {
+                throw new InvalidTenantsFileException("%s[%d]: %s".formatted(where, i, e.getMessage()));
+            }
+            if (!seen.add(ip)) {
+                throw new InvalidTenantsFileException("%s[%d]: %s listed twice".formatted(where, i, ip));
+            }
+            ips.add(ip);
+        }
+        return ips;
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "unreadable";
+        }
+        int nl = message.indexOf('\n');
+        return nl < 0 ? message : message.substring(0, nl);
+    }
+}

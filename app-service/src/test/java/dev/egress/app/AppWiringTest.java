@@ -1,0 +1,78 @@
+package dev.egress.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.egress.app.resilience.BorderBreakers;
+import dev.egress.app.routing.EgressRouter;
+import dev.egress.discovery.BorderId;
+import dev.egress.discovery.registry.RegistryWatcher;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+
+/** How the App wires itself from properties, without starting a server. */
+class AppWiringTest {
+
+    @TempDir
+    Path dir;
+
+    private ReactiveWebApplicationContextRunner runner() throws Exception {
+        Path tenants = Files.writeString(dir.resolve("tenants.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
+        return new ReactiveWebApplicationContextRunner()
+                .withUserConfiguration(AppApplication.class)
+                .withPropertyValues("egress.tenants.file=" + tenants, "egress.security.api-tokens=t",
+                        "egress.security.internal-token=i");
+    }
+
+    @Test
+    void startsWithoutARegistryWatcherWhenNoConnectionStringIsSet() throws Exception {
+        runner().run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context).hasSingleBean(EgressRouter.class);
+            assertThat(context).doesNotHaveBean(RegistryWatcher.class);
+            assertThat(context.getBean(EgressRouter.class).strategy()).isEqualTo("lowest-border-id");
+        });
+    }
+
+    @Test
+    void borderBreakersInheritTheSharedBaseConfig() throws Exception {
+        runner().withPropertyValues("resilience4j.circuitbreaker.configs.default.sliding-window-size=7",
+                        "resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=5")
+                .run(context -> {
+                    var breaker = context.getBean(BorderBreakers.class).of(BorderId.of("border-x"));
+                    assertThat(breaker.getName()).isEqualTo("border-border-x");
+                    assertThat(breaker.getCircuitBreakerConfig().getSlidingWindowSize()).isEqualTo(7);
+                    assertThat(breaker.getCircuitBreakerConfig().getMinimumNumberOfCalls()).isEqualTo(5);
+                });
+    }
+
+    @Test
+    void refusesToStartWithoutAValidTenantsFile() throws Exception {
+        runner().withPropertyValues("egress.tenants.file=" + dir.resolve("missing.yaml")).run(context ->
+                assertThat(context).hasFailed().getFailure().rootCause().hasMessageContaining("missing.yaml"));
+        Path invalid = Files.writeString(dir.resolve("bad.yaml"), "tenants: [{id: a, dedicatedIps: [300.1.1.1]}]\n");
+        runner().withPropertyValues("egress.tenants.file=" + invalid).run(context ->
+                assertThat(context).hasFailed().getFailure().rootCause().hasMessageContaining("dedicatedIps[0]"));
+    }
+
+    @Test
+    void selectsTheConfiguredStrategy() throws Exception {
+        runner().withPropertyValues("egress.routing.strategy=weighted", "egress.routing.weights.border-a=3")
+                .run(context -> assertThat(context.getBean(EgressRouter.class).strategy()).isEqualTo("weighted"));
+    }
+
+    @Test
+    void refusesAnUnknownStrategy() throws Exception {
+        runner().withPropertyValues("egress.routing.strategy=random").run(context ->
+                assertThat(context).hasFailed().getFailure().hasStackTraceContaining("egress.routing.strategy/weights: strategy: 'random'"));
+    }
+
+    @Test
+    void keepsSecretsOutOfToString() throws Exception {
+        runner().withPropertyValues("egress.security.api-tokens=s3cret-1,s3cret-2", "egress.security.internal-token=s3cret-i")
+                .run(context -> assertThat(context.getBean(dev.egress.app.config.SecurityProperties.class).toString())
+                        .doesNotContain("s3cret").contains("2 redacted"));
+    }
+}

@@ -1,0 +1,150 @@
+package dev.egress.app.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.egress.app.tenants.TenantPolicyStore;
+import dev.egress.app.tenants.TenantsProperties;
+import dev.egress.app.tenants.UnknownTenantException;
+import dev.egress.discovery.AnnouncedIp;
+import dev.egress.discovery.Announcement;
+import dev.egress.discovery.BorderId;
+import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.Route;
+import dev.egress.discovery.RoutingSnapshot;
+import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.select.BorderSelectors;
+import dev.egress.discovery.testing.MutableClock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EgressRouterTest {
+
+    @TempDir
+    Path dir;
+
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T10:00:00Z"));
+    private final RoutingTable table = new RoutingTable(clock);
+    private TenantPolicyStore tenants;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        Path file = Files.writeString(dir.resolve("t.yaml"), """
+                sharedPool: [127.0.0.8]
+                tenants:
+                  - id: acme
+                    dedicatedIps: [127.0.0.2, 127.0.0.3]
+                  - id: small
+                """);
+        tenants = new TenantPolicyStore(new TenantsProperties(file, Duration.ofSeconds(60)), new SimpleMeterRegistry(), clock);
+    }
+
+    @AfterEach
+    void tearDown() {
+        tenants.close();
+    }
+
+    private EgressRouter router(RoutingProperties.SharedWhenStale sharedWhenStale) {
+        RoutingProperties properties = new RoutingProperties("lowest-border-id", Map.of(), Duration.ofSeconds(30),
+                sharedWhenStale, 3, Duration.ofSeconds(30), Duration.ofMillis(500), Duration.ofSeconds(5));
+        return new EgressRouter(table, tenants, BorderSelectors.byDefault(), properties, new SimpleMeterRegistry());
+    }
+
+    private static Announcement border(String id, String... ipsAndStatus) {
+        List<AnnouncedIp> ips = new java.util.ArrayList<>();
+        for (int i = 0; i < ipsAndStatus.length; i += 2) {
+            ips.add(new AnnouncedIp(EgressIp.of(ipsAndStatus[i]), IpStatus.valueOf(ipsAndStatus[i + 1])));
+        }
+        return Announcement.initial(BorderId.of(id), URI.create("http://127.0.0.1:1"), ips, Instant.now());
+    }
+
+    private void publish(Announcement... announcements) {
+        table.offer(RoutingSnapshot.fromAnnouncements(List.of(announcements), clock.instant()));
+    }
+
+    @Test
+    void dedicatedCandidatesAreOnlyTheTenantsActiveIps() {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        publish(border("a", "127.0.0.2", "DRAINING", "127.0.0.8", "ACTIVE", "127.0.0.9", "ACTIVE"),
+                border("b", "127.0.0.3", "ACTIVE"));
+
+        Resolution acme = router.resolve("acme");
+        assertThat(acme.candidates()).extracting(r -> r.ip().value()).containsExactly("127.0.0.3");
+        Resolution small = router.resolve("small");
+        assertThat(small.candidates()).extracting(r -> r.ip().value()).containsExactly("127.0.0.8");
+    }
+
+    @Test
+    void nothingLiveIs503AndUnknownIs404() {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        publish(border("a", "127.0.0.8", "ACTIVE", "127.0.0.2", "DISABLED"));
+
+        assertThatThrownBy(() -> router.resolve("acme")).isInstanceOf(NoEgressAvailableException.class)
+                .satisfies(e -> assertThat(((NoEgressAvailableException) e).reason()).isEqualTo("no-live-ip"));
+        assertThatThrownBy(() -> router.resolve("ghost")).isInstanceOf(UnknownTenantException.class);
+    }
+
+    @Test
+    void pastMaxStalenessDedicatedFailsClosedAndSharedFollowsTheSetting() {
+        EgressRouter serving = router(RoutingProperties.SharedWhenStale.SERVE);
+        EgressRouter failing = router(RoutingProperties.SharedWhenStale.FAIL);
+        publish(border("a", "127.0.0.2", "ACTIVE", "127.0.0.8", "ACTIVE"));
+        clock.advance(Duration.ofSeconds(31));
+
+        assertThatThrownBy(() -> serving.resolve("acme")).isInstanceOf(NoEgressAvailableException.class)
+                .satisfies(e -> assertThat(((NoEgressAvailableException) e).reason()).isEqualTo("routing-stale"));
+        assertThat(serving.resolve("small").candidates()).hasSize(1);
+        assertThatThrownBy(() -> failing.resolve("small")).isInstanceOf(NoEgressAvailableException.class);
+    }
+
+    @Test
+    void beforeTheFirstSnapshotDedicatedTrafficIsRefused() {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        assertThatThrownBy(() -> router.resolve("acme")).isInstanceOf(NoEgressAvailableException.class)
+                .satisfies(e -> assertThat(((NoEgressAvailableException) e).reason()).isEqualTo("routing-not-ready"));
+    }
+
+    @Test
+    void choiceSkipsTriedAndUnhealthyBordersAndPanicsWhenAllAreUnhealthy() {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        publish(border("a", "127.0.0.2", "ACTIVE"), border("b", "127.0.0.3", "ACTIVE"), border("c", "127.0.0.2", "ACTIVE"));
+        Resolution acme = router.resolve("acme");
+        BorderId a = BorderId.of("a");
+        BorderId b = BorderId.of("b");
+        BorderId c = BorderId.of("c");
+
+        assertThat(router.choose(acme, 1, Set.of(), x -> true).borderId()).isEqualTo(a);
+        assertThat(router.choose(acme, 1, Set.of(a), x -> true).borderId()).isEqualTo(b);
+        assertThat(router.choose(acme, 1, Set.of(), x -> !x.equals(a)).borderId()).isEqualTo(b);
+        Route panic = router.choose(acme, 1, Set.of(b, c), x -> false);
+        assertThat(panic.borderId()).isEqualTo(a);
+        assertThat(router.choose(acme, 1, Set.of(a, b, c), x -> true)).isNull();
+    }
+
+    @Test
+    void followsSnapshotAndPolicyChangesImmediately() throws Exception {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        publish(border("a", "127.0.0.2", "ACTIVE"));
+        assertThat(router.resolve("acme").candidates()).hasSize(1);
+        publish(border("a", "127.0.0.2", "DRAINING"));
+        assertThatThrownBy(() -> router.resolve("acme")).isInstanceOf(NoEgressAvailableException.class);
+
+        Files.writeString(tenants.state().file(), "sharedPool: [127.0.0.8]\ntenants: [{id: late}]\n");
+        tenants.refresh();
+        assertThatThrownBy(() -> router.resolve("acme")).isInstanceOf(UnknownTenantException.class);
+        assertThat(router.peek("late")).isNotNull();
+    }
+}

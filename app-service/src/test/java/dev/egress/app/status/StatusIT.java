@@ -1,0 +1,122 @@
+package dev.egress.app.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.egress.app.support.AppITSupport;
+import dev.egress.discovery.AnnouncedIp;
+import dev.egress.discovery.Announcement;
+import dev.egress.discovery.BorderId;
+import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.IpStatus;
+import java.net.URI;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/** Status API, probes, metrics, OpenAPI and the tenants file reload, over HTTP. */
+class StatusIT extends AppITSupport {
+
+    private static Announcement border(String id, int port, AnnouncedIp... ips) {
+        return Announcement.initial(BorderId.of(id), URI.create("http://127.0.0.1:" + port), List.of(ips), Instant.now());
+    }
+
+    private static AnnouncedIp ip(String ip, IpStatus status) {
+        return new AnnouncedIp(EgressIp.of(ip), status);
+    }
+
+    private WebTestClient anonymous() {
+        return WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(30)).build();
+    }
+
+    @AfterEach
+    void restoreTenants() throws Exception {
+        Files.writeString(tenantsFile(), TENANTS);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> client().get().uri("/v1/tenants/tiny-co/egress")
+                .exchange().expectStatus().isOk().expectBody().returnResult());
+    }
+
+    @Test
+    void listsLiveIpsWithBestStatusTheirBordersAndConflicts() {
+        publish(border("s-a", 1, ip("127.0.0.2", IpStatus.DRAINING), ip("127.0.0.5", IpStatus.ACTIVE)),
+                border("s-b", 2, ip("127.0.0.2", IpStatus.ACTIVE)));
+
+        client().get().uri("/v1/egress/ips").exchange().expectStatus().isOk().expectBody()
+                .jsonPath("$.generation").isNumber()
+                .jsonPath("$.ageMillis").isNumber()
+                .jsonPath("$.ips.length()").isEqualTo(2)
+                .jsonPath("$.ips[0].ip").isEqualTo("127.0.0.2")
+                .jsonPath("$.ips[0].status").isEqualTo("ACTIVE")
+                .jsonPath("$.ips[0].borders[0].id").isEqualTo("s-a")
+                .jsonPath("$.ips[0].borders[0].status").isEqualTo("DRAINING")
+                .jsonPath("$.ips[0].borders[1].id").isEqualTo("s-b")
+                .jsonPath("$.conflicts[0].ip").isEqualTo("127.0.0.2")
+                .jsonPath("$.conflicts[0].borders[0]").isEqualTo("s-a");
+    }
+
+    @Test
+    void showsATenantsAllowlistAndWhetherItCanFlow() {
+        publish(border("s-a", 1, ip("127.0.0.2", IpStatus.DRAINING), ip("127.0.0.3", IpStatus.ACTIVE)));
+
+        client().get().uri("/v1/tenants/acme/egress").exchange().expectStatus().isOk().expectBody()
+                .jsonPath("$.tenantId").isEqualTo("acme")
+                .jsonPath("$.dedicated").isEqualTo(true)
+                .jsonPath("$.available").isEqualTo(true)
+                .jsonPath("$.ips[0].ip").isEqualTo("127.0.0.2")
+                .jsonPath("$.ips[0].available").isEqualTo(false)
+                .jsonPath("$.ips[1].available").isEqualTo(true);
+        client().get().uri("/v1/tenants/small-co/egress").exchange().expectStatus().isOk().expectBody()
+                .jsonPath("$.dedicated").isEqualTo(false)
+                .jsonPath("$.available").isEqualTo(false)
+                .jsonPath("$.ips.length()").isEqualTo(2);
+        client().get().uri("/v1/tenants/ghost/egress").exchange().expectStatus().isNotFound()
+                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:unknown-tenant");
+    }
+
+    @Test
+    void probesAndPrometheusAreOpenEverythingElseNeedsAToken() {
+        anonymous().get().uri("/actuator/health/liveness").exchange().expectStatus().isOk().expectBody().returnResult();
+        anonymous().get().uri("/actuator/prometheus").exchange().expectStatus().isOk().expectBody().returnResult();
+        anonymous().get().uri("/actuator/health").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
+        anonymous().get().uri("/v1/egress/ips").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
+        anonymous().get().uri("/v3/api-docs").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
+        anonymous().get().uri("/actuator/metrics").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
+    }
+
+    @Test
+    void exposesMetricsAndTheOpenApiDocument() {
+        publish(border("s-a", 1, ip("127.0.0.2", IpStatus.ACTIVE)));
+        client().get().uri("/v1/deliveries").exchange().expectStatus().is4xxClientError().expectBody().returnResult();
+
+        String prometheus = anonymous().get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
+                .expectBody(String.class).returnResult().getResponseBody();
+        assertThat(prometheus).contains("egress_routing_snapshot_age_seconds", "egress_tenants_file_valid",
+                "egress_routing_conflicts", "egress_delivery_retries_total");
+
+        client().get().uri("/v3/api-docs").exchange().expectStatus().isOk().expectBody()
+                .jsonPath("$.paths['/v1/deliveries'].post").exists()
+                .jsonPath("$.paths['/v1/egress/ips'].get").exists()
+                .jsonPath("$.paths['/v1/tenants/{id}/egress'].get").exists();
+    }
+
+    @Test
+    void aValidTenantsChangeAppliesAndAnInvalidOneKeepsTheLastGood() throws Exception {
+        Files.writeString(tenantsFile(), TENANTS + "  - id: newcomer\n    dedicatedIps: [127.0.0.7]\n");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> client().get().uri("/v1/tenants/newcomer/egress")
+                .exchange().expectStatus().isOk().expectBody().jsonPath("$.ips[0].ip").isEqualTo("127.0.0.7"));
+
+        Files.writeString(tenantsFile(), "sharedPool: [not-an-ip]\ntenants: []\n");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> client().get().uri("/actuator/health")
+                .exchange().expectBody().jsonPath("$.components.tenants.details.valid").isEqualTo(false)
+                .jsonPath("$.components.tenants.details.lastError").value(e -> assertThat((String) e).contains("sharedPool[0]")));
+        client().get().uri("/v1/tenants/newcomer/egress").exchange().expectStatus().isOk().expectBody().returnResult();
+        client().get().uri("/v1/tenants/acme/egress").exchange().expectStatus().isOk().expectBody().returnResult();
+        String prometheus = anonymous().get().uri("/actuator/prometheus").exchange()
+                .expectBody(String.class).returnResult().getResponseBody();
+        assertThat(prometheus).contains("egress_tenants_file_valid 0.0");
+    }
+}

@@ -1,0 +1,250 @@
+package dev.egress.app.support;
+
+import dev.egress.discovery.AnnouncedIp;
+import dev.egress.discovery.Announcement;
+import dev.egress.discovery.BorderId;
+import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.forward.ForwardRequest;
+import dev.egress.discovery.forward.ForwardResponse;
+import dev.egress.discovery.forward.Problems;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import reactor.core.publisher.Mono;
+import reactor.netty.ByteBufMono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.server.HttpServer;
+import reactor.netty.http.server.HttpServerResponse;
+import reactor.netty.resources.ConnectionProvider;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * TEST DOUBLE of the Border contract ({@code POST /internal/v1/egress}), NOT the real border-service:
+ * a minimal real HTTP server on 127.0.0.1:0 that checks the internal token, refuses IPs it does not
+ * host (404) or that are not ACTIVE (409, {@code targetContacted:false}), and forwards from a socket
+ * bound to the requested source IP, so that a {@code RecordingSink} sees the true egress address.
+ * Failures can be injected with {@link #failWith}.
+ */
+public final class BorderDouble implements AutoCloseable {
+
+    /**
+     * An injected problem answer.
+     *
+     * @param status          HTTP status
+     * @param slug            problem slug
+     * @param targetContacted the flag App's retry rule reads
+     */
+    public record Failure(int status, String slug, boolean targetContacted) {
+    }
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final BorderId id;
+    private final String token;
+    private final Map<EgressIp, IpStatus> ips = new ConcurrentHashMap<>();
+    private final Map<EgressIp, HttpClient> bound = new ConcurrentHashMap<>();
+    private final ConnectionProvider provider = ConnectionProvider.create("border-double", 64);
+    private final AtomicReference<Failure> failure = new AtomicReference<>();
+    private final AtomicInteger calls = new AtomicInteger();
+    private final AtomicInteger openConnections = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong generation = new java.util.concurrent.atomic.AtomicLong();
+    private final Duration targetTimeout;
+    private final DisposableServer server;
+
+    private BorderDouble(String id, String token, Duration targetTimeout, List<EgressIp> hosted) {
+        this.id = BorderId.of(id);
+        this.token = token;
+        this.targetTimeout = targetTimeout;
+        for (EgressIp ip : hosted) {
+            ips.put(ip, IpStatus.ACTIVE);
+            bound.put(ip, HttpClient.create(provider)
+                    .bindAddress(() -> new InetSocketAddress(ip.toInetAddress(), 0))
+                    .responseTimeout(targetTimeout));
+        }
+        this.server = HttpServer.create().host("127.0.0.1").port(0)
+                .doOnConnection(connection -> {
+                    openConnections.incrementAndGet();
+                    connection.onDispose(openConnections::decrementAndGet);
+                })
+                .route(routes -> routes.post("/internal/v1/egress", (request, response) -> {
+                    calls.incrementAndGet();
+                    if (!("Bearer " + token).equals(request.requestHeaders().get("Authorization"))) {
+                        return problem(response, 401, Problems.UNAUTHORIZED, false);
+                    }
+                    return request.receive().aggregate().asByteArray()
+                            .flatMap(bytes -> handle(JSON.readValue(bytes, ForwardRequest.class), response))
+                            .then();
+                }))
+                .bindNow();
+    }
+
+    /**
+     * Starts a double hosting the given IPs, all ACTIVE.
+     *
+     * @param id            the Border id
+     * @param token         the internal token it accepts
+     * @param targetTimeout how long it waits for the target before answering 504
+     * @param ips           hosted IPs (127.0.0.2–127.0.0.9 in tests)
+     * @return the running double
+     */
+    public static BorderDouble start(String id, String token, Duration targetTimeout, String... ips) {
+        return new BorderDouble(id, token, targetTimeout, java.util.Arrays.stream(ips).map(EgressIp::of).toList());
+    }
+
+    private Mono<Void> handle(ForwardRequest forward, HttpServerResponse response) {
+        EgressIp ip = EgressIp.of(forward.sourceIp());
+        IpStatus status = ips.get(ip);
+        if (status == null) {
+            return problem(response, 404, Problems.IP_NOT_HOSTED, false);
+        }
+        if (status != IpStatus.ACTIVE) {
+            return problem(response, 409, Problems.IP_NOT_ACTIVE, false);
+        }
+        Failure injected = failure.get();
+        if (injected != null) {
+            return problem(response, injected.status(), injected.slug(), injected.targetContacted());
+        }
+        long start = System.nanoTime();
+        return bound.get(ip)
+                .headers(h -> forward.headers().forEach(h::set))
+                .request(io.netty.handler.codec.http.HttpMethod.valueOf(forward.method()))
+                .uri(forward.url())
+                .send(forward.body() == null ? Mono.empty() : ByteBufMono.fromString(Mono.just(forward.body())))
+                .responseSingle((res, body) -> body.asString(StandardCharsets.UTF_8).defaultIfEmpty("").map(text -> {
+                    Map<String, String> headers = new LinkedHashMap<>();
+                    res.responseHeaders().forEach(e -> headers.putIfAbsent(e.getKey(), e.getValue()));
+                    return new ForwardResponse(forward.deliveryId(), ip.value(), id.value(), res.status().code(), headers,
+                            text, false, (System.nanoTime() - start) / 1_000_000);
+                }))
+                .flatMap(answer -> response.status(HttpResponseStatus.OK)
+                        .header("Content-Type", "application/json")
+                        .sendByteArray(Mono.just(JSON.writeValueAsBytes(answer))).then())
+                .onErrorResume(e -> isTimeout(e)
+                        ? problem(response, 504, Problems.TARGET_TIMEOUT, true)
+                        : problem(response, 502, Problems.TARGET_UNREACHABLE, false));
+    }
+
+    private static boolean isTimeout(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof TimeoutException || t.getClass().getSimpleName().contains("Timeout")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Mono<Void> problem(HttpServerResponse response, int status, String slug, boolean contacted) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", Problems.type(slug));
+        body.put("status", status);
+        body.put("detail", "injected by the Border test double");
+        body.put(Problems.TARGET_CONTACTED, contacted);
+        return response.status(status).header("Content-Type", "application/problem+json")
+                .sendByteArray(Mono.just(JSON.writeValueAsBytes(body))).then();
+    }
+
+    /**
+     * Answers every forward with this problem from now on (null: behave normally).
+     *
+     * @param next the failure
+     */
+    public void failWith(Failure next) {
+        failure.set(next);
+    }
+
+    /**
+     * Changes an IP's status as the Border sees it (the announcement must be republished separately).
+     *
+     * @param ip     a hosted IP
+     * @param status the status
+     */
+    public void setStatus(String ip, IpStatus status) {
+        ips.put(EgressIp.of(ip), status);
+    }
+
+    /**
+     * The Border's current announcement.
+     *
+     * @return the announcement, published now
+     */
+    public Announcement announcement() {
+        List<AnnouncedIp> announced = ips.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .map(e -> new AnnouncedIp(e.getKey(), e.getValue())).toList();
+        return new Announcement(Announcement.CURRENT_VERSION, id, endpoint(), announced, Instant.now(), generation.incrementAndGet());
+    }
+
+    /**
+     * The URL App uses.
+     *
+     * @return e.g. {@code http://127.0.0.1:40000}
+     */
+    public URI endpoint() {
+        return URI.create("http://127.0.0.1:" + server.port());
+    }
+
+    /**
+     * Forward calls received (any outcome).
+     *
+     * @return the count
+     */
+    public int calls() {
+        return calls.get();
+    }
+
+    /**
+     * TCP connections from App currently open.
+     *
+     * @return the count
+     */
+    public int openConnections() {
+        return openConnections.get();
+    }
+
+    /**
+     * The Border id.
+     *
+     * @return the id
+     */
+    public BorderId id() {
+        return id;
+    }
+
+    /**
+     * An announcement for a Border that refuses connections: its endpoint is a loopback port nobody
+     * listens on.
+     *
+     * @param id  the Border id
+     * @param ips its IPs, all ACTIVE
+     * @return the announcement
+     * @throws java.io.IOException if no free port can be found
+     */
+    public static Announcement unreachable(String id, String... ips) throws java.io.IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        return Announcement.initial(BorderId.of(id), URI.create("http://127.0.0.1:" + port),
+                java.util.Arrays.stream(ips).map(ip -> new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE)).toList(),
+                Instant.now());
+    }
+
+    @Override
+    public void close() {
+        server.disposeNow(Duration.ofSeconds(5));
+        provider.disposeLater().block(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,175 @@
+package dev.egress.app.support;
+
+import dev.egress.discovery.testing.ListenPorts;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real border-service (its fat jar) as a process on 127.0.0.1 and an ephemeral port, registering in
+ * the given coordination node. Output goes to {@code target/system-it-<id>.log}.
+ */
+public final class BorderProcess implements AutoCloseable {
+
+    /** Operator token of every test Border. */
+    public static final String OPERATOR_TOKEN = "test-operator-token";
+
+    private final String id;
+    private final int port;
+    private final Process process;
+    private final List<String> ips;
+    private final String connectionString;
+    private final String internalToken;
+    private final String[] extraArgs;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    private BorderProcess(String id, int port, Process process, List<String> ips, String connectionString,
+                          String internalToken, String[] extraArgs) {
+        this.id = id;
+        this.port = port;
+        this.process = process;
+        this.ips = ips;
+        this.connectionString = connectionString;
+        this.internalToken = internalToken;
+        this.extraArgs = extraArgs;
+    }
+
+    /**
+     * The border-service fat jar built by the reactor.
+     *
+     * @return its path
+     */
+    public static Path jar() {
+        return Path.of("..", "border-service", "target", "border-service.jar").toAbsolutePath().normalize();
+    }
+
+    /**
+     * Starts a Border.
+     *
+     * @param id               Border id
+     * @param ips              its dedicated IPs
+     * @param connectionString the coordination node
+     * @param internalToken    the token App presents
+     * @param extraArgs        more {@code --name=value} arguments
+     * @return the started (not yet ready) process
+     * @throws IOException if it cannot start
+     */
+    public static BorderProcess start(String id, List<String> ips, String connectionString, String internalToken,
+                                      String... extraArgs) throws IOException {
+        int port = ListenPorts.freeOutsideEphemeralRange();
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx192m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-jar", jar().toString(),
+                "--server.port=" + port,
+                "--egress.border.id=" + id,
+                "--egress.border.ips=" + String.join(",", ips),
+                "--egress.border.advertised-url=http://127.0.0.1:" + port,
+                "--egress.border.drain-timeout=5s",
+                "--egress.security.internal-token=" + internalToken,
+                "--egress.security.operator-token=" + OPERATOR_TOKEN,
+                "--egress.ssrf.allowed-ranges=127.0.0.1/32",
+                "--egress.registry.connection-string=" + connectionString,
+                "--egress.registry.session-timeout=3s"));
+        command.addAll(List.of(extraArgs));
+        Path log = Path.of("target", "system-it-" + id + ".log");
+        Files.createDirectories(log.getParent());
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new BorderProcess(id, port, process, ips, connectionString, internalToken, extraArgs);
+    }
+
+    /**
+     * Whether the Border reports ready (IPs bound and registered).
+     *
+     * @return true when readiness answers 200
+     */
+    public boolean ready() {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness"))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Sets an IP's status through the operator API.
+     *
+     * @param ip     the IP
+     * @param status ACTIVE, DRAINING or DISABLED
+     * @return the HTTP status
+     * @throws Exception if the call fails
+     */
+    public int setStatus(String ip, String status) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ops/v1/ips/" + ip))
+                        .header("Authorization", "Bearer " + OPERATOR_TOKEN).header("Content-Type", "application/json")
+                        .timeout(Duration.ofSeconds(30))
+                        .PUT(HttpRequest.BodyPublishers.ofString("{\"status\":\"" + status + "\"}")).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    /**
+     * The Border id.
+     *
+     * @return the id
+     */
+    public String id() {
+        return id;
+    }
+
+    /**
+     * Starts the same Border again (new process, new port), after stopping this one.
+     *
+     * @return the new process
+     * @throws Exception if it cannot start
+     */
+    public BorderProcess restart() throws Exception {
+        close();
+        return start(id, ips, connectionString, internalToken, extraArgs);
+    }
+
+    /** Kills the process at once (SIGKILL): its slot stays until the session times out. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Whether the process still runs.
+     *
+     * @return true while alive
+     */
+    public boolean alive() {
+        return process.isAlive();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /**
+     * Whether the jar exists (the reactor packages border-service before app-service's ITs).
+     *
+     * @return true if built
+     */
+    public static boolean built() {
+        return new File(jar().toString()).isFile();
+    }
+}

@@ -1,0 +1,58 @@
+package dev.egress.app.tenants;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.egress.discovery.EgressIp;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class TenantPolicyParserTest {
+
+    @Test
+    void readsDedicatedAndSharedTenants() throws Exception {
+        TenantPolicy policy = TenantPolicyParser.parse("""
+                sharedPool: [203.0.113.50, 2001:DB8::1]
+                tenants:
+                  - id: acme
+                    dedicatedIps: [203.0.113.10, 203.0.113.11]
+                  - id: small-co
+                """);
+        assertThat(policy.sharedPool()).containsExactly(EgressIp.of("203.0.113.50"), EgressIp.of("2001:db8::1"));
+        Tenant acme = policy.tenant("acme").orElseThrow();
+        assertThat(acme.dedicated()).isTrue();
+        assertThat(policy.allowedIps(acme)).containsExactly(EgressIp.of("203.0.113.10"), EgressIp.of("203.0.113.11"));
+        Tenant small = policy.tenant("small-co").orElseThrow();
+        assertThat(small.dedicated()).isFalse();
+        assertThat(policy.allowedIps(small)).isEqualTo(policy.sharedPool());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "not yaml                  | 'tenants: [a'                                                      | not valid YAML",
+        "root list                 | '[1]'                                                              | root",
+        "unknown top key           | 'tenants: []\nsharedpool: []'                                      | unknown key",
+        "tenants missing           | 'sharedPool: [127.0.0.8]'                                          | tenants: expected a list",
+        "bad ip                    | 'tenants: [{id: a, dedicatedIps: [1.2.3]}]'                        | dedicatedIps[0]",
+        "lenient ipv4              | 'tenants: [{id: a, dedicatedIps: [127.1]}]'                        | dedicatedIps[0]",
+        "empty dedicated list      | 'tenants: [{id: a, dedicatedIps: []}]'                             | non-empty",
+        "typo in tenant key        | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, dedicatedIp: [127.0.0.2]}]' | unknown key",
+        "duplicate id              | 'sharedPool: [127.0.0.8]\ntenants: [{id: a}, {id: a}]'             | defined twice",
+        "bad id                    | 'sharedPool: [127.0.0.8]\ntenants: [{id: \"a b\"}]'                | .id",
+        "dedicated in shared       | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, dedicatedIps: [127.0.0.8]}]' | also in sharedPool",
+        "shared tenant, no pool    | 'tenants: [{id: a}]'                                               | sharedPool: empty",
+        "duplicate ip              | 'sharedPool: [127.0.0.8, 127.0.0.8]\ntenants: []'                  | listed twice",
+        "duplicate yaml key        | 'tenants: []\ntenants: []'                                         | not valid YAML"})
+    void rejectsBrokenFilesNamingTheRule(String name, String yaml, String message) {
+        assertThatThrownBy(() -> TenantPolicyParser.parse(yaml.replace("\\n", "\n")))
+                .isInstanceOf(InvalidTenantsFileException.class)
+                .hasMessageContaining(message);
+    }
+
+    @Test
+    void refusesYamlTags() {
+        assertThatThrownBy(() -> TenantPolicyParser.parse("tenants: !!java.util.ArrayList []"))
+                .isInstanceOf(InvalidTenantsFileException.class);
+    }
+}

@@ -1,0 +1,80 @@
+package dev.egress.app.tenants;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TenantPolicyStoreTest {
+
+    @TempDir
+    Path dir;
+
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+    private TenantPolicyStore store(Path file) {
+        return new TenantPolicyStore(new TenantsProperties(file, Duration.ofMillis(50)), meters, Clock.systemUTC());
+    }
+
+    /** Writes like a careful operator (or a ConfigMap): a complete new file moved into place. */
+    private static void replace(Path file, String content) throws Exception {
+        Path tmp = Files.writeString(file.resolveSibling(file.getFileName() + ".tmp"), content);
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    @Test
+    void appliesAValidChangeAndKeepsTheLastGoodOnAnInvalidOne() throws Exception {
+        Path file = Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
+        try (TenantPolicyStore store = store(file)) {
+            AtomicInteger swaps = new AtomicInteger();
+            store.addListener(p -> swaps.incrementAndGet());
+
+            replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: a}, {id: b, dedicatedIps: [127.0.0.2]}]\n");
+            await().atMost(Duration.ofSeconds(20)).until(() -> store.current().tenant("b").isPresent());
+            assertThat(swaps).hasValue(1);
+
+            replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: a}, {id: b, dedicatedIps: [nope]}]\n");
+            await().atMost(Duration.ofSeconds(20)).until(() -> !store.state().valid());
+            assertThat(store.current().tenant("b")).isPresent();
+            assertThat(store.state().lastError()).contains("tenants[1].dedicatedIps[0]");
+            assertThat(meters.get("egress.tenants.reloads").tag("result", "rejected").counter().count()).isGreaterThanOrEqualTo(1);
+            assertThat(meters.get("egress.tenants.file.valid").gauge().value()).isZero();
+
+            Files.delete(file);
+            store.refresh();
+            assertThat(store.current().tenants()).containsKeys("a", "b");
+
+            replace(file, "sharedPool: [127.0.0.9]\ntenants: [{id: c}]\n");
+            await().atMost(Duration.ofSeconds(20)).until(() -> store.current().tenant("c").isPresent());
+            assertThat(store.state().valid()).isTrue();
+            assertThat(store.state().lastError()).isNull();
+            assertThat(swaps).hasValue(2);
+        }
+    }
+
+    @Test
+    void anUnchangedFileIsNotReapplied() throws Exception {
+        Path file = Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
+        try (TenantPolicyStore store = store(file)) {
+            TenantPolicy first = store.current();
+            replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
+            Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5000));
+            store.refresh();
+            assertThat(store.current()).isSameAs(first);
+        }
+    }
+
+    @Test
+    void refusesToStartWithAnInvalidFile() throws Exception {
+        Path file = Files.writeString(dir.resolve("t.yaml"), "tenants: [{id: a}]\n");
+        assertThatThrownBy(() -> store(file)).isInstanceOf(IllegalStateException.class).hasMessageContaining("sharedPool");
+    }
+}

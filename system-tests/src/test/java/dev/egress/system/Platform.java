@@ -1,0 +1,218 @@
+package dev.egress.system;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.egress.discovery.testing.ListenPorts;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The whole platform as real processes on loopback: the embedded coordination node, three Borders
+ * (127.0.0.5 hosted by two of them), two Apps, and a tenants file. Ports are picked free at start; the
+ * coordination node keeps its port across restarts, as a restarted YDB would.
+ */
+final class Platform implements AutoCloseable {
+
+    static final String API_TOKEN = "system-api-token";
+    static final String INTERNAL_TOKEN = "system-internal-token";
+    static final String OPERATOR_TOKEN = "system-operator-token";
+    static final Duration SESSION_TIMEOUT = Duration.ofSeconds(2);
+    static final Duration POLL_INTERVAL = Duration.ofMillis(500);
+    static final Duration MAX_STALENESS = Duration.ofSeconds(10);
+
+    /** Border id → its dedicated IPs. */
+    static final Map<String, List<String>> BORDERS = new LinkedHashMap<>();
+
+    static {
+        BORDERS.put("border-a", List.of("127.0.0.2", "127.0.0.3"));
+        BORDERS.put("border-b", List.of("127.0.0.4", "127.0.0.5"));
+        BORDERS.put("border-c", List.of("127.0.0.5", "127.0.0.6"));
+    }
+
+    /** The dedicated tenant's IPs: one on a single Border, one hosted by two. */
+    static final Set<String> ACME_IPS = Set.of("127.0.0.3", "127.0.0.5");
+    /** The shared pool. */
+    static final Set<String> SHARED_IPS = Set.of("127.0.0.2", "127.0.0.4", "127.0.0.6");
+
+    final Http http = new Http();
+    final Path logs;
+    final int coordinationPort;
+    final Map<String, Integer> borderPorts = new LinkedHashMap<>();
+    final List<Integer> appPorts = new ArrayList<>();
+    ServiceProcess coordination;
+    final Map<String, ServiceProcess> borders = new LinkedHashMap<>();
+    final List<ServiceProcess> apps = new ArrayList<>();
+
+    private Platform(Path logs) {
+        this.logs = logs;
+        this.coordinationPort = freePort();
+    }
+
+    static Platform start() throws IOException {
+        Path logs = Path.of(System.getProperty("egress.logs", "target/system-logs"));
+        Files.createDirectories(logs);
+        Platform platform = new Platform(logs);
+        platform.launch();
+        return platform;
+    }
+
+    private void launch() throws IOException {
+        coordination = ServiceProcess.start("coordination", jar("coordination"),
+                List.of("--port", String.valueOf(coordinationPort), "--database", "/local"), logs);
+        await("coordination node listening").atMost(Duration.ofSeconds(60))
+                .until(() -> coordination.logText().contains("grpc://127.0.0.1:" + coordinationPort + "/local"));
+        Path tenants = logs.resolve("tenants.yaml");
+        Files.writeString(tenants, """
+                sharedPool: [127.0.0.2, 127.0.0.4, 127.0.0.6]
+                tenants:
+                  - id: acme
+                    dedicatedIps: [127.0.0.3, 127.0.0.5]
+                  - id: small-co
+                """);
+        for (Map.Entry<String, List<String>> border : BORDERS.entrySet()) {
+            int port = freePort();
+            borderPorts.put(border.getKey(), port);
+            borders.put(border.getKey(), ServiceProcess.start(border.getKey(), jar("border"),
+                    borderArgs(border.getKey(), border.getValue(), port), logs));
+        }
+        for (int i = 0; i < 2; i++) {
+            int port = freePort();
+            appPorts.add(port);
+            apps.add(ServiceProcess.start("app-" + i, jar("app"), appArgs(port, tenants), logs));
+        }
+        for (String border : borders.keySet()) {
+            awaitBorderReady(border);
+        }
+        for (int i = 0; i < apps.size(); i++) {
+            int app = i;
+            await("app-" + i + " ready").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> http.get(appUri(app, "/actuator/health/readiness"), null).ok());
+            await("app-" + i + " sees all borders").atMost(Duration.ofSeconds(30))
+                    .until(() -> liveBorders(app).equals(new TreeSet<>(BORDERS.keySet())));
+        }
+    }
+
+    private List<String> borderArgs(String id, List<String> ips, int port) {
+        return List.of("--server.port=" + port,
+                "--egress.border.id=" + id,
+                "--egress.border.ips=" + String.join(",", ips),
+                "--egress.border.advertised-url=http://127.0.0.1:" + port,
+                "--egress.border.drain-timeout=10s",
+                "--egress.security.internal-token=" + INTERNAL_TOKEN,
+                "--egress.security.operator-token=" + OPERATOR_TOKEN,
+                "--egress.ssrf.allowed-ranges=127.0.0.1/32",
+                "--egress.registry.connection-string=" + connectionString(),
+                "--egress.registry.session-timeout=" + SESSION_TIMEOUT.toMillis() + "ms");
+    }
+
+    private List<String> appArgs(int port, Path tenants) {
+        return List.of("--server.port=" + port,
+                "--egress.security.api-tokens=" + API_TOKEN,
+                "--egress.security.internal-token=" + INTERNAL_TOKEN,
+                "--egress.tenants.file=" + tenants.toAbsolutePath(),
+                "--egress.routing.max-staleness=" + MAX_STALENESS.toMillis() + "ms",
+                "--egress.routing.poll-interval=" + POLL_INTERVAL.toMillis() + "ms",
+                "--egress.registry.connection-string=" + connectionString(),
+                "--egress.registry.session-timeout=" + SESSION_TIMEOUT.toMillis() + "ms");
+    }
+
+    String connectionString() {
+        return "grpc://127.0.0.1:" + coordinationPort + "/local";
+    }
+
+    void awaitBorderReady(String border) {
+        await(border + " ready").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
+                .until(() -> http.get(borderUri(border, "/actuator/health/readiness"), null).ok());
+    }
+
+    URI appUri(int app, String path) {
+        return URI.create("http://127.0.0.1:" + appPorts.get(app) + path);
+    }
+
+    URI borderUri(String border, String path) {
+        return URI.create("http://127.0.0.1:" + borderPorts.get(border) + path);
+    }
+
+    /**
+     * The Borders an App currently routes to, from its status API.
+     *
+     * @param app App index
+     * @return Border ids with at least one IP in the App's snapshot
+     */
+    Set<String> liveBorders(int app) {
+        Set<String> live = new TreeSet<>();
+        JsonNode ips = http.get(appUri(app, "/v1/egress/ips"), API_TOKEN).json();
+        if (ips == null || !ips.has("ips")) {
+            return live;
+        }
+        for (JsonNode ip : ips.get("ips")) {
+            for (JsonNode border : ip.get("borders")) {
+                live.add(border.get("id").asString());
+            }
+        }
+        return live;
+    }
+
+    /**
+     * How old an App's snapshot is: time since the registry last confirmed it.
+     *
+     * @return age in ms, or {@link Long#MAX_VALUE} if the App did not answer
+     */
+    long snapshotAgeMillis(int app) {
+        JsonNode ips = http.get(appUri(app, "/v1/egress/ips"), API_TOKEN).json();
+        return ips == null || !ips.has("ageMillis") ? Long.MAX_VALUE : ips.get("ageMillis").asLong();
+    }
+
+    /**
+     * One Border's status for one IP as an App sees it.
+     *
+     * @return the status, or null if the App does not see that pair
+     */
+    String statusSeenByApp(int app, String ip, String border) {
+        JsonNode ips = http.get(appUri(app, "/v1/egress/ips"), API_TOKEN).json();
+        if (ips == null || !ips.has("ips")) {
+            return null;
+        }
+        for (JsonNode entry : ips.get("ips")) {
+            if (entry.get("ip").asString().equals(ip)) {
+                for (JsonNode b : entry.get("borders")) {
+                    if (b.get("id").asString().equals(border)) {
+                        return b.get("status").asString();
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private static Path jar(String which) {
+        Path jar = Path.of(System.getProperty("egress.jar." + which, "missing"));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("jar for " + which + " not built: " + jar);
+        }
+        return jar;
+    }
+
+    private static int freePort() {
+        return ListenPorts.freeOutsideEphemeralRange();
+    }
+
+    @Override
+    public void close() {
+        apps.forEach(ServiceProcess::close);
+        borders.values().forEach(ServiceProcess::close);
+        if (coordination != null) {
+            coordination.close();
+        }
+    }
+}
