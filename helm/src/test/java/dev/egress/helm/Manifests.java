@@ -1,0 +1,79 @@
+package dev.egress.helm;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/** The parsed output of one {@code helm template}: Kubernetes objects and typed accessors over them. */
+record Manifests(List<Map<String, Object>> objects) {
+
+    @SuppressWarnings("unchecked")
+    static Manifests parse(String rendered) {
+        List<Map<String, Object>> objects = new ArrayList<>();
+        for (Object document : ChartRendering.yaml().loadAll(rendered)) {
+            if (document != null) {
+                objects.add((Map<String, Object>) document);
+            }
+        }
+        return new Manifests(List.copyOf(objects));
+    }
+
+    Stream<Map<String, Object>> ofKind(String kind) {
+        return objects.stream().filter(o -> kind.equals(o.get("kind")));
+    }
+
+    List<Map<String, Object>> deployments() {
+        return ofKind("Deployment").toList();
+    }
+
+    Map<String, Object> named(String kind, String name) {
+        return ofKind(kind).filter(o -> name.equals(Manifests.<String>at(o, "metadata", "name")))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + kind + " named " + name + " in " + names()));
+    }
+
+    List<String> names() {
+        return objects.stream().map(o -> o.get("kind") + "/" + at(o, "metadata", "name")).toList();
+    }
+
+    static Map<String, Object> podSpec(Map<String, Object> workload) {
+        return at(workload, "spec", "template", "spec");
+    }
+
+    static List<Map<String, Object>> containers(Map<String, Object> workload) {
+        return at(workload, "spec", "template", "spec", "containers");
+    }
+
+    static Map<String, String> podLabels(Map<String, Object> workload) {
+        return at(workload, "spec", "template", "metadata", "labels");
+    }
+
+    static Map<String, String> podAnnotations(Map<String, Object> workload) {
+        Map<String, String> annotations = at(workload, "spec", "template", "metadata", "annotations");
+        return annotations == null ? Map.of() : annotations;
+    }
+
+    /** Environment of the first container as name -> value (valueFrom entries map to null). */
+    static Map<String, String> env(Map<String, Object> workload) {
+        Map<String, String> env = new java.util.LinkedHashMap<>();
+        List<Map<String, Object>> entries = at(containers(workload).get(0), "env");
+        for (Map<String, Object> entry : entries) {
+            env.put((String) entry.get("name"), (String) entry.get("value"));
+        }
+        return env;
+    }
+
+    /** Walks nested maps; null when a key is missing. */
+    @SuppressWarnings("unchecked")
+    static <T> T at(Map<String, Object> root, String... path) {
+        Object current = root;
+        for (String key : path) {
+            if (!(current instanceof Map<?, ?> map)) {
+                return null;
+            }
+            current = map.get(key);
+        }
+        return (T) current;
+    }
+}

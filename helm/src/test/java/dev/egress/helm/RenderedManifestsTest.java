@@ -1,0 +1,257 @@
+package dev.egress.helm;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static dev.egress.helm.Manifests.at;
+import static dev.egress.helm.Manifests.containers;
+import static dev.egress.helm.Manifests.env;
+import static dev.egress.helm.Manifests.podAnnotations;
+import static dev.egress.helm.Manifests.podLabels;
+import static dev.egress.helm.Manifests.podSpec;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+/** Assertions on what the chart renders, for the default values and for both documented Border modes. */
+class RenderedManifestsTest {
+
+    private static final String PREFIX = "egress-egress-platform";
+
+    private final Manifests hostNetwork = ChartRendering.render().example("values-hostnetwork.yaml").manifests();
+    private final Manifests multus = ChartRendering.render().example("values-multus.yaml").manifests();
+
+    @Test
+    void defaultsRenderAppOnlyAndNoBorderWithoutInstances() {
+        Manifests defaults = ChartRendering.render().manifests();
+
+        assertThat(defaults.deployments()).extracting(d -> at(d, "metadata", "name"))
+                .containsExactly(PREFIX + "-app");
+        assertThat(defaults.ofKind("NetworkPolicy")).isEmpty();
+        assertThat(defaults.ofKind("ServiceMonitor")).isEmpty();
+        assertThat(defaults.names()).contains("Secret/" + PREFIX + "-tokens", "ConfigMap/" + PREFIX + "-tenants",
+                "Service/" + PREFIX + "-app", "PodDisruptionBudget/" + PREFIX + "-app");
+    }
+
+    @Test
+    void everyWorkloadHasStartupLivenessAndReadinessProbesOnTheActuatorGroups() {
+        assertThat(hostNetwork.deployments()).hasSize(3);
+        for (Map<String, Object> deployment : hostNetwork.deployments()) {
+            Map<String, Object> container = containers(deployment).get(0);
+            assertThat(Manifests.<String>at(container, "startupProbe", "httpGet", "path"))
+                    .isEqualTo("/actuator/health/liveness");
+            assertThat(Manifests.<String>at(container, "livenessProbe", "httpGet", "path"))
+                    .isEqualTo("/actuator/health/liveness");
+            assertThat(Manifests.<String>at(container, "readinessProbe", "httpGet", "path"))
+                    .isEqualTo("/actuator/health/readiness");
+            assertThat(Manifests.<String>at(container, "readinessProbe", "httpGet", "port")).isEqualTo("management");
+            List<Map<String, Object>> ports = at(container, "ports");
+            assertThat(ports).extracting(p -> p.get("name")).containsExactlyInAnyOrder("http", "management");
+        }
+    }
+
+    @Test
+    void deploymentSelectorsMatchTheirPodTemplateLabels() {
+        for (Manifests manifests : List.of(hostNetwork, multus)) {
+            for (Map<String, Object> deployment : manifests.deployments()) {
+                Map<String, String> selector = at(deployment, "spec", "selector", "matchLabels");
+                assertThat(podLabels(deployment)).containsAllEntriesOf(selector);
+            }
+        }
+    }
+
+    @Test
+    void servicesAndDisruptionBudgetsSelectTheirComponentsPods() {
+        Map<String, Object> app = hostNetwork.named("Deployment", PREFIX + "-app");
+        Map<String, Object> borderA = hostNetwork.named("Deployment", PREFIX + "-border-border-a");
+        Map<String, Object> borderB = hostNetwork.named("Deployment", PREFIX + "-border-border-b");
+
+        Map<String, String> appService = at(hostNetwork.named("Service", PREFIX + "-app"), "spec", "selector");
+        Map<String, String> appPdb = at(hostNetwork.named("PodDisruptionBudget", PREFIX + "-app"),
+                "spec", "selector", "matchLabels");
+        Map<String, String> borderPdb = at(hostNetwork.named("PodDisruptionBudget", PREFIX + "-border"),
+                "spec", "selector", "matchLabels");
+
+        assertThat(podLabels(app)).containsAllEntriesOf(appService).containsAllEntriesOf(appPdb);
+        assertThat(podLabels(borderA)).containsAllEntriesOf(borderPdb);
+        assertThat(podLabels(borderB)).containsAllEntriesOf(borderPdb);
+        assertThat(podLabels(borderA)).doesNotContainEntry("app.kubernetes.io/component", "app");
+        assertThat(podLabels(app)).doesNotContainEntry("app.kubernetes.io/component", "border");
+        assertThat(Manifests.<Integer>at(hostNetwork.named("PodDisruptionBudget", PREFIX + "-border"),
+                "spec", "maxUnavailable")).isEqualTo(1);
+    }
+
+    @Test
+    void networkPolicyTargetsBorderPodsAndAdmitsOnlyAppPodsOnTheBorderHttpPort() {
+        Map<String, Object> policy = multus.named("NetworkPolicy", PREFIX + "-border");
+        Map<String, String> target = at(policy, "spec", "podSelector", "matchLabels");
+        Map<String, Object> borderA = multus.named("Deployment", PREFIX + "-border-border-a");
+        Map<String, Object> app = multus.named("Deployment", PREFIX + "-app");
+
+        assertThat(podLabels(borderA)).containsAllEntriesOf(target);
+        assertThat(podLabels(app)).as("App pods are not targeted").doesNotContainEntry(
+                "app.kubernetes.io/component", target.get("app.kubernetes.io/component"));
+        assertThat(Manifests.<List<String>>at(policy, "spec", "policyTypes")).containsExactly("Ingress");
+
+        List<Map<String, Object>> rules = at(policy, "spec", "ingress");
+        Map<String, Object> httpRule = rules.stream()
+                .filter(r -> Integer.valueOf(8181).equals(Manifests.<List<Map<String, Object>>>at(r, "ports").get(0).get("port")))
+                .findFirst().orElseThrow();
+        List<Map<String, Object>> from = at(httpRule, "from");
+        assertThat(from).hasSize(1);
+        Map<String, String> allowed = at(from.get(0), "podSelector", "matchLabels");
+        assertThat(podLabels(app)).containsAllEntriesOf(allowed);
+        assertThat(podLabels(borderA)).as("Borders may not call each other").doesNotContainEntry(
+                "app.kubernetes.io/component", allowed.get("app.kubernetes.io/component"));
+        assertThat(rules).noneMatch(r -> r.get("ports") == null);
+    }
+
+    @Test
+    void appPodsCarryAChecksumOfTheTenantPolicyThatChangesWithIt() {
+        String before = podAnnotations(hostNetwork.named("Deployment", PREFIX + "-app")).get("checksum/tenants");
+        Manifests changed = ChartRendering.render().example("values-hostnetwork.yaml")
+                .set("app.tenants.policy.sharedPool[0]", "198.51.100.99").manifests();
+        String after = podAnnotations(changed.named("Deployment", PREFIX + "-app")).get("checksum/tenants");
+
+        assertThat(before).matches("[0-9a-f]{64}");
+        assertThat(after).matches("[0-9a-f]{64}").isNotEqualTo(before);
+        assertThat(podAnnotations(hostNetwork.named("Deployment", PREFIX + "-app"))).containsKey("checksum/secret");
+    }
+
+    @Test
+    void tenantPolicyIsRenderedIntoTheMountedTenantsFile() {
+        Map<String, Object> configMap = hostNetwork.named("ConfigMap", PREFIX + "-tenants");
+        Map<String, Object> policy = ChartRendering.yaml().load(Manifests.<String>at(configMap, "data", "tenants.yaml"));
+        Map<String, Object> app = hostNetwork.named("Deployment", PREFIX + "-app");
+
+        assertThat(policy).containsEntry("sharedPool", List.of("198.51.100.20", "198.51.100.21"));
+        assertThat(env(app)).containsEntry("EGRESS_TENANTS_FILE", "/config/tenants/tenants.yaml");
+        List<Map<String, Object>> mounts = at(containers(app).get(0), "volumeMounts");
+        assertThat(mounts).anySatisfy(m -> {
+            assertThat(m).containsEntry("mountPath", "/config/tenants").doesNotContainKey("subPath");
+        });
+    }
+
+    @Test
+    void noImageUsesTheLatestTagAndEveryImageIsPinned() {
+        for (Manifests manifests : List.of(ChartRendering.render().manifests(), hostNetwork, multus)) {
+            for (Map<String, Object> deployment : manifests.deployments()) {
+                for (Map<String, Object> container : containers(deployment)) {
+                    String image = (String) container.get("image");
+                    assertThat(image).doesNotEndWith(":latest").matches(".+(:[\\w][\\w.-]*|@sha256:[0-9a-f]{64})");
+                }
+            }
+        }
+        Manifests digest = ChartRendering.render()
+                .set("app.image.digest", "sha256:" + "a".repeat(64)).manifests();
+        assertThat((String) containers(digest.named("Deployment", PREFIX + "-app")).get(0).get("image"))
+                .endsWith("@sha256:" + "a".repeat(64));
+    }
+
+    @Test
+    void podsRunAsNonRootWithoutPrivilegesOnAReadOnlyRootFilesystem() {
+        for (Map<String, Object> deployment : hostNetwork.deployments()) {
+            assertThat(Manifests.<Boolean>at(podSpec(deployment), "securityContext", "runAsNonRoot")).isTrue();
+            assertThat(Manifests.<Integer>at(podSpec(deployment), "securityContext", "runAsUser")).isPositive();
+            Map<String, Object> container = containers(deployment).get(0);
+            assertThat(Manifests.<Boolean>at(container, "securityContext", "runAsNonRoot")).isTrue();
+            assertThat(Manifests.<Boolean>at(container, "securityContext", "allowPrivilegeEscalation")).isFalse();
+            assertThat(Manifests.<Boolean>at(container, "securityContext", "readOnlyRootFilesystem")).isTrue();
+            assertThat(Manifests.<List<String>>at(container, "securityContext", "capabilities", "drop"))
+                    .containsExactly("ALL");
+            assertThat(podSpec(deployment)).containsEntry("automountServiceAccountToken", false);
+        }
+    }
+
+    @Test
+    void hostNetworkBordersArePinnedToTheirNodesAndListenOnlyOnTheNodeInternalIp() {
+        Map<String, Object> borderA = hostNetwork.named("Deployment", PREFIX + "-border-border-a");
+
+        assertThat(podSpec(borderA)).containsEntry("hostNetwork", true)
+                .containsEntry("dnsPolicy", "ClusterFirstWithHostNet");
+        assertThat(Manifests.<Map<String, String>>at(podSpec(borderA), "nodeSelector"))
+                .containsEntry("kubernetes.io/hostname", "egress-node-1");
+        assertThat(Manifests.<Integer>at(borderA, "spec", "replicas")).isEqualTo(1);
+        assertThat(Manifests.<String>at(borderA, "spec", "strategy", "type")).isEqualTo("Recreate");
+        assertThat(env(borderA)).contains(
+                entry("EGRESS_BORDER_ID", "border-a"),
+                entry("EGRESS_BORDER_IPS", "198.51.100.10,198.51.100.11,198.51.100.20"),
+                entry("EGRESS_BORDER_ADVERTISEDURL", "http://$(POD_IP):8181"),
+                entry("SERVER_ADDRESS", "$(POD_IP)"),
+                entry("MANAGEMENT_SERVER_ADDRESS", "$(POD_IP)"),
+                entry("EGRESS_BORDER_DRAINTIMEOUT", "20s"));
+        assertThat(env(borderA)).doesNotContainKey("EGRESS_SSRF_ALLOWEDRANGES");
+        assertThat(Manifests.<Integer>at(podSpec(borderA), "terminationGracePeriodSeconds")).as("above the 45s shutdown-phase cap").isGreaterThan(45);
+    }
+
+    @Test
+    void podNetworkBordersCarryTheirCniAnnotationsAndNoHostNetwork() {
+        Map<String, Object> borderB = multus.named("Deployment", PREFIX + "-border-border-b");
+
+        assertThat(podSpec(borderB)).doesNotContainKey("hostNetwork").doesNotContainKey("nodeSelector");
+        assertThat(podAnnotations(borderB)).containsEntry("k8s.v1.cni.cncf.io/networks",
+                "[{\"name\":\"egress-net\",\"interface\":\"net1\",\"ips\":[\"198.51.100.12/24\"]}]");
+        assertThat(env(borderB)).containsEntry("EGRESS_BORDER_IPS", "198.51.100.12");
+    }
+
+    @Test
+    void tokensComeFromTheSecretNeverFromPlainEnvironmentValues() {
+        Map<String, Object> app = hostNetwork.named("Deployment", PREFIX + "-app");
+        Map<String, Object> border = hostNetwork.named("Deployment", PREFIX + "-border-border-a");
+        List<Map<String, Object>> entries = at(containers(border).get(0), "env");
+
+        assertThat(env(app)).containsEntry("EGRESS_SECURITY_APITOKENS", null)
+                .containsEntry("EGRESS_SECURITY_INTERNALTOKEN", null);
+        assertThat(entries).filteredOn(e -> ((String) e.get("name")).startsWith("EGRESS_SECURITY_"))
+                .hasSize(2)
+                .allSatisfy(e -> assertThat(Manifests.<String>at(e, "valueFrom", "secretKeyRef", "name"))
+                        .isEqualTo("egress-tokens"));
+        assertThat(hostNetwork.ofKind("Secret")).as("auth.existingSecret is used as is").isEmpty();
+    }
+
+    @Test
+    void configuredTokensAreRenderedIntoTheChartsSecret() {
+        Manifests defaults = ChartRendering.render().manifests();
+        Map<String, String> data = at(defaults.named("Secret", PREFIX + "-tokens"), "data");
+        Map<String, Object> app = defaults.named("Deployment", PREFIX + "-app");
+
+        assertThat(data).containsOnlyKeys("api-tokens", "internal-token", "operator-token");
+        assertThat(decode(data.get("api-tokens"))).isEqualTo("test-api-token-0000000001");
+        assertThat(decode(data.get("internal-token"))).isEqualTo("test-internal-token-00001");
+        List<Map<String, Object>> entries = at(containers(app).get(0), "env");
+        assertThat(entries).filteredOn(e -> "EGRESS_SECURITY_INTERNALTOKEN".equals(e.get("name")))
+                .singleElement()
+                .satisfies(e -> assertThat(Manifests.<String>at(e, "valueFrom", "secretKeyRef", "name"))
+                        .isEqualTo(PREFIX + "-tokens"));
+    }
+
+    @Test
+    void anExistingTenantsConfigMapReplacesTheRenderedOne() {
+        Manifests manifests = ChartRendering.render().set("app.tenants.existingConfigMap", "my-tenants").manifests();
+        List<Map<String, Object>> volumes = at(podSpec(manifests.named("Deployment", PREFIX + "-app")), "volumes");
+
+        assertThat(manifests.ofKind("ConfigMap")).isEmpty();
+        assertThat(volumes).anySatisfy(v -> assertThat(Manifests.<String>at(v, "configMap", "name")).isEqualTo("my-tenants"));
+    }
+
+    @Test
+    void serviceMonitorsScrapeThePrometheusEndpointOfBothComponents() {
+        List<Map<String, Object>> monitors = hostNetwork.ofKind("ServiceMonitor").toList();
+
+        assertThat(monitors).hasSize(2);
+        for (Map<String, Object> monitor : monitors) {
+            List<Map<String, Object>> endpoints = at(monitor, "spec", "endpoints");
+            assertThat(endpoints.get(0)).containsEntry("path", "/actuator/prometheus").containsEntry("port", "management");
+            String component = Manifests.<Map<String, String>>at(monitor, "spec", "selector", "matchLabels")
+                    .get("app.kubernetes.io/component");
+            Map<String, Object> service = hostNetwork.named("Service", PREFIX + "-" + component);
+            assertThat(Manifests.<Map<String, String>>at(service, "metadata", "labels"))
+                    .containsAllEntriesOf(at(monitor, "spec", "selector", "matchLabels"));
+        }
+    }
+
+    private static String decode(String base64) {
+        return new String(java.util.Base64.getDecoder().decode(base64), java.nio.charset.StandardCharsets.UTF_8);
+    }
+}

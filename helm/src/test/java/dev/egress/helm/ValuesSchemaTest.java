@@ -1,0 +1,77 @@
+package dev.egress.helm;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** values.schema.json and the template checks refuse values that would deploy something broken or unsafe. */
+class ValuesSchemaTest {
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+        "app.image.tag                               | latest              | /app/image/tag",
+        "border.image.tag                            | latest              | /border/image/tag",
+        "app.routing.strategy                        | random              | /app/routing/strategy",
+        "app.routing.maxStaleness                    | thirty seconds      | /app/routing/maxStaleness",
+        "app.replicaCount                            | 0                   | /app/replicaCount",
+        "app.podSecurityContext.runAsNonRoot         | false               | /app/podSecurityContext/runAsNonRoot",
+        "border.containerSecurityContext.privileged  | true                | /border/containerSecurityContext/privileged",
+        "border.instances[0].borderId                | Border_A            | /border/instances/0/borderId",
+        "border.instances[0].ips[0]                  | not-an-ip           | /border/instances/0/ips/0",
+        "border.ssrf.allowedRanges[0]                | everything          | /border/ssrf/allowedRanges/0",
+        "registry.connectionString                   | ydb.example:2136    | /registry/connectionString",
+        "auth.internalToken                          | short               | /auth/internalToken",
+        "app.unknownKey                              | x                   | /app",
+        "app.tenants.policy.tenants[0].id            | -acme               | /app/tenants/policy/tenants/0/id",
+    })
+    void schemaRejects(String key, String value, String location) {
+        ChartRendering.Render render = ChartRendering.render().example("values-hostnetwork.yaml").set(key, value);
+
+        assertThatThrownBy(render::text)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("schema")
+                .hasMessageContaining(location);
+    }
+
+    @Test
+    void aDedicatedIpOnTwoBordersIsRejected() {
+        ChartRendering.Render render = ChartRendering.render().example("values-multus.yaml")
+                .set("border.instances[1].ips[0]", "198.51.100.10");
+
+        assertThatThrownBy(render::text)
+                .hasMessageContaining("IP 198.51.100.10 is on both border-a and border-b");
+    }
+
+    @Test
+    void aBorderIdUsedTwiceIsRejected() {
+        ChartRendering.Render render = ChartRendering.render().example("values-multus.yaml")
+                .set("border.instances[1].borderId", "border-a");
+
+        assertThatThrownBy(render::text).hasMessageContaining("borderId \"border-a\" appears twice");
+    }
+
+    @Test
+    void aDedicatedIpThatIsAlsoSharedIsRejected() {
+        ChartRendering.Render render = ChartRendering.render().set("app.tenants.policy.sharedPool[0]", "198.51.100.10");
+
+        assertThatThrownBy(render::text)
+                .hasMessageContaining("198.51.100.10 is dedicated to acme and also in sharedPool");
+    }
+
+    @Test
+    void aSharedTenantWithoutASharedPoolIsRejected() {
+        ChartRendering.Render render = ChartRendering.render().set("app.tenants.policy.sharedPool", "null");
+
+        assertThatThrownBy(render::text)
+                .hasMessageContaining("tenant small-co has no dedicatedIps and sharedPool is empty");
+    }
+
+    @Test
+    void documentedExamplesAreValid() {
+        assertThatCode(() -> ChartRendering.render().example("values-hostnetwork.yaml").text()).doesNotThrowAnyException();
+        assertThatCode(() -> ChartRendering.render().example("values-multus.yaml").text()).doesNotThrowAnyException();
+    }
+}

@@ -1,0 +1,397 @@
+#!/usr/bin/env bash
+# Runs the whole egress platform on this machine, on loopback only:
+#   coordination-embedded  127.0.0.1:2136  (YDB-protocol coordination node, database /local)
+#   border-a               127.0.0.1:8181  dedicated IPs 127.0.0.2, 127.0.0.3
+#   border-b               127.0.0.1:8182  dedicated IPs 127.0.0.4, 127.0.0.5
+#   app                    127.0.0.1:8080  dispatch API, tenants from local/tenants.yaml
+#   demo sink              127.0.0.1:9999  prints every webhook with the source IP it came from
+#
+# Usage: ./run-local.sh [--rebuild] [--smoke] [--help]
+# Needs only a JDK 17+ and curl. Logs go to .run-local/logs/<part>.log. Ctrl-C stops everything.
+# Written for bash 3.2+ (macOS's /bin/bash included): no associative arrays, no `wait -n`.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$ROOT"
+
+RUN_DIR="$ROOT/.run-local"
+LOG_DIR="$RUN_DIR/logs"
+
+# Local-only credentials. They protect nothing outside this machine and must never be reused.
+API_TOKEN="local-dev-token"
+INTERNAL_TOKEN="local-internal-token"
+OPERATOR_TOKEN="local-operator-token"
+
+COORD_PORT=2136
+APP_PORT=8080
+BORDER_A_PORT=8181
+BORDER_B_PORT=8182
+SINK_PORT=9999
+REGISTRY="grpc://127.0.0.1:${COORD_PORT}/local"
+TENANTS_FILE="$ROOT/local/tenants.yaml"
+
+# Seconds to wait for each part to become ready / to stop after SIGTERM. Overridable for slow machines.
+READY_TIMEOUT="${RUN_LOCAL_READY_TIMEOUT:-180}"
+STOP_TIMEOUT="${RUN_LOCAL_STOP_TIMEOUT:-60}"
+# Five JVMs share the machine: keep each small. Override with RUN_LOCAL_JAVA_OPTS.
+read -r -a JAVA_OPTS <<<"${RUN_LOCAL_JAVA_OPTS:--Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1}"
+
+COORD_JAR="coordination-embedded/target/coordination-embedded.jar"
+BORDER_JAR="border-service/target/border-service.jar"
+APP_JAR="app-service/target/app-service.jar"
+
+REBUILD=false
+SMOKE=false
+
+usage() {
+  cat <<EOF
+Usage: ./run-local.sh [--rebuild] [--smoke] [--help]
+
+Starts the egress platform locally (coordination node, two Borders, App, demo sink) and waits
+until every part is ready. Ctrl-C stops everything.
+
+  --rebuild   build the jars even if they look up to date
+  --smoke     non-interactive: start everything, dispatch one webhook for 'acme' (and one for
+              'small-co'), check the sink saw them from the right source IPs, stop, exit 0 or 1
+  --help      this text
+
+Environment: RUN_LOCAL_READY_TIMEOUT (s, default 180), RUN_LOCAL_STOP_TIMEOUT (s, default 60),
+             RUN_LOCAL_JAVA_OPTS (default "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1").
+Logs: .run-local/logs/*.log
+EOF
+}
+
+for arg in "$@"; do
+  case "$arg" in
+    --rebuild) REBUILD=true ;;
+    --smoke) SMOKE=true ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "run-local: unknown option '$arg'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+
+say() { printf '[run-local] %s\n' "$*"; }
+die() { printf '[run-local] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# ---------------------------------------------------------------------------------------------
+# Prerequisites
+# ---------------------------------------------------------------------------------------------
+JAVA="java"
+if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
+  JAVA="$JAVA_HOME/bin/java"
+fi
+command -v "$JAVA" >/dev/null 2>&1 || die "no 'java' on PATH and no usable JAVA_HOME: install a JDK 17 or newer."
+java_major=$("$JAVA" -version 2>&1 | sed -n 's/.*version "\([0-9][0-9]*\).*/\1/p')
+[ -n "$java_major" ] && [ "$java_major" -ge 17 ] \
+  || die "Java 17 or newer is required (found: $("$JAVA" -version 2>&1 | head -n 1))."
+command -v curl >/dev/null 2>&1 || die "curl is required (apt-get install curl / brew install curl)."
+
+# A listener on 127.0.0.1:<port> means another run (or another program) holds it.
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+busy=""
+for port in "$COORD_PORT" "$BORDER_A_PORT" "$BORDER_B_PORT" "$APP_PORT" "$SINK_PORT"; do
+  if port_in_use "$port"; then busy="$busy $port"; fi
+done
+[ -z "$busy" ] || die "port(s)${busy} on 127.0.0.1 already in use. Is another ./run-local.sh running?
+  Find the owner with: lsof -nP -iTCP:<port> -sTCP:LISTEN   (or: ss -ltnp)"
+
+# Linux routes all of 127.0.0.0/8 to lo; macOS has only 127.0.0.1 until aliases are added.
+if [ "$(uname -s)" = "Darwin" ]; then
+  for ip in 127.0.0.2 127.0.0.3 127.0.0.4 127.0.0.5; do
+    # No grep -q: with pipefail, an early exit of grep would fail the pipeline through SIGPIPE.
+    ifconfig lo0 2>/dev/null | grep "inet $ip " >/dev/null \
+      || die "$ip is not configured on lo0; the Borders need it. Add the four aliases once with:
+  for i in 2 3 4 5; do sudo ifconfig lo0 alias 127.0.0.\$i up; done"
+  done
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Build (only when needed)
+# ---------------------------------------------------------------------------------------------
+needs_build() {
+  local jar
+  for jar in "$COORD_JAR" "$BORDER_JAR" "$APP_JAR"; do
+    [ -f "$jar" ] || return 0
+  done
+  [ -d coordination-embedded/target/lib ] || return 0
+  # Any source or POM newer than the oldest jar: rebuild.
+  local oldest
+  oldest=$(ls -t "$COORD_JAR" "$BORDER_JAR" "$APP_JAR" | tail -n 1)
+  [ -n "$(find pom.xml discovery-common coordination-embedded border-service app-service \
+            -path '*/target' -prune -o -type f -newer "$oldest" -print 2>/dev/null | head -n 1)" ]
+}
+
+mkdir -p "$LOG_DIR"
+if $REBUILD || needs_build; then
+  say "building the jars: ./mvnw -B -ntp -DskipTests package (log: .run-local/logs/build.log)"
+  say "the first build downloads dependencies and takes a few minutes"
+  if ! ./mvnw -B -ntp -DskipTests package -pl coordination-embedded,border-service,app-service -am \
+      >"$LOG_DIR/build.log" 2>&1; then
+    grep -E '^\[ERROR\]' "$LOG_DIR/build.log" | head -n 30 >&2 || tail -n 30 "$LOG_DIR/build.log" >&2
+    die "build failed (full output: .run-local/logs/build.log)."
+  fi
+  say "build done"
+else
+  say "jars are up to date (use --rebuild to force a build)"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Process bookkeeping and clean shutdown
+# ---------------------------------------------------------------------------------------------
+NAMES=()
+PIDS=()
+STOPPING=false
+
+pid_of() {
+  local i
+  for i in "${!NAMES[@]}"; do
+    if [ "${NAMES[$i]}" = "$1" ]; then echo "${PIDS[$i]}"; return 0; fi
+  done
+  return 1
+}
+
+# start NAME COMMAND...: runs COMMAND in the background with its output in $LOG_DIR/NAME.log.
+# Background jobs of a non-interactive shell ignore SIGINT, so Ctrl-C reaches only this script,
+# which then stops the children with SIGTERM in a deliberate order (see cleanup).
+start() {
+  local name=$1
+  shift
+  : >"$LOG_DIR/$name.log"
+  "$@" >>"$LOG_DIR/$name.log" 2>&1 &
+  NAMES+=("$name")
+  PIDS+=("$!")
+  say "started $name (pid $!, log .run-local/logs/$name.log)"
+}
+
+# stop_and_wait NAME...: SIGTERM each, then wait up to STOP_TIMEOUT s for all, then SIGKILL stragglers.
+stop_and_wait() {
+  local name pid waited=0 alive
+  for name in "$@"; do
+    pid=$(pid_of "$name") || continue
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  while :; do
+    alive=""
+    for name in "$@"; do
+      pid=$(pid_of "$name") || continue
+      if kill -0 "$pid" 2>/dev/null; then alive="$alive $name"; fi
+    done
+    [ -n "$alive" ] || break
+    if [ "$waited" -ge "$STOP_TIMEOUT" ]; then
+      say "still running after ${STOP_TIMEOUT}s, killing:$alive"
+      for name in $alive; do kill -KILL "$(pid_of "$name")" 2>/dev/null || true; done
+      break
+    fi
+    sleep 1
+    waited=$((waited + 1))
+  done
+  for name in "$@"; do
+    pid=$(pid_of "$name") || continue
+    wait "$pid" 2>/dev/null || true
+  done
+}
+
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  $STOPPING && return
+  STOPPING=true
+  if [ "${#PIDS[@]}" -gt 0 ]; then
+    say "stopping..."
+    # App first (no new dispatches), then the Borders (they publish DRAINING, finish in-flight
+    # requests and release their registry slots), last the sink and the coordination node.
+    stop_and_wait app
+    stop_and_wait border-a border-b
+    stop_and_wait sink coordination
+    say "stopped. Logs are in .run-local/logs/"
+  fi
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'echo; exit 130' INT
+trap 'exit 143' TERM
+
+fail_with_log() {
+  local name=$1
+  shift
+  echo >&2
+  printf '[run-local] ERROR: %s\n' "$*" >&2
+  # The cause first (Spring Boot's failure analysis or the innermost exception), then the log's tail.
+  echo "---- errors in .run-local/logs/$name.log ----" >&2
+  grep -E '^(Description:|Caused by:|[A-Za-z.]+(Exception|Error)\b)| ERROR ' "$LOG_DIR/$name.log" 2>/dev/null \
+    | tail -n 6 | cut -c 1-400 >&2 || true
+  echo "---- last lines ----" >&2
+  tail -n 15 "$LOG_DIR/$name.log" >&2 || true
+  echo "----" >&2
+  exit 1
+}
+
+# wait_until NAME DESCRIPTION COMMAND...: polls COMMAND once a second until it succeeds, the process
+# NAME dies, or READY_TIMEOUT passes.
+wait_until() {
+  local name=$1 what=$2 waited=0 pid
+  shift 2
+  pid=$(pid_of "$name")
+  until "$@"; do
+    kill -0 "$pid" 2>/dev/null || fail_with_log "$name" "$name exited while waiting for: $what"
+    [ "$waited" -lt "$READY_TIMEOUT" ] || fail_with_log "$name" "$name: not ready after ${READY_TIMEOUT}s ($what)"
+    sleep 1
+    waited=$((waited + 1))
+  done
+  say "$name ready ($what, ${waited}s)"
+}
+
+log_has() { grep -qF -- "$2" "$LOG_DIR/$1.log" 2>/dev/null; }
+ready() { curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$1/actuator/health/readiness" 2>/dev/null; }
+
+# ---------------------------------------------------------------------------------------------
+# Start the platform
+# ---------------------------------------------------------------------------------------------
+say "starting the platform (logs in .run-local/logs/)"
+say "local mode: Borders may send to 127.0.0.1 (egress.ssrf.allowed-ranges=127.0.0.1/32) so the demo sink"
+say "            is reachable; every other private/loopback range stays denied, as in production."
+
+start coordination "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} -jar "$COORD_JAR" --port "$COORD_PORT" --database /local
+wait_until coordination "listening on $REGISTRY" log_has coordination "$REGISTRY"
+
+start sink "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} local/DemoSink.java "$SINK_PORT" 127.0.0.1
+
+common_registry=(
+  "--egress.registry.connection-string=$REGISTRY"
+  "--egress.registry.node=egress"
+  "--egress.registry.semaphore=borders-registry"
+)
+border() { # border ID PORT IPS
+  start "$1" "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} -jar "$BORDER_JAR" \
+    "--server.address=127.0.0.1" \
+    "--server.port=$2" \
+    "--egress.border.id=$1" \
+    "--egress.border.ips=$3" \
+    "--egress.border.advertised-url=http://127.0.0.1:$2" \
+    "--egress.security.internal-token=$INTERNAL_TOKEN" \
+    "--egress.security.operator-token=$OPERATOR_TOKEN" \
+    "--egress.ssrf.allowed-ranges=127.0.0.1/32" \
+    "${common_registry[@]}"
+}
+border border-a "$BORDER_A_PORT" 127.0.0.2,127.0.0.3
+border border-b "$BORDER_B_PORT" 127.0.0.4,127.0.0.5
+
+start app "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} -jar "$APP_JAR" \
+  "--server.address=127.0.0.1" \
+  "--server.port=$APP_PORT" \
+  "--egress.security.api-tokens=$API_TOKEN" \
+  "--egress.security.internal-token=$INTERNAL_TOKEN" \
+  "--egress.tenants.file=$TENANTS_FILE" \
+  "${common_registry[@]}"
+
+wait_until sink "http://127.0.0.1:$SINK_PORT" log_has sink "Demo sink listening"
+wait_until border-a "readiness UP" ready "$BORDER_A_PORT"
+wait_until border-b "readiness UP" ready "$BORDER_B_PORT"
+wait_until app "readiness UP" ready "$APP_PORT"
+
+# App's readiness does not wait for Borders; wait until its snapshot routes all four dedicated IPs.
+ips_json() {
+  curl -fsS --max-time 2 -H "Authorization: Bearer $API_TOKEN" "http://127.0.0.1:$APP_PORT/v1/egress/ips" 2>/dev/null
+}
+all_ips_routable() {
+  local body ip
+  body=$(ips_json) || return 1
+  body=$(printf '%s' "$body" | tr -d ' \n')
+  for ip in 127.0.0.2 127.0.0.3 127.0.0.4 127.0.0.5; do
+    case "$body" in *"\"ip\":\"$ip\""*) ;; *) return 1 ;; esac
+  done
+}
+wait_until app "all four dedicated IPs routable" all_ips_routable
+
+# ---------------------------------------------------------------------------------------------
+# Smoke mode: one delivery per tenant, checked at the sink
+# ---------------------------------------------------------------------------------------------
+# dispatch TENANT PATH: prints App's response body; fails unless HTTP 200.
+dispatch() {
+  curl -sS --max-time 15 -o "$RUN_DIR/response.json" -w '%{http_code}' \
+    -H "Authorization: Bearer $API_TOKEN" -H 'Content-Type: application/json' \
+    -d "{\"tenantId\":\"$1\",\"url\":\"http://127.0.0.1:$SINK_PORT$2\",\"payload\":{\"event\":\"smoke\",\"tenant\":\"$1\"}}" \
+    "http://127.0.0.1:$APP_PORT/v1/deliveries"
+}
+
+# smoke_one TENANT ALLOWED_IP...: dispatch once; the sink must have seen it from one of ALLOWED_IPs.
+smoke_one() {
+  local tenant=$1 path code from
+  shift
+  path="/hooks/smoke-$tenant-$$-$RANDOM"
+  code=$(dispatch "$tenant" "$path") || code="curl-failed"
+  if [ "$code" != "200" ]; then
+    say "FAIL $tenant: App answered $code: $(cat "$RUN_DIR/response.json" 2>/dev/null || true)"
+    return 1
+  fi
+  # The sink prints "delivery #n from <ip>:<port> <METHOD> <path> ..." once it has answered.
+  from=$(sed -n "s|^delivery #[0-9]* from \([0-9.]*\):[0-9]* [A-Z]* ${path} .*|\1|p" "$LOG_DIR/sink.log")
+  if [ -z "$from" ]; then
+    say "FAIL $tenant: App answered 200 but the sink never saw $path"
+    return 1
+  fi
+  for ip in "$@"; do
+    if [ "$from" = "$ip" ]; then
+      say "OK   $tenant: delivered from $from (allowed: $*)"
+      return 0
+    fi
+  done
+  say "FAIL $tenant: the sink saw $path from $from, expected one of: $*"
+  return 1
+}
+
+if $SMOKE; then
+  say "smoke test"
+  result=0
+  smoke_one acme 127.0.0.3 127.0.0.4 || result=1
+  smoke_one small-co 127.0.0.2 127.0.0.5 || result=1
+  if [ "$result" -eq 0 ]; then say "smoke test passed"; else say "smoke test FAILED (logs: .run-local/logs/)"; fi
+  exit "$result"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Interactive mode: print what to try, then run until Ctrl-C or until a part dies
+# ---------------------------------------------------------------------------------------------
+cat <<EOF
+
+The egress platform is running on loopback:
+  App (dispatch API)      http://127.0.0.1:$APP_PORT        API token:      $API_TOKEN
+  border-a (127.0.0.2/3)  http://127.0.0.1:$BORDER_A_PORT        operator token: $OPERATOR_TOKEN
+  border-b (127.0.0.4/5)  http://127.0.0.1:$BORDER_B_PORT        internal token: $INTERNAL_TOKEN (App -> Border)
+  coordination node       $REGISTRY
+  demo sink               http://127.0.0.1:$SINK_PORT/   (tail -f .run-local/logs/sink.log)
+These tokens are fixed, local-only values. Local mode allows 127.0.0.1/32 as a webhook target.
+
+Try it (watch the sink log: acme's webhooks arrive from 127.0.0.3 or 127.0.0.4 only):
+
+  # a webhook for acme (dedicated IPs 127.0.0.3, 127.0.0.4)
+  curl -s -H 'Authorization: Bearer $API_TOKEN' -H 'Content-Type: application/json' \\
+    -d '{"tenantId":"acme","url":"http://127.0.0.1:$SINK_PORT/hooks/acme","payload":{"event":"order.created","id":42}}' \\
+    http://127.0.0.1:$APP_PORT/v1/deliveries
+
+  # a webhook for small-co (shared pool 127.0.0.2, 127.0.0.5)
+  curl -s -H 'Authorization: Bearer $API_TOKEN' -H 'Content-Type: application/json' \\
+    -d '{"tenantId":"small-co","url":"http://127.0.0.1:$SINK_PORT/hooks/small-co","payload":{"event":"ping"}}' \\
+    http://127.0.0.1:$APP_PORT/v1/deliveries
+
+  # the live map IP -> Borders, and what acme allowlists
+  curl -s -H 'Authorization: Bearer $API_TOKEN' http://127.0.0.1:$APP_PORT/v1/egress/ips
+  curl -s -H 'Authorization: Bearer $API_TOKEN' http://127.0.0.1:$APP_PORT/v1/tenants/acme/egress
+
+  # drain 127.0.0.3 on border-a: acme's webhooks move to 127.0.0.4 (set "ACTIVE" to undo)
+  curl -s -X PUT -H 'Authorization: Bearer $OPERATOR_TOKEN' -H 'Content-Type: application/json' \\
+    -d '{"status":"DRAINING"}' http://127.0.0.1:$BORDER_A_PORT/ops/v1/ips/127.0.0.3
+  curl -s -H 'Authorization: Bearer $OPERATOR_TOKEN' http://127.0.0.1:$BORDER_A_PORT/ops/v1/ips
+
+Press Ctrl-C to stop everything.
+EOF
+
+while :; do
+  for i in "${!NAMES[@]}"; do
+    if ! kill -0 "${PIDS[$i]}" 2>/dev/null; then
+      fail_with_log "${NAMES[$i]}" "${NAMES[$i]} stopped unexpectedly; stopping the rest"
+    fi
+  done
+  sleep 1
+done
