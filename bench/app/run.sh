@@ -12,6 +12,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HERE="$ROOT/bench/app"
+POST="$ROOT/bench/lib/post.lua"   # one POST script for every path, chosen by MODE
 DUR=${DUR:-20s}; CONNS=${CONNS:-"1 8 32"}; THREADS=${THREADS:-2}
 export SINK_PORT=${SINK_PORT:-19080} APP_TOKEN=bench-api-token
 APP_PORT=${APP_PORT:-19090}; BORDER_PORT=${BORDER_PORT:-19181}; COORD_PORT=${COORD_PORT:-19136}
@@ -65,30 +66,30 @@ echo "one delivery: $(curl -s -H "Authorization: Bearer $APP_TOKEN" -H 'Content-
   -d "{\"tenantId\":\"acme\",\"url\":\"http://127.0.0.1:$SINK_PORT/hook\",\"payload\":{\"n\":1}}" \
   "http://127.0.0.1:$APP_PORT/v1/deliveries")"
 
-run_wrk() { # name script url conn -> table row
-  local out rps p50 p99 errs non200 threads=$(( $4 < THREADS ? $4 : THREADS ))  # wrk needs conns >= threads
-  out=$(wrk -t"$threads" -c"$4" -d"$DUR" --latency -s "$HERE/$2" "$3" 2>&1)
-  echo "$out" > "$WORK/wrk-$1-c$4.txt"
+run_wrk() { # mode url conn -> table row
+  local out rps p50 p99 errs non2xx threads=$(( $3 < THREADS ? $3 : THREADS ))  # wrk needs conns >= threads
+  out=$(MODE=$1 wrk -t"$threads" -c"$3" -d"$DUR" --latency -s "$POST" "$2" 2>&1)
+  echo "$out" > "$WORK/wrk-$1-c$3.txt"
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
   p50=$(awk '/^ +50%/ {print $2}' <<<"$out")
   p99=$(awk '/^ +99%/ {print $2}' <<<"$out")
   errs=$(awk '/Socket errors|Non-2xx/ {printf "%s ", $0}' <<<"$out")
-  non200=$(awk '/^non-200:/ {print $2}' <<<"$out")
-  printf '%-6s %5s %10s %9s %9s  %s%s\n' "$1" "$4" "$rps" "$p50" "$p99" "${errs:-}" "non-200=${non200:-?}"
+  non2xx=$(awk '/^non-2xx:/ {print $2}' <<<"$out")
+  printf '%-6s %5s %10s %9s %9s  %s%s\n' "$1" "$3" "$rps" "$p50" "$p99" "${errs:-}" "non-2xx=${non2xx:-?}"
 }
 
 echo "load average before: $(cut -d" " -f1-3 /proc/loadavg)"
 echo "== warm-up (JIT, pools): 20s through App =="
-wrk -t"$THREADS" -c8 -d20s -s "$HERE/post-app.lua" "http://127.0.0.1:$APP_PORT" > /dev/null
-wrk -t"$THREADS" -c8 -d5s -s "$HERE/post-direct.lua" "http://127.0.0.1:$SINK_PORT" > /dev/null
+MODE=app wrk -t"$THREADS" -c8 -d20s -s "$POST" "http://127.0.0.1:$APP_PORT" > /dev/null
+MODE=direct wrk -t"$THREADS" -c8 -d5s -s "$POST" "http://127.0.0.1:$SINK_PORT" > /dev/null
 
 echo
 echo "== wrk -t$THREADS -d$DUR per row, POST ~100 B JSON; sink nginx 127.0.0.1:$SINK_PORT; App -> Border ($SRC_IP) -> sink =="
 printf '%-6s %5s %10s %9s %9s  %s\n' path conns req/s p50 p99 notes
 for c in $CONNS; do
-  run_wrk direct post-direct.lua "http://127.0.0.1:$SINK_PORT" "$c"
-  run_wrk border post-border.lua "http://127.0.0.1:$BORDER_PORT" "$c"
-  run_wrk app post-app.lua "http://127.0.0.1:$APP_PORT" "$c"
+  run_wrk direct "http://127.0.0.1:$SINK_PORT" "$c"
+  run_wrk border "http://127.0.0.1:$BORDER_PORT" "$c"
+  run_wrk app "http://127.0.0.1:$APP_PORT" "$c"
 done
 
 echo

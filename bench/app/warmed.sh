@@ -23,7 +23,7 @@ wait_ready http://127.0.0.1:26181
 wait_ready http://127.0.0.1:26080
 wait_tenant_available http://127.0.0.1:26080 acme
 echo "warm-up ${WARMUP}s (load $(load_avg))"
-MODE=app SINK_PORT=26280 wrk -t2 -c8 -d"${WARMUP}s" -s "$ROOT/bench/system/post.lua" http://127.0.0.1:26080 \
+MODE=app SINK_PORT=26280 wrk -t2 -c8 -d"${WARMUP}s" -s "$ROOT/bench/lib/post.lua" http://127.0.0.1:26080 \
   | grep -E "Requests/sec|pcts"
 echo "measured 25s (load $(load_avg))"
-MODE=app SINK_PORT=26280 wrk -t2 -c8 -d25s --latency -s "$ROOT/bench/system/post.lua" http://127.0.0.1:26080 | head -14
+MODE=app SINK_PORT=26280 wrk -t2 -c8 -d25s --latency -s "$ROOT/bench/lib/post.lua" http://127.0.0.1:26080 | head -14

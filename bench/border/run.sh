@@ -8,8 +8,10 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HERE="$ROOT/bench/border"
+POST="$ROOT/bench/lib/post.lua"   # one POST script for every path, chosen by MODE
 DUR=${DUR:-30s}; CONN=${CONN:-32}; THREADS=${THREADS:-2}; SLICES=${SLICES:-6}; SLICE=${SLICE:-10s}
 export SINK_PORT=${SINK_PORT:-18080} SRC_IP=${SRC_IP:-127.0.0.2} BORDER_TOKEN=bench-token
+export INTERNAL_TOKEN=$BORDER_TOKEN   # what post.lua sends to the Border
 BORDER_PORT=${BORDER_PORT:-18181}; SQUID_PORT=${SQUID_PORT:-13128}; COORD_PORT=${COORD_PORT:-12136}
 BORDER_JAR="$ROOT/border-service/target/border-service.jar"
 COORD_JAR="$ROOT/coordination-embedded/target/coordination-embedded.jar"
@@ -56,33 +58,33 @@ for _ in $(seq 1 60); do
 done
 
 # Which source address does each path use? (nginx sees it; check once through the logs of a probe)
-run_wrk() { # name script url duration -> "rps avg p50 p99 errors"
+run_wrk() { # mode url duration -> "rps avg p50 p99 errors"
   local out
-  out=$(wrk -t"$THREADS" -c"$CONN" -d"$4" --latency -s "$HERE/$2" "$3" 2>&1)
+  out=$(MODE=$1 wrk -t"$THREADS" -c"$CONN" -d"$3" --latency -s "$POST" "$2" 2>&1)
   echo "$out" > "$WORK/wrk-$1.txt"
-  local rps avg p50 p99 errs non200
+  local rps avg p50 p99 errs non2xx
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
   avg=$(awk '/^    Latency/ {print $2}' <<<"$out")
   p50=$(awk '/^ +50%/ {print $2}' <<<"$out")
   p99=$(awk '/^ +99%/ {print $2}' <<<"$out")
   errs=$(awk '/Socket errors|Non-2xx/ {printf "%s ", $0}' <<<"$out")
-  non200=$(awk '/^non-200:/ {print $2}' <<<"$out")
-  printf '%-8s %10s %9s %9s %9s  %s%s (load %s)\n' "$1" "$rps" "$avg" "$p50" "$p99" "${errs:-}" "${non200:+non-200=$non200}" "$(cut -d' ' -f1 /proc/loadavg)"
+  non2xx=$(awk '/^non-2xx:/ {print $2}' <<<"$out")
+  printf '%-8s %10s %9s %9s %9s  %s%s (load %s)\n' "$1" "$rps" "$avg" "$p50" "$p99" "${errs:-}" "${non2xx:+non-2xx=$non2xx}" "$(cut -d' ' -f1 /proc/loadavg)"
 }
 
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (2 cores, shared with other builds)"
 echo "== warm-up (JIT, pools) =="
-wrk -t"$THREADS" -c"$CONN" -d10s -s "$HERE/post-border.lua" "http://127.0.0.1:$BORDER_PORT" > /dev/null
-wrk -t"$THREADS" -c"$CONN" -d5s -s "$HERE/post-direct.lua" "http://127.0.0.1:$SINK_PORT" > /dev/null
+MODE=border wrk -t"$THREADS" -c"$CONN" -d10s -s "$POST" "http://127.0.0.1:$BORDER_PORT" > /dev/null
+MODE=direct wrk -t"$THREADS" -c"$CONN" -d5s -s "$POST" "http://127.0.0.1:$SINK_PORT" > /dev/null
 sleep 65   # let the warm-up's TIME_WAIT sockets expire before measuring
 
 echo
 echo "== throughput: wrk -t$THREADS -c$CONN -d$DUR, POST ~100 B JSON, sink nginx on 127.0.0.1:$SINK_PORT, source $SRC_IP =="
 printf '%-8s %10s %9s %9s %9s  %s\n' path req/s avg p50 p99 notes
-run_wrk direct post-direct.lua "http://127.0.0.1:$SINK_PORT" "$DUR"
-run_wrk border post-border.lua "http://127.0.0.1:$BORDER_PORT" "$DUR"
+run_wrk direct "http://127.0.0.1:$SINK_PORT" "$DUR"
+run_wrk border "http://127.0.0.1:$BORDER_PORT" "$DUR"
 sleep 65
-run_wrk squid post-squid.lua "http://127.0.0.1:$SQUID_PORT" "$DUR"
+run_wrk squid "http://127.0.0.1:$SQUID_PORT" "$DUR"
 echo "TIME_WAIT towards the sink right after the squid run: $(time_wait)"
 sleep 65
 
@@ -93,13 +95,13 @@ for path in border squid; do
   for i in $(seq 1 "$SLICES"); do
     # A slice may fail outright once Squid has used up the source IP's ports: record it, keep going.
     if [[ $path == border ]]; then
-      out=$(wrk -t"$THREADS" -c"$CONN" -d"$SLICE" -s "$HERE/post-border.lua" "http://127.0.0.1:$BORDER_PORT" 2>&1 || true)
+      out=$(MODE=border wrk -t"$THREADS" -c"$CONN" -d"$SLICE" -s "$POST" "http://127.0.0.1:$BORDER_PORT" 2>&1 || true)
     else
-      out=$(wrk -t"$THREADS" -c"$CONN" -d"$SLICE" -s "$HERE/post-squid.lua" "http://127.0.0.1:$SQUID_PORT" 2>&1 || true)
+      out=$(MODE=squid wrk -t"$THREADS" -c"$CONN" -d"$SLICE" -s "$POST" "http://127.0.0.1:$SQUID_PORT" 2>&1 || true)
     fi
     echo "$out" > "$WORK/wrk-$path-slice$i.txt"
     r=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
-    bad=$(awk '/Non-2xx/ {print $5} /^non-200:/ {print $2}' <<<"$out" | head -1)
+    bad=$(awk '/Non-2xx/ {print $5} /^non-2xx:/ {print $2}' <<<"$out" | head -1)
     line="$line ${r:-failed}(tw=$(time_wait),bad=${bad:-0})"
   done
   echo "$line"

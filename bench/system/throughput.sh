@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # System benchmark 1 (+ memory under load): the same webhook POST along four paths, same run, same client
-# (wrk --latency, bench/system/post.lua), fixed concurrency, one nginx sink on 127.0.0.1:
+# (wrk --latency, bench/lib/post.lua), fixed concurrency, one nginx sink on 127.0.0.1:
 #   direct  wrk -> sink
 #   border  wrk -> Border /internal/v1/egress (source 127.0.0.2) -> sink
 #   app     wrk -> App /v1/deliveries -> Border (tenant acme, dedicated 127.0.0.3) -> sink
@@ -46,7 +46,7 @@ run() { # mode
     sample_rss "$B" $((secs - 2)) > "$WORK/rss-border-$1" & local s1=$!
     sample_rss "$A" $((secs - 2)) > "$WORK/rss-app-$1" & local s2=$!
   fi
-  out=$(MODE=$1 SRC_IP=127.0.0.2 wrk -t"$THREADS" -c"$CONN" -d"$DUR" --latency -s "$HERE/post.lua" "$(url_of "$1")" 2>&1 || true)
+  out=$(MODE=$1 SRC_IP=127.0.0.2 wrk -t"$THREADS" -c"$CONN" -d"$DUR" --latency -s "$ROOT/bench/lib/post.lua" "$(url_of "$1")" 2>&1 || true)
   if [[ $1 == border || $1 == app ]]; then wait $s1 $s2; mem="max RSS under load: Border $(cat "$WORK/rss-border-$1") MB, App $(cat "$WORK/rss-app-$1") MB"; fi
   { echo "load: $la -> $(load_avg)"; echo "$out"; } > "$OUT/throughput-$1.txt"
   RPS[$1]=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
@@ -58,9 +58,9 @@ run() { # mode
 }
 
 echo "== warm-up: 15 s Border, 15 s App, 5 s direct (load $(load_avg)) =="
-MODE=border wrk -t"$THREADS" -c"$CONN" -d15s -s "$HERE/post.lua" "$(url_of border)" > /dev/null
-MODE=app wrk -t"$THREADS" -c"$CONN" -d15s -s "$HERE/post.lua" "$(url_of app)" > /dev/null
-MODE=direct wrk -t"$THREADS" -c"$CONN" -d5s -s "$HERE/post.lua" "$(url_of direct)" > /dev/null
+MODE=border wrk -t"$THREADS" -c"$CONN" -d15s -s "$ROOT/bench/lib/post.lua" "$(url_of border)" > /dev/null
+MODE=app wrk -t"$THREADS" -c"$CONN" -d15s -s "$ROOT/bench/lib/post.lua" "$(url_of app)" > /dev/null
+MODE=direct wrk -t"$THREADS" -c"$CONN" -d5s -s "$ROOT/bench/lib/post.lua" "$(url_of direct)" > /dev/null
 sleep 5
 echo
 echo "== wrk -t$THREADS -c$CONN -d$DUR --latency, POST ~100 B JSON; latencies in ms =="
