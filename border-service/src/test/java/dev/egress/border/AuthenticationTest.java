@@ -65,6 +65,8 @@ class AuthenticationTest {
                     .expectHeader().valueEquals("WWW-Authenticate", "Bearer")
                     .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:unauthorized")
                     .jsonPath("$.targetContacted").isEqualTo(false);
+        } else {
+            response.expectBody().returnResult();
         }
     }
 
@@ -79,7 +81,7 @@ class AuthenticationTest {
         if (!authorization.isEmpty()) {
             request.header("Authorization", authorization);
         }
-        request.exchange().expectStatus().isEqualTo(status);
+        request.exchange().expectStatus().isEqualTo(status).expectBody().returnResult();
     }
 
     @ParameterizedTest(name = "PUT ops with [{0}] -> {1}")
@@ -94,17 +96,17 @@ class AuthenticationTest {
         if (!authorization.isEmpty()) {
             request.header("Authorization", authorization);
         }
-        request.exchange().expectStatus().isEqualTo(status);
+        request.exchange().expectStatus().isEqualTo(status).expectBody().returnResult();
     }
 
     @Test
     void probesAndPrometheusAreOpenButOtherActuatorEndpointsAreNot() {
-        web.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
-        web.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk();
-        web.get().uri("/actuator/prometheus").exchange().expectStatus().isOk();
-        web.get().uri("/actuator/metrics").exchange().expectStatus().isUnauthorized();
-        web.get().uri("/actuator/health").exchange().expectStatus().isUnauthorized();
+        web.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk().expectBody().returnResult();
+        web.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk().expectBody().returnResult();
+        web.get().uri("/actuator/prometheus").exchange().expectStatus().isOk().expectBody().returnResult();
+        web.get().uri("/actuator/metrics").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
+        web.get().uri("/actuator/health").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
         web.get().uri("/actuator/metrics").header("Authorization", "Bearer " + Tokens.OPERATOR).exchange()
-                .expectStatus().isOk();
+                .expectStatus().isOk().expectBody().returnResult();
     }
 }

@@ -100,7 +100,7 @@ class ForwardEndpointTest {
                 "Host", "internal.example", "Connection", "close, X-Hop", "X-Hop", "1", "Proxy-Authorization", "secret",
                 "Transfer-Encoding", "chunked", "Keep-Alive", "timeout=5", "TE", "trailers", "Upgrade", "h2c",
                 "Content-Length", "999", "X-Forwarded-For", "10.0.0.1"), "body"))
-                .expectStatus().isOk();
+                .expectStatus().isOk().expectBody().returnResult();
 
         assertThat(sink.received()).singleElement().satisfies(r -> {
             assertThat(r.headers()).doesNotContainKeys("x-hop", "proxy-authorization", "transfer-encoding", "keep-alive",
@@ -215,7 +215,7 @@ class ForwardEndpointTest {
     void resolvesANameOnceAndConnectsToTheVettedAddress() {
         // localhost resolves to 127.0.0.1 here, which this context allows explicitly.
         forward(new ForwardRequest("d", "127.0.0.2", "http://localhost:" + sink.port() + "/named", "POST", Map.of(), "x"))
-                .expectStatus().isOk();
+                .expectStatus().isOk().expectBody().returnResult();
         assertThat(sink.received()).singleElement().satisfies(r -> {
             assertThat(r.peer()).isEqualTo(InetAddress.getByName("127.0.0.2"));
             assertThat(r.headers().get("host")).isEqualTo("localhost:" + sink.port());
@@ -224,8 +224,8 @@ class ForwardEndpointTest {
 
     @Test
     void countsOutcomesPerIpInPrometheus() {
-        forward(new ForwardRequest("d", "127.0.0.2", sink.baseUri() + "/", "POST", Map.of(), "x")).expectStatus().isOk();
-        forward(new ForwardRequest("d", "127.0.0.2", "http://10.0.0.1/", "POST", Map.of(), "x")).expectStatus().isForbidden();
+        forward(new ForwardRequest("d", "127.0.0.2", sink.baseUri() + "/", "POST", Map.of(), "x")).expectStatus().isOk().expectBody().returnResult();
+        forward(new ForwardRequest("d", "127.0.0.2", "http://10.0.0.1/", "POST", Map.of(), "x")).expectStatus().isForbidden().expectBody().returnResult();
 
         String scrape = web.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
                 .expectBody(String.class).returnResult().getResponseBody();
@@ -258,7 +258,7 @@ class ForwardEndpointTest {
         try {
             for (int i = 0; i < 20; i++) {
                 forward(new ForwardRequest("d" + i, "127.0.0.3", "http://127.0.0.1:" + server.getAddress().getPort() + "/",
-                        "POST", Map.of(), "{\"i\":" + i + "}")).expectStatus().isOk();
+                        "POST", Map.of(), "{\"i\":" + i + "}")).expectStatus().isOk().expectBody().returnResult();
             }
         } finally {
             server.stop(0);

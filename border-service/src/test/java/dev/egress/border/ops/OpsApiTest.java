@@ -56,7 +56,7 @@ class OpsApiTest {
         assertThat(registry.held().statusOf(EgressIp.of("127.0.0.8"))).contains(IpStatus.DRAINING);
         assertThat(registry.held().statusOf(EgressIp.of("127.0.0.7"))).contains(IpStatus.ACTIVE);
 
-        put("127.0.0.8", "ACTIVE").expectStatus().isOk();
+        put("127.0.0.8", "ACTIVE").expectStatus().isOk().expectBody().returnResult();
         assertThat(registry.held().statusOf(EgressIp.of("127.0.0.8"))).contains(IpStatus.ACTIVE);
     }
 
@@ -64,7 +64,7 @@ class OpsApiTest {
     void answersNotHostedForAnUnknownIp() {
         put("127.0.0.9", "DISABLED").expectStatus().isNotFound()
                 .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:ip-not-hosted");
-        put("not-an-ip", "DISABLED").expectStatus().isNotFound();
+        put("not-an-ip", "DISABLED").expectStatus().isNotFound().expectBody().returnResult();
     }
 
     @Test
