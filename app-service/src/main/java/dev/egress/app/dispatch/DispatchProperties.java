@@ -15,7 +15,7 @@ import org.springframework.validation.annotation.Validated;
  * How deliveries are sent through Borders.
  *
  * @param attemptTimeout          time limit of one call to a Border, which includes the target's answer: keep it
- *                                above the Border's connect + response timeouts (5s + 30s by default), so a slow
+ *                                above the Border's egress.limits.call-timeout (35s by default), so a slow
  *                                target is reported by the Border as 504 and does not count against the Border
  * @param overallTimeout          time limit of a whole delivery, retries included
  * @param connectTimeout          TCP connect limit to a Border; a connect failure is retried elsewhere

@@ -15,6 +15,9 @@ import org.springframework.validation.annotation.Validated;
  * @param maxResponseBody     how much of the target's response body is kept (the rest is read and dropped)
  * @param connectTimeout      TCP (and TLS) connect timeout towards the target
  * @param responseTimeout     how long the target may stay silent once the request was sent
+ * @param callTimeout         limit of the whole call, from admission to the target's last byte; it bounds
+ *                            what the two timeouts above cannot, such as a target that trickles its answer
+ *                            a byte at a time, so no call holds a concurrency slot for ever
  */
 @Validated
 @ConfigurationProperties("egress.limits")
@@ -23,5 +26,12 @@ public record LimitsProperties(
         @DefaultValue("1MB") DataSize maxRequestBody,
         @DefaultValue("64KB") DataSize maxResponseBody,
         @DefaultValue("5s") Duration connectTimeout,
-        @DefaultValue("30s") Duration responseTimeout) {
+        @DefaultValue("30s") Duration responseTimeout,
+        @DefaultValue("35s") Duration callTimeout) {
+
+    public LimitsProperties {
+        if (callTimeout.isNegative() || callTimeout.isZero()) {
+            throw new IllegalArgumentException("egress.limits.call-timeout: %s (expected: a positive duration)".formatted(callTimeout));
+        }
+    }
 }

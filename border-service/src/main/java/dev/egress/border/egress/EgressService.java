@@ -51,6 +51,7 @@ final class EgressService {
     private final String borderId;
     private final int maxRequestBody;
     private final int maxResponseBody;
+    private final Duration callTimeout;
 
     EgressService(BoundClients clients, BorderRegistrar registrar, SsrfGuard guard, Admission admission,
                   EgressMetrics metrics, LimitsProperties limits) {
@@ -62,6 +63,7 @@ final class EgressService {
         this.borderId = registrar.current().borderId().value();
         this.maxRequestBody = (int) Math.min(Integer.MAX_VALUE, limits.maxRequestBody().toBytes());
         this.maxResponseBody = (int) Math.min(Integer.MAX_VALUE, limits.maxResponseBody().toBytes());
+        this.callTimeout = limits.callTimeout();
     }
 
     /**
@@ -167,7 +169,12 @@ final class EgressService {
                         .reduce(new CappedBody(maxResponseBody), CappedBody::append)
                         .defaultIfEmpty(new CappedBody(maxResponseBody))
                         .map(captured -> new Answer(response.status().code(), headersOf(response), captured)))
-                .next();
+                .next()
+                // The connect and response timeouts bound silence, not duration: a target that trickles
+                // its answer would hold the call and its concurrency slot for ever. Cancelling closes the
+                // connection.
+                .timeout(callTimeout, Mono.error(() -> TargetFailureException.timeout(
+                        "no complete answer from the target within " + callTimeout, true, null)));
     }
 
     private static Map<String, String> headersOf(HttpClientResponse response) {

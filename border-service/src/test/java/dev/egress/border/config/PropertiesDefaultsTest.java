@@ -25,6 +25,13 @@ class PropertiesDefaultsTest {
         assertThat(limits.maxResponseBody()).isEqualTo(DataSize.ofKilobytes(64));
         assertThat(limits.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(limits.responseTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(limits.callTimeout()).isEqualTo(Duration.ofSeconds(35));
+    }
+
+    @Test
+    void refusesACallTimeoutThatIsNotPositive() {
+        assertThatThrownBy(() -> bind("egress.limits", LimitsProperties.class, Map.of("egress.limits.call-timeout", "0s")))
+                .hasStackTraceContaining("egress.limits.call-timeout");
     }
 
     @Test

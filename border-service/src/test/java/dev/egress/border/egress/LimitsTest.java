@@ -9,6 +9,7 @@ import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.testing.RecordingSink;
+import dev.egress.border.testing.TricklingTarget;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -32,7 +33,9 @@ import reactor.test.StepVerifier;
         "egress.security.internal-token=" + Tokens.INTERNAL,
         "egress.ssrf.allowed-ranges=127.0.0.1/32",
         "egress.limits.max-concurrency-per-ip=1",
-        "egress.limits.max-request-body=1KB"})
+        "egress.limits.max-request-body=1KB",
+        // Above the 3 s the slow sink below takes, so only the trickling target hits it.
+        "egress.limits.call-timeout=6s"})
 @AutoConfigureWebTestClient(timeout = "60s")
 @Import(InMemoryRegistryConfiguration.class)
 class LimitsTest {
@@ -72,7 +75,7 @@ class LimitsTest {
                             .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:too-many-requests")
                             .jsonPath("$.targetContacted").isEqualTo(false);
                     sink.reply(RecordingSink.Reply.ok());
-                    forward("127.0.0.3").expectStatus().isOk();
+                    forward("127.0.0.3").expectStatus().isOk().expectBody().returnResult();
                 })
                 .assertNext(r -> assertThat(r.body()).isEqualTo("slow"))
                 .verifyComplete();
@@ -88,6 +91,24 @@ class LimitsTest {
                 .contentType(MediaType.APPLICATION_JSON).bodyValue(huge).exchange()
                 .expectStatus().isEqualTo(413)
                 .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:payload-too-large");
+    }
+
+    @Test
+    void cutsOffATargetThatTricklesItsAnswerAndFreesTheSlot() throws Exception {
+        try (TricklingTarget target = TricklingTarget.start()) {
+            web.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(new ForwardRequest("d", "127.0.0.3", "http://127.0.0.1:" + target.port() + "/", "POST", Map.of(), "x"))
+                    .exchange()
+                    .expectStatus().isEqualTo(504)
+                    .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:target-timeout")
+                    .jsonPath("$.targetContacted").isEqualTo(true);
+
+            // The bytes kept coming faster than the response timeout; only the call deadline ended it.
+            assertThat(target.bytesSent()).isGreaterThan(1);
+            await().atMost(Duration.ofSeconds(30)).until(target::closedByPeer);
+            await().atMost(Duration.ofSeconds(30)).until(() -> admission.inFlight(EgressIp.of("127.0.0.3")) == 0);
+        }
     }
 
     private WebTestClient.ResponseSpec forward(String ip) {
