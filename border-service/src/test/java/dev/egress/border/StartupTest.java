@@ -8,6 +8,7 @@ import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.registry.RegistrationState;
 import org.assertj.core.api.ThrowableAssert;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -61,7 +62,7 @@ class StartupTest {
     void startsWithoutTokensOnlyWhenInsecureLocalIsSetExplicitly() {
         try (ConfigurableApplicationContext border = run("--egress.border.ips=127.0.0.2", "--egress.security.insecure-local=true")) {
             int port = ((WebServerApplicationContext) border).getWebServer().getPort();
-            WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build()
+            WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(30)).build()
                     .get().uri("/ops/v1/ips").exchange().expectStatus().isOk().expectBody().returnResult();
         }
     }
@@ -75,7 +76,7 @@ class StartupTest {
                 .run("--server.port=0", "--egress.border.id=border-start", "--egress.border.advertised-url=http://127.0.0.1:8181",
                         "--egress.border.ips=127.0.0.2", "--egress.security.internal-token=" + Tokens.INTERNAL)) {
             int port = ((WebServerApplicationContext) border).getWebServer().getPort();
-            WebTestClient web = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build();
+            WebTestClient web = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(30)).build();
             web.get().uri("/actuator/health/readiness").exchange().expectStatus().isEqualTo(503)
                     .expectBody().jsonPath("$.status").isEqualTo("OUT_OF_SERVICE");
             web.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk().expectBody().returnResult();

@@ -75,7 +75,7 @@ class InputValidationIT extends AppITSupport {
     @MethodSource("badTokens")
     void aMissingOrWrongTokenIs401(String name, String header) {
         var spec = org.springframework.test.web.reactive.server.WebTestClient.bindToServer()
-                .baseUrl("http://127.0.0.1:" + port).build()
+                .baseUrl("http://127.0.0.1:" + port).responseTimeout(java.time.Duration.ofSeconds(30)).build()
                 .post().uri("/v1/deliveries").contentType(MediaType.APPLICATION_JSON);
         if (header != null) {
             spec = spec.header("Authorization", header);
