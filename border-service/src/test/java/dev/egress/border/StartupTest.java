@@ -53,6 +53,17 @@ class StartupTest {
     }
 
     @Test
+    void refusesToStartWhenTheTrustedCertificatesCannotBeReadAndNamesTheProperty() throws Exception {
+        java.nio.file.Path notPem = java.nio.file.Files.createTempFile("not-a-ca", ".pem");
+        java.nio.file.Files.writeString(notPem, "not a certificate");
+        for (String location : new String[] {"/nonexistent/ca.pem", notPem.toString()}) {
+            Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2", "--egress.security.internal-token=" + Tokens.INTERNAL,
+                    "--egress.tls.trusted-certificates=" + location));
+            assertThat(failure.getMessage()).contains("egress.tls.trusted-certificates").contains(location);
+        }
+    }
+
+    @Test
     void refusesToStartWithoutAnInternalToken() {
         Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2"));
         assertThat(failure.getMessage()).contains("egress.security.internal-token");

@@ -29,7 +29,8 @@ final class BoundClients implements AutoCloseable {
     private final Map<EgressIp, HttpClient> clients;
     private final List<ConnectionProvider> providers;
 
-    BoundClients(List<EgressIp> ips, LimitsProperties limits, PoolProperties pool, VettingResolverGroup resolver) {
+    BoundClients(List<EgressIp> ips, LimitsProperties limits, PoolProperties pool, VettingResolverGroup resolver,
+                 TargetTls tls) {
         for (EgressIp ip : ips) {
             checkBindable(ip);
         }
@@ -60,7 +61,7 @@ final class BoundClients implements AutoCloseable {
                     // Reactor Netty would resend a request once when a pooled connection dies under it; the
                     // target may already have it, and a webhook must not be sent twice behind App's back.
                     .disableRetry(true);
-            built.put(ip, client);
+            built.put(ip, tls.apply(client));
         }
         this.clients = Map.copyOf(built);
         this.providers = List.copyOf(created);

@@ -3,6 +3,7 @@ package dev.egress.border.egress;
 import dev.egress.border.config.BorderProperties;
 import dev.egress.border.config.LimitsProperties;
 import dev.egress.border.config.PoolProperties;
+import dev.egress.border.config.TlsProperties;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.ssrf.SsrfGuard;
 import dev.egress.border.ssrf.VettingResolverGroup;
@@ -19,8 +20,8 @@ class EgressConfiguration {
 
     @Bean(destroyMethod = "close")
     BoundClients boundClients(BorderProperties border, LimitsProperties limits, PoolProperties pool,
-                              VettingResolverGroup resolver) {
-        return new BoundClients(ips(border), limits, pool, resolver);
+                              VettingResolverGroup resolver, TlsProperties tls) {
+        return new BoundClients(ips(border), limits, pool, resolver, TargetTls.from(tls));
     }
 
     @Bean

@@ -2,6 +2,8 @@ package dev.egress.discovery.testing;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,6 +18,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.SSLContext;
 
 /**
  * A webhook target for tests: a real HTTP server on 127.0.0.1, port 0, that records every request with
@@ -68,6 +71,10 @@ public final class RecordingSink implements AutoCloseable {
         this.server = server;
     }
 
+    private String scheme() {
+        return server instanceof HttpsServer ? "https" : "http";
+    }
+
     /**
      * Starts a sink on 127.0.0.1 and an ephemeral port.
      *
@@ -75,7 +82,23 @@ public final class RecordingSink implements AutoCloseable {
      * @throws IOException if the port cannot be bound
      */
     public static RecordingSink start() throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
+        return serve(HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256));
+    }
+
+    /**
+     * Starts an https sink on 127.0.0.1 and an ephemeral port.
+     *
+     * @param tls the server's TLS context (its key and certificate)
+     * @return the running sink
+     * @throws IOException if the port cannot be bound
+     */
+    public static RecordingSink startHttps(SSLContext tls) throws IOException {
+        HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
+        server.setHttpsConfigurator(new HttpsConfigurator(tls));
+        return serve(server);
+    }
+
+    private static RecordingSink serve(HttpServer server) {
         RecordingSink sink = new RecordingSink(server);
         server.createContext("/", sink::handle);
         server.setExecutor(sink.executor);
@@ -121,10 +144,10 @@ public final class RecordingSink implements AutoCloseable {
     /**
      * The sink's base URL.
      *
-     * @return e.g. {@code http://127.0.0.1:34567}
+     * @return e.g. {@code http://127.0.0.1:34567} ({@code https://} for an https sink)
      */
     public URI baseUri() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        return URI.create(scheme() + "://127.0.0.1:" + server.getAddress().getPort());
     }
 
     /**

@@ -1,0 +1,79 @@
+package dev.egress.border.testing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+
+/**
+ * Self-signed certificates for https test targets, made by the JDK's own {@code keytool} in a real
+ * process (no test-only crypto library, nothing checked in).
+ */
+public final class TestCertificates {
+
+    private static final char[] PASSWORD = "test-only".toCharArray();
+
+    /**
+     * One issued certificate.
+     *
+     * @param pem           the certificate as PEM (what a Border is told to trust)
+     * @param serverContext a TLS context that serves it with its key
+     */
+    public record Issued(Path pem, SSLContext serverContext) {
+    }
+
+    private TestCertificates() {
+    }
+
+    /**
+     * Issues a self-signed certificate for a DNS name (it is its own CA).
+     *
+     * @param dnsName the only subject alternative name
+     * @return the certificate
+     */
+    public static Issued selfSigned(String dnsName) {
+        try {
+            Path dir = Files.createTempDirectory("egress-tls-");
+            Path store = dir.resolve("server.p12");
+            Path pem = dir.resolve("server.pem");
+            keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+                    "-dname", "CN=" + dnsName, "-ext", "SAN=dns:" + dnsName, "-storetype", "PKCS12",
+                    "-keystore", store.toString(), "-storepass", new String(PASSWORD));
+            keytool("-exportcert", "-rfc", "-alias", "server", "-keystore", store.toString(),
+                    "-storepass", new String(PASSWORD), "-file", pem.toString());
+            KeyStore keys = KeyStore.getInstance("PKCS12");
+            try (InputStream in = Files.newInputStream(store)) {
+                keys.load(in, PASSWORD);
+            }
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(keys, PASSWORD);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(kmf.getKeyManagers(), null, null);
+            return new Issued(pem, context);
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("could not issue a test certificate for " + dnsName, e);
+        }
+    }
+
+    private static void keytool(String... args) throws IOException {
+        List<String> command = new java.util.ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try {
+            String output = new String(process.getInputStream().readAllBytes());
+            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IOException("keytool " + args[0] + " failed: " + output);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+}
