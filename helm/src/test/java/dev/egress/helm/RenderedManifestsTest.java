@@ -186,6 +186,31 @@ class RenderedManifestsTest {
     }
 
     @Test
+    void trustedCertificatesAreMountedReadOnlyFromTheirSecretAndNamedToTheBorder() {
+        Manifests withCa = ChartRendering.render().example("values-hostnetwork.yaml")
+                .set("border.tls.trustedCertificates.secretName", "customer-cas")
+                .set("border.tls.trustedCertificates.key", "bundle.pem").manifests();
+        Map<String, Object> border = withCa.named("Deployment", PREFIX + "-border-border-a");
+        List<Map<String, Object>> volumes = at(podSpec(border), "volumes");
+        List<Map<String, Object>> mounts = at(containers(border).get(0), "volumeMounts");
+
+        assertThat(env(border)).containsEntry("EGRESS_TLS_TRUSTEDCERTIFICATES", "/etc/egress/tls/bundle.pem");
+        assertThat(volumes).filteredOn(v -> "trusted-certificates".equals(v.get("name"))).singleElement()
+                .satisfies(v -> {
+                    assertThat(Manifests.<String>at(v, "secret", "secretName")).isEqualTo("customer-cas");
+                    assertThat(Manifests.<List<Map<String, String>>>at(v, "secret", "items"))
+                            .containsExactly(Map.of("key", "bundle.pem", "path", "bundle.pem"));
+                });
+        assertThat(mounts).filteredOn(m -> "trusted-certificates".equals(m.get("name"))).singleElement()
+                .satisfies(m -> assertThat(m).containsEntry("mountPath", "/etc/egress/tls").containsEntry("readOnly", true));
+
+        Map<String, Object> plain = hostNetwork.named("Deployment", PREFIX + "-border-border-a");
+        assertThat(env(plain)).doesNotContainKey("EGRESS_TLS_TRUSTEDCERTIFICATES");
+        assertThat(Manifests.<List<Map<String, Object>>>at(podSpec(plain), "volumes"))
+                .noneSatisfy(v -> assertThat(v.get("name")).isEqualTo("trusted-certificates"));
+    }
+
+    @Test
     void podNetworkBordersCarryTheirCniAnnotationsAndNoHostNetwork() {
         Map<String, Object> borderB = multus.named("Deployment", PREFIX + "-border-border-b");
 
