@@ -5,6 +5,7 @@ import dev.egress.coordination.node.CoordinationNodes;
 import dev.egress.coordination.node.NodeStateReport;
 import dev.egress.coordination.server.CoordinationGrpcService;
 import dev.egress.coordination.server.DiscoveryGrpcService;
+import dev.egress.coordination.server.TokenCheck;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import org.slf4j.Logger;
@@ -38,6 +39,7 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
 
     private final String host;
     private final String database;
+    private final boolean tls;
     private final int port;
     private final Server server;
     private final CoordinationNodes nodes;
@@ -45,10 +47,11 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
     private final ScheduledExecutorService pinger;
     private volatile boolean closed;
 
-    private EmbeddedCoordinationNode(String host, String database, Server server, CoordinationNodes nodes,
+    private EmbeddedCoordinationNode(String host, String database, boolean tls, Server server, CoordinationNodes nodes,
                                      CoordinationGrpcService coordination, ScheduledExecutorService pinger) {
         this.host = host;
         this.database = database;
+        this.tls = tls;
         this.port = server.getPort(); // a terminated gRPC server no longer answers getPort()
         this.server = server;
         this.nodes = nodes;
@@ -84,6 +87,19 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
      * @throws UncheckedIOException when the port cannot be bound
      */
     public static EmbeddedCoordinationNode start(String host, int port, String database) {
+        return start(host, port, database, NodeAccess.ANONYMOUS);
+    }
+
+    /**
+     * Starts a node with access control: required tokens and/or TLS.
+     *
+     * @param host     the address to bind and to advertise through discovery
+     * @param port     the port, 0 for an ephemeral one
+     * @param database the database path, e.g. {@code /local}
+     * @param access   who may call and whether over TLS
+     * @throws UncheckedIOException when the port cannot be bound or the TLS files cannot be read
+     */
+    public static EmbeddedCoordinationNode start(String host, int port, String database, NodeAccess access) {
         String db = normalizeDatabase(database);
         CoordinationNodes nodes = new CoordinationNodes(db);
         ScheduledThreadPoolExecutor pinger = new ScheduledThreadPoolExecutor(1, runnable -> {
@@ -95,13 +111,19 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
         CoordinationGrpcService coordination = new CoordinationGrpcService(nodes, pinger);
         Server[] bound = new Server[1];
         DiscoveryGrpcService discovery = new DiscoveryGrpcService(host, () -> bound[0].getPort());
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .addService(discovery)
                 .addService(coordination)
                 .permitKeepAliveTime(PERMIT_KEEPALIVE_SECONDS, TimeUnit.SECONDS)
                 .permitKeepAliveWithoutCalls(true)
-                .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES)
-                .build();
+                .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES);
+        if (!access.tokens().isEmpty()) {
+            builder.intercept(new TokenCheck(access.tokens()));
+        }
+        if (access.tls()) {
+            builder.useTransportSecurity(access.certificateChain().toFile(), access.privateKey().toFile());
+        }
+        Server server = builder.build();
         bound[0] = server;
         try {
             server.start();
@@ -109,14 +131,14 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
             pinger.shutdownNow();
             throw new UncheckedIOException("cannot bind the coordination node to " + host + ":" + port, e);
         }
-        EmbeddedCoordinationNode node = new EmbeddedCoordinationNode(host, db, server, nodes, coordination, pinger);
-        log.info("Embedded coordination node ready at {}", node.connectionString());
+        EmbeddedCoordinationNode node = new EmbeddedCoordinationNode(host, db, access.tls(), server, nodes, coordination, pinger);
+        log.info("Embedded coordination node ready at {} ({})", node.connectionString(), access);
         return node;
     }
 
-    /** The SDK connection string, e.g. {@code grpc://127.0.0.1:41234/local}. */
+    /** The SDK connection string, e.g. {@code grpc://127.0.0.1:41234/local} ({@code grpcs://} with TLS). */
     public String connectionString() {
-        return "grpc://" + host + ":" + port() + database;
+        return (tls ? "grpcs://" : "grpc://") + host + ":" + port() + database;
     }
 
     /** The port actually bound. */
