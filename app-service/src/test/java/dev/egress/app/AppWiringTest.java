@@ -74,5 +74,16 @@ class AppWiringTest {
         runner().withPropertyValues("egress.security.api-tokens=s3cret-1,s3cret-2", "egress.security.internal-token=s3cret-i")
                 .run(context -> assertThat(context.getBean(dev.egress.app.config.SecurityProperties.class).toString())
                         .doesNotContain("s3cret").contains("2 redacted"));
+        runner().withPropertyValues("egress.registry.token=s3cret-ydb")
+                .run(context -> assertThat(context.getBean(dev.egress.app.routing.RegistryProperties.class).toString())
+                        .doesNotContain("s3cret").contains("token=(set)"));
+    }
+
+    @Test
+    void refusesARegistryTokenFileThatCannotBeRead() throws Exception {
+        runner().withPropertyValues("egress.registry.connection-string=grpc://127.0.0.1:1/local",
+                        "egress.registry.token-file=/nonexistent/ydb-token")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("egress.registry.token-file: /nonexistent/ydb-token (expected: a readable file)"));
     }
 }

@@ -1,5 +1,6 @@
 package dev.egress.app.routing;
 
+import dev.egress.discovery.registry.RegistryAuth;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
@@ -15,6 +16,9 @@ import org.springframework.validation.annotation.Validated;
  * @param node             coordination node path under the database
  * @param semaphore        the semaphore Borders hold slots of
  * @param sessionTimeout   how long the server keeps a disconnected session
+ * @param token            YDB access token; never logged
+ * @param tokenFile        file holding the YDB access token, re-read for every call (rotation)
+ * @param caCertificates   PEM CA certificates for a {@code grpcs://} registry with a private CA
  */
 @Validated
 @ConfigurationProperties("egress.registry")
@@ -22,5 +26,26 @@ public record RegistryProperties(
         @DefaultValue("") String connectionString,
         @DefaultValue("egress") @NotBlank String node,
         @DefaultValue("borders-registry") @NotBlank String semaphore,
-        @DefaultValue("5s") @NotNull Duration sessionTimeout) {
+        @DefaultValue("5s") @NotNull Duration sessionTimeout,
+        @DefaultValue("") String token,
+        @DefaultValue("") String tokenFile,
+        @DefaultValue("") String caCertificates) {
+
+    /**
+     * The credentials these properties describe.
+     *
+     * @return the credentials
+     * @throws IllegalArgumentException naming the property at fault
+     */
+    public RegistryAuth auth() {
+        return RegistryAuth.fromProperties(token, tokenFile, caCertificates);
+    }
+
+    @Override
+    public String toString() {
+        // The token never appears in logs or failure reports.
+        return "RegistryProperties[connectionString=" + connectionString + ", node=" + node + ", semaphore=" + semaphore
+                + ", sessionTimeout=" + sessionTimeout + ", token=" + (token.isBlank() ? "(none)" : "(set)")
+                + ", tokenFile=" + tokenFile + ", caCertificates=" + caCertificates + "]";
+    }
 }

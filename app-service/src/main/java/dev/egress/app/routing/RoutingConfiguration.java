@@ -45,7 +45,7 @@ class RoutingConfiguration {
     RegistryWatcher registryWatcher(RegistryProperties registry, RoutingProperties routing, RoutingTable table,
                                     MeterRegistry meters) {
         RegistrySettings settings = new RegistrySettings(registry.connectionString().trim(), registry.node(),
-                registry.semaphore(), registry.sessionTimeout(), routing.pollInterval());
+                registry.semaphore(), registry.sessionTimeout(), routing.pollInterval(), registry.auth());
         return YdbRegistryWatcher.start(settings, table, meters);
     }
 }

@@ -1,5 +1,6 @@
 package dev.egress.border.config;
 
+import dev.egress.discovery.registry.RegistryAuth;
 import dev.egress.discovery.registry.RegistrySettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -14,6 +15,9 @@ import org.springframework.validation.annotation.Validated;
  * @param node             coordination node path
  * @param semaphore        the registry semaphore
  * @param sessionTimeout   how long the coordination node keeps this Border's slot after a disconnect
+ * @param token            YDB access token; never logged
+ * @param tokenFile        file holding the YDB access token, re-read for every call (rotation)
+ * @param caCertificates   PEM CA certificates for a {@code grpcs://} registry with a private CA
  */
 @Validated
 @ConfigurationProperties("egress.registry")
@@ -21,7 +25,10 @@ public record RegistryProperties(
         String connectionString,
         @DefaultValue("egress") String node,
         @DefaultValue("borders-registry") String semaphore,
-        @DefaultValue("5s") Duration sessionTimeout) {
+        @DefaultValue("5s") Duration sessionTimeout,
+        @DefaultValue("") String token,
+        @DefaultValue("") String tokenFile,
+        @DefaultValue("") String caCertificates) {
 
     /**
      * The adapter's settings.
@@ -34,6 +41,15 @@ public record RegistryProperties(
             throw new IllegalArgumentException(
                     "egress.registry.connection-string: not set (expected: grpc://host:port/database)");
         }
-        return new RegistrySettings(connectionString, node, semaphore, sessionTimeout, Duration.ofMillis(500));
+        return new RegistrySettings(connectionString, node, semaphore, sessionTimeout, Duration.ofMillis(500),
+                RegistryAuth.fromProperties(token, tokenFile, caCertificates));
+    }
+
+    @Override
+    public String toString() {
+        // The token never appears in logs or failure reports.
+        return "RegistryProperties[connectionString=" + connectionString + ", node=" + node + ", semaphore=" + semaphore
+                + ", sessionTimeout=" + sessionTimeout + ", token=" + (token.isBlank() ? "(none)" : "(set)")
+                + ", tokenFile=" + tokenFile + ", caCertificates=" + caCertificates + "]";
     }
 }

@@ -55,6 +55,13 @@ class PropertiesDefaultsTest {
         RegistryProperties set = bind("egress.registry", RegistryProperties.class,
                 Map.of("egress.registry.connection-string", "grpc://127.0.0.1:2136/local", "egress.registry.session-timeout", "7s"));
         assertThat(set.toSettings().sessionTimeout()).isEqualTo(Duration.ofSeconds(7));
+        assertThat(set.toSettings().auth().authenticated()).isFalse();
+
+        RegistryProperties withToken = bind("egress.registry", RegistryProperties.class,
+                Map.of("egress.registry.connection-string", "grpc://127.0.0.1:2136/local", "egress.registry.token", "s3cret-ydb"));
+        assertThat(withToken.toSettings().auth().token()).isEqualTo("s3cret-ydb");
+        assertThat(withToken.toString()).doesNotContain("s3cret").contains("token=(set)");
+        assertThat(withToken.toSettings().toString()).doesNotContain("s3cret");
     }
 
     @Test

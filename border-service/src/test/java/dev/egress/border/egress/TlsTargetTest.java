@@ -3,7 +3,7 @@ package dev.egress.border.egress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.border.testing.InMemoryRegistryConfiguration;
-import dev.egress.border.testing.TestCertificates;
+import dev.egress.discovery.testing.TestCertificates;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;

@@ -11,13 +11,19 @@ import java.util.Objects;
  * @param semaphore        semaphore name, e.g. {@code borders-registry}
  * @param sessionTimeout   how long the server keeps a disconnected session (and its slot)
  * @param pollInterval     watcher's safety-net poll period
+ * @param auth             credentials and TLS trust for the connection
  */
 public record RegistrySettings(String connectionString, String node, String semaphore, Duration sessionTimeout,
-                               Duration pollInterval) {
+                               Duration pollInterval, RegistryAuth auth) {
 
     /** Validates every value. */
     public RegistrySettings {
         Objects.requireNonNull(connectionString, "connectionString");
+        Objects.requireNonNull(auth, "auth");
+        if (auth.caCertificates() != null && !connectionString.startsWith("grpcs://")) {
+            throw new IllegalArgumentException(
+                    "caCertificates: set, but '%s' is plaintext (expected: grpcs://...)".formatted(connectionString));
+        }
         if (!connectionString.startsWith("grpc://") && !connectionString.startsWith("grpcs://")) {
             throw new IllegalArgumentException(
                     "connectionString: '%s' (expected: grpc://host:port/database or grpcs://...)".formatted(connectionString));
@@ -34,6 +40,30 @@ public record RegistrySettings(String connectionString, String node, String sema
         if (pollInterval == null || pollInterval.toMillis() < 10) {
             throw new IllegalArgumentException("pollInterval: %s (expected: >= 10ms)".formatted(pollInterval));
         }
+    }
+
+    /**
+     * Anonymous settings.
+     *
+     * @param connectionString YDB connection string
+     * @param node             coordination node path
+     * @param semaphore        semaphore name
+     * @param sessionTimeout   session timeout
+     * @param pollInterval     watcher's poll period
+     */
+    public RegistrySettings(String connectionString, String node, String semaphore, Duration sessionTimeout,
+                            Duration pollInterval) {
+        this(connectionString, node, semaphore, sessionTimeout, pollInterval, RegistryAuth.NONE);
+    }
+
+    /**
+     * These settings with other credentials.
+     *
+     * @param credentials the credentials and TLS trust
+     * @return the new settings
+     */
+    public RegistrySettings withAuth(RegistryAuth credentials) {
+        return new RegistrySettings(connectionString, node, semaphore, sessionTimeout, pollInterval, credentials);
     }
 
     /**

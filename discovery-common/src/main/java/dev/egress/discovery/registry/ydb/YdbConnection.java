@@ -4,6 +4,10 @@ import dev.egress.discovery.registry.RegistryException;
 import dev.egress.discovery.registry.RegistrySettings;
 import io.grpc.ClientInterceptor;
 import io.grpc.ManagedChannel;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -84,10 +88,19 @@ final class YdbConnection implements AutoCloseable {
     }
 
     private CoordinationClient build() {
-        GrpcTransport built = GrpcTransport.forConnectionString(settings.connectionString())
+        GrpcTransportBuilder builder = GrpcTransport.forConnectionString(settings.connectionString())
                 .withDiscoveryTimeout(DISCOVERY_TIMEOUT)
-                .withChannelFactoryBuilder(this::trackingChannels)
-                .build();
+                .withChannelFactoryBuilder(this::trackingChannels);
+        TokenCredentials.of(settings.auth()).ifPresent(builder::withAuthProvider);
+        Path ca = settings.auth().caCertificates();
+        if (ca != null) {
+            try {
+                builder.withSecureConnection(Files.readAllBytes(ca));
+            } catch (IOException e) {
+                throw new UncheckedIOException("registry CA certificates " + ca + " cannot be read", e);
+            }
+        }
+        GrpcTransport built = builder.build();
         synchronized (this) {
             if (closed) {
                 built.close();

@@ -1,12 +1,14 @@
 package dev.egress.discovery.registry.ydb;
 
 import dev.egress.coordination.EmbeddedCoordinationNode;
+import dev.egress.coordination.NodeAccess;
 import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.Announcement;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.registry.RegistryAuth;
 import dev.egress.discovery.registry.RegistrySettings;
 import io.grpc.ClientInterceptor;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,6 +29,7 @@ final class RegistryFixture implements AutoCloseable {
     private final List<AutoCloseable> participants = new ArrayList<>();
     private final Duration sessionTimeout;
     private final Duration pollInterval;
+    private final String connectionString;
     private EmbeddedCoordinationNode node;
     private int port;
 
@@ -35,15 +38,20 @@ final class RegistryFixture implements AutoCloseable {
     }
 
     RegistryFixture(Duration sessionTimeout, Duration pollInterval) {
+        this(sessionTimeout, pollInterval, NodeAccess.ANONYMOUS);
+    }
+
+    RegistryFixture(Duration sessionTimeout, Duration pollInterval, NodeAccess access) {
         this.sessionTimeout = sessionTimeout;
         this.pollInterval = pollInterval;
-        this.node = EmbeddedCoordinationNode.start(0);
+        this.node = EmbeddedCoordinationNode.start(EmbeddedCoordinationNode.DEFAULT_HOST, 0,
+                EmbeddedCoordinationNode.DEFAULT_DATABASE, access);
         this.port = node.port();
+        this.connectionString = node.connectionString();
     }
 
     RegistrySettings settings() {
-        return new RegistrySettings("grpc://127.0.0.1:" + port + "/local", "egress", "borders-registry",
-                sessionTimeout, pollInterval);
+        return new RegistrySettings(connectionString, "egress", "borders-registry", sessionTimeout, pollInterval);
     }
 
     /** Stops the node: every session and the semaphore are gone, as after a YDB restart. */
@@ -67,14 +75,28 @@ final class RegistryFixture implements AutoCloseable {
         return registry;
     }
 
+    YdbBorderRegistry border(RegistryAuth auth, MeterRegistry meters) {
+        YdbBorderRegistry registry = YdbBorderRegistry.connect(settings().withAuth(auth), meters, List.of());
+        participants.add(registry);
+        return registry;
+    }
+
     Watched watcher() {
         return watcher(List.of());
     }
 
     Watched watcher(List<ClientInterceptor> interceptors) {
+        return watcher(settings(), interceptors);
+    }
+
+    Watched watcher(RegistryAuth auth) {
+        return watcher(settings().withAuth(auth), List.of());
+    }
+
+    private Watched watcher(RegistrySettings settings, List<ClientInterceptor> interceptors) {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         RoutingTable table = new RoutingTable(Clock.systemUTC());
-        YdbRegistryWatcher watcher = YdbRegistryWatcher.start(settings(), table, meters, interceptors);
+        YdbRegistryWatcher watcher = YdbRegistryWatcher.start(settings, table, meters, interceptors);
         participants.add(watcher);
         return new Watched(watcher, table, meters);
     }
