@@ -74,6 +74,52 @@ app.kubernetes.io/component: {{ .component }}
   value: {{ .Values.registry.semaphore | quote }}
 - name: EGRESS_REGISTRY_SESSIONTIMEOUT
   value: {{ .Values.registry.sessionTimeout | quote }}
+{{- with .Values.registry.tokenSecret.name }}
+- name: EGRESS_REGISTRY_TOKENFILE
+  value: /etc/egress/registry-token/{{ $.Values.registry.tokenSecret.key }}
+{{- end }}
+{{- with .Values.registry.caSecret.name }}
+- name: EGRESS_REGISTRY_CACERTIFICATES
+  value: /etc/egress/registry-ca/{{ $.Values.registry.caSecret.key }}
+{{- end }}
+{{- end -}}
+
+{{/* Mounts of the registry token and CA Secrets (directory mounts, so kubelet updates a rotated token in place); pass the root context. */}}
+{{- define "egress.registryVolumeMounts" -}}
+{{- if .Values.registry.tokenSecret.name }}
+- name: registry-token
+  mountPath: /etc/egress/registry-token
+  readOnly: true
+{{- end }}
+{{- if .Values.registry.caSecret.name }}
+- name: registry-ca
+  mountPath: /etc/egress/registry-ca
+  readOnly: true
+{{- end }}
+{{- end -}}
+
+{{/* Volumes for egress.registryVolumeMounts; pass the root context. */}}
+{{- define "egress.registryVolumes" -}}
+{{- with .Values.registry.tokenSecret }}
+{{- if .name }}
+- name: registry-token
+  secret:
+    secretName: {{ .name }}
+    items:
+      - key: {{ .key }}
+        path: {{ .key }}
+{{- end }}
+{{- end }}
+{{- with .Values.registry.caSecret }}
+{{- if .name }}
+- name: registry-ca
+  secret:
+    secretName: {{ .name }}
+    items:
+      - key: {{ .key }}
+        path: {{ .key }}
+{{- end }}
+{{- end }}
 {{- end -}}
 
 {{/* A security context without the chart-only "enabled" switch; pass the values object. */}}

@@ -211,6 +211,34 @@ class RenderedManifestsTest {
     }
 
     @Test
+    void registryTokenAndCaSecretsAreMountedIntoAppAndBordersAsFiles() {
+        Manifests secured = ChartRendering.render().example("values-hostnetwork.yaml")
+                .set("registry.connectionString", "grpcs://ydb.example:2135/prod")
+                .set("registry.tokenSecret.name", "ydb-token")
+                .set("registry.caSecret.name", "ydb-ca").manifests();
+
+        for (String name : List.of(PREFIX + "-app", PREFIX + "-border-border-a")) {
+            Map<String, Object> deployment = secured.named("Deployment", name);
+            List<Map<String, Object>> volumes = at(podSpec(deployment), "volumes");
+            List<Map<String, Object>> mounts = at(containers(deployment).get(0), "volumeMounts");
+            assertThat(env(deployment)).as(name)
+                    .containsEntry("EGRESS_REGISTRY_TOKENFILE", "/etc/egress/registry-token/token")
+                    .containsEntry("EGRESS_REGISTRY_CACERTIFICATES", "/etc/egress/registry-ca/ca.crt")
+                    .doesNotContainKey("EGRESS_REGISTRY_TOKEN");
+            assertThat(volumes).as(name)
+                    .anySatisfy(v -> assertThat(Manifests.<String>at(v, "secret", "secretName")).isEqualTo("ydb-token"))
+                    .anySatisfy(v -> assertThat(Manifests.<String>at(v, "secret", "secretName")).isEqualTo("ydb-ca"));
+            assertThat(mounts).as(name)
+                    .anySatisfy(m -> assertThat(m).containsEntry("mountPath", "/etc/egress/registry-token").containsEntry("readOnly", true))
+                    .anySatisfy(m -> assertThat(m).containsEntry("mountPath", "/etc/egress/registry-ca").containsEntry("readOnly", true));
+        }
+        for (String name : List.of(PREFIX + "-app", PREFIX + "-border-border-a")) {
+            assertThat(env(hostNetwork.named("Deployment", name))).as(name)
+                    .doesNotContainKeys("EGRESS_REGISTRY_TOKENFILE", "EGRESS_REGISTRY_CACERTIFICATES");
+        }
+    }
+
+    @Test
     void podNetworkBordersCarryTheirCniAnnotationsAndNoHostNetwork() {
         Map<String, Object> borderB = multus.named("Deployment", PREFIX + "-border-border-b");
 
