@@ -11,9 +11,11 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.ServerWebInputException;
 
 /**
@@ -69,16 +71,37 @@ public class ProblemAdvice {
     /**
      * Any other status the framework chose (404 no route, 405, 415, ...).
      *
-     * @param e the error
+     * @param e        the error
+     * @param exchange the request, to name the call in the detail
      * @return a problem with the same status
      */
     @ExceptionHandler(ResponseStatusException.class)
-    public ResponseEntity<ProblemDetail> status(ResponseStatusException e) {
+    public ResponseEntity<ProblemDetail> status(ResponseStatusException e, ServerWebExchange exchange) {
         HttpStatus status = HttpStatus.resolve(e.getStatusCode().value());
         if (status == null) {
             status = HttpStatus.BAD_REQUEST;
         }
-        return respond(body(status, slugOf(status), e.getReason()));
+        ProblemDetail problem = body(status, slugOf(status), userWording(status, exchange, e.getReason()));
+        if (e.getReason() != null) {
+            // The framework's own words ("No static resource v1/delivery") help a developer, not a user.
+            problem.setProperty("cause", e.getReason());
+        }
+        return respond(problem);
+    }
+
+    /** Says what the caller did wrong in the API's terms; the framework's reason is the fallback. */
+    private static String userWording(HttpStatus status, ServerWebExchange exchange, String reason) {
+        ServerHttpRequest request = exchange.getRequest();
+        String call = request.getMethod().name() + " " + request.getPath().value();
+        return switch (status) {
+            case NOT_FOUND -> "no endpoint answers %s (the API is described at /v3/api-docs)".formatted(call);
+            case METHOD_NOT_ALLOWED -> "%s: method not allowed on this path".formatted(call);
+            case UNSUPPORTED_MEDIA_TYPE -> "Content-Type %s is not accepted (expected: application/json)"
+                    .formatted(request.getHeaders().getContentType() == null ? "(none)"
+                            : "'" + request.getHeaders().getContentType() + "'");
+            case NOT_ACCEPTABLE -> "Accept does not allow application/json or application/problem+json";
+            default -> reason;
+        };
     }
 
     /**

@@ -33,6 +33,7 @@ class AppWiringTest {
             assertThat(context).hasSingleBean(EgressRouter.class);
             assertThat(context).doesNotHaveBean(RegistryWatcher.class);
             assertThat(context.getBean(EgressRouter.class).strategy()).isEqualTo("lowest-border-id");
+            assertThat(context.getBean(EgressRouter.class).sharedStrategy()).isEqualTo("rendezvous");
         });
     }
 
@@ -64,9 +65,18 @@ class AppWiringTest {
     }
 
     @Test
+    void selectsTheConfiguredSharedPoolStrategy() throws Exception {
+        runner().withPropertyValues("egress.routing.shared-strategy=round-robin")
+                .run(context -> assertThat(context.getBean(EgressRouter.class).sharedStrategy()).isEqualTo("round-robin"));
+        runner().withPropertyValues("egress.routing.shared-strategy=random").run(context ->
+                assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("egress.routing.shared-strategy (or egress.routing.weights): strategy: 'random'"));
+    }
+
+    @Test
     void refusesAnUnknownStrategy() throws Exception {
         runner().withPropertyValues("egress.routing.strategy=random").run(context ->
-                assertThat(context).hasFailed().getFailure().hasStackTraceContaining("egress.routing.strategy/weights: strategy: 'random'"));
+                assertThat(context).hasFailed().getFailure().hasStackTraceContaining("egress.routing.strategy (or egress.routing.weights): strategy: 'random'"));
     }
 
     @Test

@@ -53,12 +53,14 @@ class DeliveryController {
                 @ApiResponse(responseCode = "403", description = "target-denied (with reason)"),
                 @ApiResponse(responseCode = "404", description = "unknown-tenant"),
                 @ApiResponse(responseCode = "413", description = "payload-too-large"),
+                @ApiResponse(responseCode = "415", description = "unsupported-media-type: Content-Type is not application/json"),
                 @ApiResponse(responseCode = "422", description = "idempotency-key-reused"),
                 @ApiResponse(responseCode = "429", description = "too-many-requests"),
                 @ApiResponse(responseCode = "502", description = "target-unreachable or border-error"),
                 @ApiResponse(responseCode = "503", description = "no-egress-available, with Retry-After"),
                 @ApiResponse(responseCode = "504", description = "target-timeout")})
-    @PostMapping(path = "/v1/deliveries", produces = MediaType.APPLICATION_JSON_VALUE)
+    @PostMapping(path = "/v1/deliveries", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
     Mono<ResponseEntity<DeliveryResponse>> deliver(ServerWebExchange exchange,
                                                    @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String key) {
         // The body is always read through the capped join, even when Content-Length already says it is

@@ -9,7 +9,7 @@ import java.util.Map;
  * @param url      the absolute http(s) target URL
  * @param method   upper-case HTTP method
  * @param headers  headers for the target
- * @param payload  the payload, serialised as JSON text
+ * @param payload  the payload, serialised as JSON text; null means no body (GET or DELETE without payload)
  */
 record DeliveryRequest(String tenantId, String url, String method, Map<String, String> headers, String payload) {
 }

@@ -3,6 +3,7 @@ package dev.egress.app.dispatch;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -16,12 +17,17 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Reads and validates a delivery request from raw bytes, so that every malformed input — not JSON,
  * wrong types, missing fields, bad URL or method, bad headers — becomes a 400 naming the field, never a
- * 5xx. Unknown fields are ignored for forward compatibility. Destination vetting (SSRF) is the
- * Border's job: it is the hop that sees the resolved address.
+ * 5xx. Unknown fields are refused with a 400 naming them: a misspelt {@code "header"} must not silently
+ * drop a signature header. {@code GET} and {@code DELETE} may omit the payload (or give {@code null}):
+ * then no body is sent. Destination vetting (SSRF) is the Border's job: it is the hop that sees the
+ * resolved address.
  */
 final class DeliveryRequestParser {
 
     private static final Set<String> METHODS = Set.of("POST", "PUT", "PATCH", "DELETE", "GET");
+    /** Methods whose requests usually carry no body: the payload may be omitted or null for them. */
+    private static final Set<String> BODY_OPTIONAL = Set.of("GET", "DELETE");
+    private static final List<String> FIELDS = List.of("tenantId", "url", "method", "headers", "payload");
     private static final Pattern TENANT_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
     private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}");
     private static final Set<String> RESERVED_HEADERS = Set.of("host", "content-length", "transfer-encoding",
@@ -48,6 +54,12 @@ final class DeliveryRequestParser {
         if (root == null || !root.isObject()) {
             throw new InvalidRequestException("body", "expected a JSON object");
         }
+        for (Map.Entry<String, JsonNode> property : root.properties()) {
+            String field = property.getKey();
+            if (!FIELDS.contains(field)) {
+                throw new InvalidRequestException(truncate(field), "unknown field (expected: one of %s)".formatted(FIELDS));
+            }
+        }
         String tenantId = requiredString(root, "tenantId");
         if (!TENANT_ID.matcher(tenantId).matches()) {
             throw new InvalidRequestException("tenantId", "expected 1..128 of [A-Za-z0-9._-], starting alphanumeric");
@@ -55,11 +67,15 @@ final class DeliveryRequestParser {
         String url = url(requiredString(root, "url"));
         String method = method(root.get("method"));
         Map<String, String> headers = headers(root.get("headers"));
-        if (!root.has("payload")) {
-            throw new InvalidRequestException("payload", "missing (expected: any JSON value)");
+        JsonNode payload = root.get("payload");
+        if (payload == null || payload.isNull() && BODY_OPTIONAL.contains(method)) {
+            if (!BODY_OPTIONAL.contains(method)) {
+                throw new InvalidRequestException("payload", "missing (expected: any JSON value; only GET and DELETE "
+                        + "may omit it)");
+            }
+            return new DeliveryRequest(tenantId, url, method, headers, null);
         }
-        String payload = json.writeValueAsString(root.get("payload"));
-        return new DeliveryRequest(tenantId, url, method, headers, payload);
+        return new DeliveryRequest(tenantId, url, method, headers, json.writeValueAsString(payload));
     }
 
     private static String requiredString(JsonNode root, String field) {
@@ -88,7 +104,11 @@ final class DeliveryRequestParser {
             throw new InvalidRequestException("url", "expected an absolute http or https URL");
         }
         if (uri.getHost() == null || uri.getHost().isEmpty()) {
-            throw new InvalidRequestException("url", "expected a host");
+            // java.net.URI leaves the host null for authorities it cannot read as a server name, such as the
+            // shorthand 127.1 or an IPv6 literal without brackets: say which forms are accepted.
+            throw new InvalidRequestException("url", "'%s' has no usable host (expected: a DNS name, a dotted IPv4 "
+                    .formatted(truncate(uri.getRawAuthority() == null ? text : uri.getRawAuthority()))
+                    + "address with four parts, or an IPv6 address in brackets)");
         }
         if (uri.getRawUserInfo() != null) {
             throw new InvalidRequestException("url", "credentials in the URL are not allowed (use headers)");

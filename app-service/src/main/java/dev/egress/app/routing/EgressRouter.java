@@ -25,6 +25,10 @@ import java.util.function.Predicate;
  * (policy, snapshot) pair the candidate routes of every tenant are precomputed once, so the request path
  * is two map lookups and a selector call. A dedicated tenant's candidates contain only routes through its
  * own IPs; there is no code path that widens them.
+ *
+ * <p>Dedicated and shared-pool tenants have a strategy each: a dedicated tenant's few IPs are its own,
+ * while a shared pool exists to spread load and sending reputation, so by default its tenants are
+ * spread by a rendezvous hash of the tenant id (each tenant stays on one IP while the pool is stable).
  */
 public final class EgressRouter {
 
@@ -34,6 +38,7 @@ public final class EgressRouter {
     private final RoutingTable table;
     private final TenantPolicyStore tenants;
     private final BorderSelector selector;
+    private final BorderSelector sharedSelector;
     private final RoutingProperties properties;
     private final Counter panics;
     private volatile View view;
@@ -41,17 +46,19 @@ public final class EgressRouter {
     /**
      * Creates the router and subscribes it to snapshot and policy changes.
      *
-     * @param table      the routing table
-     * @param tenants    the tenant policy
-     * @param selector   the selection strategy
-     * @param properties routing settings
-     * @param meters     metrics registry
+     * @param table          the routing table
+     * @param tenants        the tenant policy
+     * @param selector       the strategy for dedicated tenants (keyed by tenant and URL)
+     * @param sharedSelector the strategy for shared-pool tenants (keyed by tenant only)
+     * @param properties     routing settings
+     * @param meters         metrics registry
      */
     public EgressRouter(RoutingTable table, TenantPolicyStore tenants, BorderSelector selector,
-                        RoutingProperties properties, MeterRegistry meters) {
+                        BorderSelector sharedSelector, RoutingProperties properties, MeterRegistry meters) {
         this.table = table;
         this.tenants = tenants;
         this.selector = selector;
+        this.sharedSelector = sharedSelector;
         this.properties = properties;
         this.panics = Counter.builder("egress.routing.panic")
                 .description("Selections that ignored passive-health ejection because every candidate was ejected")
@@ -73,7 +80,8 @@ public final class EgressRouter {
     public Resolution resolve(String tenantId) {
         Resolution resolution = currentView().byTenant().get(tenantId);
         if (resolution == null) {
-            throw new UnknownTenantException(tenantId);
+            TenantPolicyStore.State policy = tenants.state();
+            throw policy.valid() ? new UnknownTenantException(tenantId) : new UnknownTenantException(tenantId, policy);
         }
         if (isStale() && (resolution.tenant().dedicated()
                 || properties.sharedWhenStale() == RoutingProperties.SharedWhenStale.FAIL)) {
@@ -95,12 +103,17 @@ public final class EgressRouter {
      * remaining one is unhealthy (panic mode), unhealthy Borders.
      *
      * @param resolution a resolution from {@link #resolve}
-     * @param requestKey the delivery's hash (tenant and URL), for stable strategies
+     * @param requestKey the delivery's hash (tenant and URL), for stable strategies of dedicated tenants;
+     *                   shared-pool tenants are keyed by their id alone
      * @param tried      Borders already attempted for this delivery
      * @param healthy    whether a Border currently takes traffic (not ejected, breaker not open)
      * @return the route, or null if every candidate Border was tried
      */
     public Route choose(Resolution resolution, long requestKey, Set<BorderId> tried, Predicate<BorderId> healthy) {
+        boolean dedicated = resolution.tenant().dedicated();
+        BorderSelector selector = dedicated ? this.selector : sharedSelector;
+        // String caches its hash code, so the shared key costs nothing per request; the selectors mix it.
+        long key = dedicated ? requestKey : resolution.tenant().id().hashCode();
         List<Route> candidates = resolution.candidates();
         boolean allUsable = true;
         for (int i = 0; i < candidates.size() && allUsable; i++) {
@@ -108,7 +121,7 @@ public final class EgressRouter {
             allUsable = !tried.contains(border) && healthy.test(border);
         }
         if (allUsable) {
-            return selector.select(candidates, requestKey); // the common case: no allocation
+            return selector.select(candidates, key); // the common case: no allocation
         }
         List<Route> untried = new ArrayList<>(candidates.size());
         List<Route> usable = new ArrayList<>(candidates.size());
@@ -126,9 +139,9 @@ public final class EgressRouter {
         if (usable.isEmpty()) {
             // Panic mode: failing everything because every Border looks unhealthy is worse than trying one.
             panics.increment();
-            return selector.select(untried, requestKey);
+            return selector.select(untried, key);
         }
-        return selector.select(usable, requestKey);
+        return selector.select(usable, key);
     }
 
     /**
@@ -152,12 +165,21 @@ public final class EgressRouter {
     }
 
     /**
-     * The strategy in use.
+     * The strategy in use for dedicated tenants.
      *
      * @return the selector's name
      */
     public String strategy() {
         return selector.name();
+    }
+
+    /**
+     * The strategy in use for shared-pool tenants.
+     *
+     * @return the selector's name
+     */
+    public String sharedStrategy() {
+        return sharedSelector.name();
     }
 
     private View currentView() {

@@ -25,14 +25,12 @@ class RoutingConfiguration {
     }
 
     @Bean
-    BorderSelector borderSelector(RoutingProperties properties) {
-        return Selectors.byName(properties.strategy(), properties.weights());
-    }
-
-    @Bean
-    EgressRouter egressRouter(RoutingTable table, TenantPolicyStore tenants, BorderSelector selector,
-                              RoutingProperties properties, MeterRegistry meters) {
-        return new EgressRouter(table, tenants, selector, properties, meters);
+    EgressRouter egressRouter(RoutingTable table, TenantPolicyStore tenants, RoutingProperties properties,
+                              MeterRegistry meters) {
+        BorderSelector dedicated = Selectors.byName("egress.routing.strategy", properties.strategy(), properties.weights());
+        BorderSelector shared = Selectors.byName("egress.routing.shared-strategy", properties.sharedStrategy(),
+                properties.weights());
+        return new EgressRouter(table, tenants, dedicated, shared, properties, meters);
     }
 
     @Bean

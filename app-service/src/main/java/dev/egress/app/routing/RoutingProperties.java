@@ -12,8 +12,10 @@ import org.springframework.validation.annotation.Validated;
 /**
  * How deliveries are routed from the local snapshot.
  *
- * @param strategy        Border selection strategy: {@code lowest-border-id}, {@code round-robin},
- *                        {@code rendezvous} or {@code weighted}
+ * @param strategy        Border selection strategy for dedicated tenants: {@code lowest-border-id},
+ *                        {@code round-robin}, {@code rendezvous} (keyed by tenant and URL) or {@code weighted}
+ * @param sharedStrategy  the strategy for shared-pool tenants, keyed by tenant id alone, so that each tenant
+ *                        stays on one IP while tenants spread over the pool ({@code rendezvous} by default)
  * @param weights         per-Border weights for {@code weighted} ({@code egress.routing.weights.<borderId>=N});
  *                        Borders not listed weigh 1
  * @param maxStaleness    once the registry has not confirmed the snapshot for this long, dedicated traffic
@@ -28,6 +30,7 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("egress.routing")
 public record RoutingProperties(
         @DefaultValue("lowest-border-id") @NotBlank String strategy,
+        @DefaultValue("rendezvous") @NotBlank String sharedStrategy,
         @DefaultValue Map<String, Integer> weights,
         @DefaultValue("30s") @NotNull Duration maxStaleness,
         @DefaultValue("serve") @NotNull SharedWhenStale sharedWhenStale,

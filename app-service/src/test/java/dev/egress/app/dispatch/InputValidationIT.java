@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.app.support.AppITSupport;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,6 +41,8 @@ class InputValidationIT extends AppITSupport {
                 Arguments.of("header name invalid", "{\"tenantId\":\"acme\"," + url + ",\"headers\":{\"X A\":\"1\"},\"payload\":{}}", 400),
                 Arguments.of("header CRLF", "{\"tenantId\":\"acme\"," + url + ",\"headers\":{\"X-A\":\"a\\r\\nB: c\"},\"payload\":{}}", 400),
                 Arguments.of("reserved header", "{\"tenantId\":\"acme\"," + url + ",\"headers\":{\"Host\":\"x\"},\"payload\":{}}", 400),
+                Arguments.of("unknown field", "{\"tenantId\":\"acme\"," + url + ",\"header\":{\"X-Sig\":\"s\"},\"payload\":{}}", 400),
+                Arguments.of("missing payload of a POST", "{\"tenantId\":\"acme\"," + url + ",\"method\":\"POST\"}", 400),
                 Arguments.of("duplicate key", "{\"tenantId\":\"acme\",\"tenantId\":\"beta\"," + url + ",\"payload\":{}}", 400),
                 Arguments.of("oversized payload", "{\"tenantId\":\"acme\"," + url + ",\"payload\":\"" + "x".repeat(1_100_000) + "\"}", 413),
                 Arguments.of("unknown tenant", "{\"tenantId\":\"ghost\"," + url + ",\"payload\":{}}", 404));
@@ -90,5 +93,45 @@ class InputValidationIT extends AppITSupport {
         return Stream.of(Arguments.of("no header", null), Arguments.of("wrong token", "Bearer nope"),
                 Arguments.of("prefix of a token", "Bearer test-api"), Arguments.of("basic auth", "Basic dGVzdA=="),
                 Arguments.of("empty bearer", "Bearer "));
+    }
+
+    @Test
+    void anUnknownFieldIsNamedInTheProblem() {
+        client().post().uri("/v1/deliveries").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"tenantId\":\"acme\",\"url\":\"http://127.0.0.1:9/\",\"header\":{},\"payload\":1}")
+                .exchange().expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.field").isEqualTo("header")
+                .jsonPath("$.detail").value(detail -> assertThat((String) detail).contains("unknown field"));
+    }
+
+    @ParameterizedTest(name = "Content-Type {0} -> 415")
+    @MethodSource("notJson")
+    void aBodyThatIsNotDeclaredJsonIs415(String contentType) {
+        client().post().uri("/v1/deliveries").header("Content-Type", contentType).bodyValue("{\"tenantId\":\"acme\",\"url\":\"http://127.0.0.1:9/\",\"payload\":1}")
+                .exchange().expectStatus().isEqualTo(415)
+                .expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:unsupported-media-type")
+                .jsonPath("$.detail").value(detail -> assertThat((String) detail).contains("expected: application/json"));
+    }
+
+    static Stream<String> notJson() {
+        return Stream.of("text/plain", "application/x-www-form-urlencoded");
+    }
+
+    @Test
+    void aWrongPathSaysWhichCallHasNoEndpointInsteadOfTheFrameworksWords() {
+        client().post().uri("/v1/delivery").contentType(MediaType.APPLICATION_JSON).bodyValue("{}")
+                .exchange().expectStatus().isNotFound()
+                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:not-found")
+                .jsonPath("$.detail").isEqualTo("no endpoint answers POST /v1/delivery (the API is described at /v3/api-docs)");
+    }
+
+    @Test
+    void aShorthandIpv4HostIsExplained() {
+        client().post().uri("/v1/deliveries").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"tenantId\":\"acme\",\"url\":\"http://127.1:9999/\",\"payload\":1}")
+                .exchange().expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.detail").value(detail -> assertThat((String) detail)
+                        .contains("'127.1:9999' has no usable host").contains("four parts"));
     }
 }

@@ -58,9 +58,10 @@ class EgressRouterTest {
     }
 
     private EgressRouter router(RoutingProperties.SharedWhenStale sharedWhenStale) {
-        RoutingProperties properties = new RoutingProperties("lowest-border-id", Map.of(), Duration.ofSeconds(30),
-                sharedWhenStale, 3, Duration.ofSeconds(30), Duration.ofMillis(500), Duration.ofSeconds(5));
-        return new EgressRouter(table, tenants, BorderSelectors.byDefault(), properties, new SimpleMeterRegistry());
+        RoutingProperties properties = new RoutingProperties("lowest-border-id", "lowest-border-id", Map.of(),
+                Duration.ofSeconds(30), sharedWhenStale, 3, Duration.ofSeconds(30), Duration.ofMillis(500), Duration.ofSeconds(5));
+        return new EgressRouter(table, tenants, BorderSelectors.byDefault(), BorderSelectors.byDefault(), properties,
+                new SimpleMeterRegistry());
     }
 
     private static Announcement border(String id, String... ipsAndStatus) {
@@ -146,5 +147,22 @@ class EgressRouterTest {
         tenants.refresh();
         assertThatThrownBy(() -> router.resolve("acme")).isInstanceOf(UnknownTenantException.class);
         assertThat(router.peek("late")).isNotNull();
+    }
+
+    @Test
+    void anUnknownTenantSaysWhenTheTenantsFileWasRefusedAndTheLastGoodPolicyIsInUse() throws Exception {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        publish(border("a", "127.0.0.8", "ACTIVE"));
+        assertThatThrownBy(() -> router.resolve("newco")).isInstanceOf(UnknownTenantException.class)
+                .hasMessage("tenant 'newco' is not known");
+
+        // The operator adds newco but breaks the file: the 404 must say the new file was not applied.
+        Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: newco, dedicatedIps: [300.0.0.1]}]\n");
+        tenants.refresh();
+
+        assertThatThrownBy(() -> router.resolve("newco")).isInstanceOf(UnknownTenantException.class)
+                .hasMessageContaining("tenants file t.yaml was refused")
+                .hasMessageContaining("last good policy")
+                .satisfies(e -> assertThat(((UnknownTenantException) e).properties()).containsEntry("policyStale", true));
     }
 }

@@ -95,7 +95,7 @@ class StatusIT extends AppITSupport {
         String prometheus = anonymous().get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
                 .expectBody(String.class).returnResult().getResponseBody();
         assertThat(prometheus).contains("egress_routing_snapshot_age_seconds", "egress_tenants_file_valid",
-                "egress_routing_conflicts", "egress_delivery_retries_total");
+                "egress_routing_ips_conflicts", "egress_routing_borders_live", "egress_delivery_retries_total");
 
         client().get().uri("/v3/api-docs").exchange().expectStatus().isOk().expectBody()
                 .jsonPath("$.paths['/v1/deliveries'].post").exists()

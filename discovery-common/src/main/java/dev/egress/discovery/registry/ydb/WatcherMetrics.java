@@ -1,24 +1,18 @@
 package dev.egress.discovery.registry.ydb;
 
-import dev.egress.discovery.RoutingTable;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 
 /**
- * Read-side meters of one App's registry watcher. Routing gauges read the table at scrape time, so
- * they can never disagree with what the request path sees.
+ * Read-side meters of one App's registry watcher. The routing table's own gauges are
+ * {@link dev.egress.discovery.RoutingGauges}, bound by the table's owner.
  *
  * <ul>
  *   <li>{@code egress.registry.propagation.lag} (timer with p50/p90/p99 and histogram): apply time minus
  *       {@code publishedAt} of each announcement generation new to this watcher</li>
- *   <li>{@code egress.routing.snapshot.age} (seconds since the registry last confirmed the snapshot;
- *       NaN before the first read), {@code egress.routing.snapshot.generation}</li>
- *   <li>{@code egress.routing.borders.live}, {@code egress.routing.ips.live},
- *       {@code egress.routing.ips.conflicts} (IPs announced by more than one live Border)</li>
  *   <li>{@code egress.registry.announcements.malformed}: malformed owner payloads, once per owner</li>
  *   <li>{@code egress.registry.session.state{role=watcher,state}}: 1 for the current session state</li>
  *   <li>{@code egress.registry.watch.failures}, {@code egress.registry.poll.failures},
@@ -36,7 +30,7 @@ final class WatcherMetrics {
     private final Counter sessionFailures;
     private final StateGauge<LinkState> link;
 
-    WatcherMetrics(MeterRegistry meters, RoutingTable table) {
+    WatcherMetrics(MeterRegistry meters) {
         this.lag = Timer.builder("egress.registry.propagation.lag")
                 .description("From a Border's publish to this App applying it")
                 .publishPercentiles(0.5, 0.9, 0.99)
@@ -55,18 +49,6 @@ final class WatcherMetrics {
                 .description("Failed attempts to open the watcher's session, and lost sessions").register(meters);
         this.link = new StateGauge<>(meters, "egress.registry.session.state",
                 "Registry session state (1 = current)", ROLE, LinkState.CONNECTING);
-        Gauge.builder("egress.routing.snapshot.age", table,
-                        t -> t.isReady() ? t.age().toNanos() / 1e9 : Double.NaN)
-                .description("Seconds since the registry last confirmed the routing snapshot")
-                .baseUnit("seconds").register(meters);
-        Gauge.builder("egress.routing.snapshot.generation", table, t -> t.current().generation())
-                .description("Generation of the routing snapshot in use").register(meters);
-        Gauge.builder("egress.routing.borders.live", table, t -> t.current().announcements().size())
-                .description("Live Borders in the routing snapshot").register(meters);
-        Gauge.builder("egress.routing.ips.live", table, t -> t.current().ips().size())
-                .description("IPs announced by at least one live Border").register(meters);
-        Gauge.builder("egress.routing.ips.conflicts", table, t -> t.current().conflicts().size())
-                .description("IPs announced by more than one live Border").register(meters);
     }
 
     void lag(Duration value) {

@@ -68,7 +68,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         this.connection = new YdbConnection(settings, "egress-registry-watch-connect", interceptors);
         this.loop = new RegistryLoop("egress-registry-watch-" + System.identityHashCode(this));
         this.semaphore = settings.semaphore();
-        this.metrics = new WatcherMetrics(meters, table);
+        this.metrics = new WatcherMetrics(meters);
         this.applier = new OwnersApplier(new AnnouncementCodec(), table, clock, metrics);
     }
 

@@ -8,6 +8,7 @@ import dev.egress.discovery.AnnouncementCodec;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.RoutingGauges;
 import dev.egress.discovery.RoutingTable;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
@@ -27,7 +28,11 @@ class OwnersApplierTest {
     private final MutableClock clock = new MutableClock(T0);
     private final RoutingTable table = new RoutingTable(clock);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    private final OwnersApplier applier = new OwnersApplier(codec, table, clock, new WatcherMetrics(meters, table));
+    private final OwnersApplier applier = new OwnersApplier(codec, table, clock, new WatcherMetrics(meters));
+
+    {
+        RoutingGauges.bind(table, meters); // the table's gauges show what the applier swapped in
+    }
 
     @Test
     void offersEveryReadAndSwapsOnlyOnChange() {

@@ -7,6 +7,7 @@ import dev.egress.discovery.Announcement;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.RoutingGauges;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.RegistryAuth;
 import dev.egress.discovery.registry.RegistrySettings;
@@ -96,6 +97,7 @@ final class RegistryFixture implements AutoCloseable {
     private Watched watcher(RegistrySettings settings, List<ClientInterceptor> interceptors) {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         RoutingTable table = new RoutingTable(Clock.systemUTC());
+        RoutingGauges.bind(table, meters); // as App binds them beside its watcher
         YdbRegistryWatcher watcher = YdbRegistryWatcher.start(settings, table, meters, interceptors);
         participants.add(watcher);
         return new Watched(watcher, table, meters);
