@@ -96,11 +96,28 @@ class StatusIT extends AppITSupport {
                 .expectBody(String.class).returnResult().getResponseBody();
         assertThat(prometheus).contains("egress_routing_snapshot_age_seconds", "egress_tenants_file_valid",
                 "egress_routing_ips_conflicts", "egress_routing_borders_live", "egress_delivery_retries_total");
+        // Both services tag their meters with the application, so one dashboard can tell them apart.
+        assertThat(prometheus).contains("egress_routing_borders_live{application=\"app-service\"}");
+        assertThat(prometheus.lines().filter(line -> line.startsWith("egress_") && !line.contains("application=\"app-service\"")))
+                .isEmpty();
 
         client().get().uri("/v3/api-docs").exchange().expectStatus().isOk().expectBody()
                 .jsonPath("$.paths['/v1/deliveries'].post").exists()
                 .jsonPath("$.paths['/v1/egress/ips'].get").exists()
                 .jsonPath("$.paths['/v1/tenants/{id}/egress'].get").exists();
+    }
+
+    @Test
+    void theOpenApiDocumentHasATitleTheBearerSchemeAndProblemErrors() {
+        client().get().uri("/v3/api-docs").exchange().expectStatus().isOk().expectBody()
+                .jsonPath("$.info.title").isEqualTo("Egress platform dispatch API")
+                .jsonPath("$.info.version").value(version -> assertThat((String) version).isNotBlank().isNotEqualTo("v0"))
+                .jsonPath("$.components.securitySchemes.bearer.scheme").isEqualTo("bearer")
+                .jsonPath("$.security[0].bearer").exists()
+                .jsonPath("$.paths['/v1/deliveries'].post.responses['503'].content['application/problem+json'].schema['$ref']")
+                .isEqualTo("#/components/schemas/Problem")
+                .jsonPath("$.paths['/v1/deliveries'].post.responses['503'].content['application/json']").doesNotExist()
+                .jsonPath("$.paths['/v1/deliveries'].post.responses['200'].content").exists();
     }
 
     @Test
@@ -117,6 +134,6 @@ class StatusIT extends AppITSupport {
         client().get().uri("/v1/tenants/acme/egress").exchange().expectStatus().isOk().expectBody().returnResult();
         String prometheus = anonymous().get().uri("/actuator/prometheus").exchange()
                 .expectBody(String.class).returnResult().getResponseBody();
-        assertThat(prometheus).contains("egress_tenants_file_valid 0.0");
+        assertThat(prometheus).contains("egress_tenants_file_valid{application=\"app-service\"} 0.0");
     }
 }
