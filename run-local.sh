@@ -466,16 +466,33 @@ smoke_one() {
   return 1
 }
 
+# drive_control ACTION PART: runs './run-local.sh ACTION PART' as a user would from another terminal,
+# and serves its request meanwhile (in smoke mode the main loop is not running yet).
+drive_control() {
+  local client status=0
+  mkdir -p "$RUN_DIR/control"
+  "$ROOT/run-local.sh" "$1" "$2" >"$RUN_DIR/control/client.out" 2>&1 &
+  client=$!
+  while kill -0 "$client" 2>/dev/null; do
+    if $CONTROL_PENDING; then handle_control; fi
+    sleep 1
+  done
+  wait "$client" || status=$?
+  # The supervisor side already printed the details; the client's first line is its verdict.
+  say "./run-local.sh $1 $2 -> $(head -n 1 "$RUN_DIR/control/client.out")"
+  return "$status"
+}
+
 if $SMOKE; then
   say "smoke test"
   result=0
   smoke_one acme 127.0.0.3 127.0.0.4 || result=1
   smoke_one small-co 127.0.0.2 127.0.0.5 || result=1
-  # The failover drill a user runs by hand: border-b stops, acme keeps flowing from border-a's
-  # 127.0.0.3, border-b comes back and its IPs are routable again.
-  stop_border border-b || result=1
+  # The failover drill a user runs by hand, through the same commands: border-b stops, acme keeps
+  # flowing from border-a's 127.0.0.3, border-b comes back and its IPs are routable again.
+  drive_control stop border-b || result=1
   smoke_one acme 127.0.0.3 || result=1
-  start_border_again border-b || result=1
+  drive_control start border-b || result=1
   # RUN_LOCAL_JAVA_OPTS is added after the defaults, not instead of them.
   if [ -n "${RUN_LOCAL_JAVA_OPTS:-}" ]; then
     if ps -o args= -p "$(pid_of app)" | grep -F -- "$DEFAULT_JAVA_OPTS $RUN_LOCAL_JAVA_OPTS" >/dev/null; then
