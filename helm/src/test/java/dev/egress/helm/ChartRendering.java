@@ -115,6 +115,7 @@ final class ChartRendering {
             return values(EXAMPLES.resolve(name));
         }
 
+        /** A --set pair; a null value drops an earlier --set of that key. */
         Render set(String key, Object value) {
             sets.put(key, value);
             return this;
@@ -130,7 +131,9 @@ final class ChartRendering {
                 command = command.withValuesFile(file);
             }
             for (Map.Entry<String, Object> set : sets.entrySet()) {
-                command = command.set(set.getKey(), set.getValue());
+                if (set.getValue() != null) {
+                    command = command.set(set.getKey(), set.getValue());
+                }
             }
             return command.call();
         }

@@ -258,6 +258,7 @@ class RenderedManifestsTest {
         List<Map<String, Object>> volumes = at(podSpec(manifests.named("Deployment", PREFIX + "-app")), "volumes");
 
         assertThat(manifests.ofKind("ConfigMap")).isEmpty();
+        assertThat(manifests.objects()).allSatisfy(KubernetesApiSchema::validate);
         assertThat(volumes).anySatisfy(v -> assertThat(Manifests.<String>at(v, "configMap", "name")).isEqualTo("my-tenants"));
     }
 
