@@ -210,7 +210,9 @@ readinessProbe:
 {{- if not .Values.registry.connectionString -}}
 {{- fail "registry.connectionString is required: the YDB endpoint and database both services use, e.g. grpc://ydb-storage.ydb.svc.cluster.local:2135/Root/database (see docs/kubernetes.md, YDB)" -}}
 {{- end -}}
+{{- if .Values.app.enabled -}}
 {{- include "egress.validateImage" (dict "name" "app.image" "image" .Values.app.image) -}}
+{{- end -}}
 {{- if .Values.border.instances -}}
 {{- include "egress.validateImage" (dict "name" "border.image" "image" .Values.border.image) -}}
 {{- end -}}
