@@ -4,9 +4,12 @@ import com.google.gson.Gson;
 import com.google.gson.JsonElement;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1Job;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1NetworkPolicy;
 import io.kubernetes.client.openapi.models.V1PodDisruptionBudget;
+import io.kubernetes.client.openapi.models.V1Role;
+import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.openapi.models.V1Service;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
@@ -28,16 +31,19 @@ final class KubernetesApiSchema {
     /** Custom resources the chart renders, by "apiVersion/kind"; the API server has no schema for them here. */
     static final Set<String> CUSTOM_KINDS = Set.of("monitoring.coreos.com/v1/ServiceMonitor");
 
-    private static final Map<String, Validator> VALIDATORS = Map.of(
-            "apps/v1/Deployment", V1Deployment::validateJsonElement,
-            "apps/v1/StatefulSet", V1StatefulSet::validateJsonElement,
-            "v1/Service", V1Service::validateJsonElement,
-            "v1/Secret", V1Secret::validateJsonElement,
-            "v1/ConfigMap", V1ConfigMap::validateJsonElement,
-            "v1/ServiceAccount", V1ServiceAccount::validateJsonElement,
-            "v1/Namespace", V1Namespace::validateJsonElement,
-            "policy/v1/PodDisruptionBudget", V1PodDisruptionBudget::validateJsonElement,
-            "networking.k8s.io/v1/NetworkPolicy", V1NetworkPolicy::validateJsonElement);
+    private static final Map<String, Validator> VALIDATORS = Map.ofEntries(
+            Map.entry("apps/v1/Deployment", V1Deployment::validateJsonElement),
+            Map.entry("apps/v1/StatefulSet", V1StatefulSet::validateJsonElement),
+            Map.entry("v1/Service", V1Service::validateJsonElement),
+            Map.entry("v1/Secret", V1Secret::validateJsonElement),
+            Map.entry("v1/ConfigMap", V1ConfigMap::validateJsonElement),
+            Map.entry("v1/ServiceAccount", V1ServiceAccount::validateJsonElement),
+            Map.entry("v1/Namespace", V1Namespace::validateJsonElement),
+            Map.entry("policy/v1/PodDisruptionBudget", V1PodDisruptionBudget::validateJsonElement),
+            Map.entry("networking.k8s.io/v1/NetworkPolicy", V1NetworkPolicy::validateJsonElement),
+            Map.entry("batch/v1/Job", V1Job::validateJsonElement),
+            Map.entry("rbac.authorization.k8s.io/v1/Role", V1Role::validateJsonElement),
+            Map.entry("rbac.authorization.k8s.io/v1/RoleBinding", V1RoleBinding::validateJsonElement));
 
     private static final Gson GSON = new Gson();
 
