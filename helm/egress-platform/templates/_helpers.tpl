@@ -318,3 +318,65 @@ readinessProbe:
         path: {{ . }}
       {{- end }}
 {{- end -}}
+
+{{/* Trust chain: the Secret holding a component's certificate and key. Pass (dict "ctx" $ "component" "app") or
+     (dict "ctx" $ "component" "border" "instance" .). */}}
+{{- define "egress.trustSecretName" -}}
+{{- if eq .component "app" -}}
+{{- default (printf "%s-app-tls" (include "egress.fullname" .ctx)) .ctx.Values.tls.app.secretName -}}
+{{- else -}}
+{{- default (printf "%s-border-%s-tls" (include "egress.fullname" .ctx) .instance.borderId) .instance.tlsSecretName -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Trust-chain files as properties (egress.trust.*); same arguments as egress.trustSecretName. */}}
+{{- define "egress.trustEnv" -}}
+{{- if .ctx.Values.tls.enabled }}
+- name: EGRESS_TRUST_CERTIFICATE
+  value: /etc/egress/trust/certificate.pem
+- name: EGRESS_TRUST_PRIVATEKEY
+  value: /etc/egress/trust/private-key.pem
+- name: EGRESS_TRUST_BORDERCA
+  value: /etc/egress/trust/border-ca.pem
+- name: EGRESS_TRUST_APPCA
+  value: /etc/egress/trust/app-ca.pem
+{{- end }}
+{{- end -}}
+
+{{/* The trust-chain files in one projected directory (kubelet swaps them when cert-manager renews):
+     the component's certificate and key, and the CAs of Borders and of App, by default the `ca.crt` of
+     the component's own Secret (one issuer for both). Same arguments as egress.trustSecretName. */}}
+{{- define "egress.trustVolume" -}}
+{{- if .ctx.Values.tls.enabled }}
+{{- $own := include "egress.trustSecretName" . }}
+{{- $tls := .ctx.Values.tls }}
+- name: trust
+  projected:
+    sources:
+      - secret:
+          name: {{ $own }}
+          items:
+            - key: tls.crt
+              path: certificate.pem
+            - key: tls.key
+              path: private-key.pem
+      - secret:
+          name: {{ default $own $tls.borderCa.secretName }}
+          items:
+            - key: {{ $tls.borderCa.key }}
+              path: border-ca.pem
+      - secret:
+          name: {{ default $own $tls.appCa.secretName }}
+          items:
+            - key: {{ $tls.appCa.key }}
+              path: app-ca.pem
+{{- end }}
+{{- end -}}
+
+{{- define "egress.trustVolumeMount" -}}
+{{- if .Values.tls.enabled }}
+- name: trust
+  mountPath: /etc/egress/trust
+  readOnly: true
+{{- end }}
+{{- end -}}

@@ -29,7 +29,7 @@ import java.util.Set;
 final class KubernetesApiSchema {
 
     /** Custom resources the chart renders, by "apiVersion/kind"; the API server has no schema for them here. */
-    static final Set<String> CUSTOM_KINDS = Set.of("monitoring.coreos.com/v1/ServiceMonitor");
+    static final Set<String> CUSTOM_KINDS = Set.of("monitoring.coreos.com/v1/ServiceMonitor", "cert-manager.io/v1/Certificate");
 
     private static final Map<String, Validator> VALIDATORS = Map.ofEntries(
             Map.entry("apps/v1/Deployment", V1Deployment::validateJsonElement),
