@@ -66,9 +66,7 @@ final class ChartRendering {
                 }
             }
             if (mergedValues != null) {
-                Map<String, Object> values = yaml().load(read(copy.resolve("values.yaml")));
-                merge(values, yaml().load(read(mergedValues)));
-                Files.writeString(copy.resolve("values.yaml"), yaml().dump(values));
+                mergeValues(copy, mergedValues);
             }
             if (version != null) {
                 Map<String, Object> chart = yaml().load(read(copy.resolve("Chart.yaml")));
@@ -80,6 +78,17 @@ final class ChartRendering {
             throw new UncheckedIOException(e);
         }
         return copy;
+    }
+
+    /** Deep-merges a values file into the values.yaml of a chart copy. */
+    static void mergeValues(Path chart, Path values) {
+        Map<String, Object> merged = yaml().load(read(chart.resolve("values.yaml")));
+        merge(merged, yaml().load(read(values)));
+        try {
+            Files.writeString(chart.resolve("values.yaml"), yaml().dump(merged));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @SuppressWarnings("unchecked")
