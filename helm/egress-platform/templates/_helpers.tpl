@@ -30,6 +30,16 @@ app.kubernetes.io/part-of: egress-platform
 {{- end }}
 {{- end -}}
 
+{{/* Labels of pod templates: no chart version or app version, so an upgrade that changes nothing in a
+     workload restarts nothing; pass (dict "ctx" $ "component" "app|border"). */}}
+{{- define "egress.podLabels" -}}
+{{ include "egress.selectorLabels" . }}
+app.kubernetes.io/part-of: egress-platform
+{{- with .ctx.Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
 {{/* Immutable selector labels; pass (dict "ctx" $ "component" "app|border"). */}}
 {{- define "egress.selectorLabels" -}}
 app.kubernetes.io/name: {{ include "egress.name" .ctx }}
@@ -191,4 +201,182 @@ readinessProbe:
 {{- fail (printf "app.tenants.policy: tenant %s has no dedicatedIps and sharedPool is empty (expected: at least one IP)" $tenant) -}}
 {{- end -}}
 {{- end -}}
+{{- end -}}
+
+
+{{/* Values without a working default: the chart refuses to render rather than deploy pods that can
+     never start (an unpublished image, a YDB address most clusters lack). Pass the root context. */}}
+{{- define "egress.validateRequired" -}}
+{{- if not .Values.registry.connectionString -}}
+{{- fail "registry.connectionString is required: the YDB endpoint and database both services use, e.g. grpc://ydb-storage.ydb.svc.cluster.local:2135/Root/database (see docs/kubernetes.md, YDB)" -}}
+{{- end -}}
+{{- if .Values.app.enabled -}}
+{{- include "egress.validateImage" (dict "name" "app.image" "image" .Values.app.image) -}}
+{{- end -}}
+{{- if .Values.border.instances -}}
+{{- include "egress.validateImage" (dict "name" "border.image" "image" .Values.border.image) -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "egress.validateImage" -}}
+{{- if not .image.repository -}}
+{{- fail (printf "%s.repository is required: no image is published for this project; build it with the repository's Dockerfile, push it to your registry and set %s.repository and %s.tag (or .digest)" .name .name .name) -}}
+{{- end -}}
+{{- if and (not .image.tag) (not .image.digest) -}}
+{{- fail (printf "%s.tag or %s.digest is required (expected: the version you pushed; never latest)" .name .name) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* A single-unit duration as Spring Boot parses it (500ms, 45s, 2m, 1h, 1d) in milliseconds. */}}
+{{- define "egress.millis" -}}
+{{- $value := toString . -}}
+{{- $number := regexFind "^[0-9]+" $value | atoi -}}
+{{- $unit := regexReplaceAll "^[0-9]+" $value "" -}}
+{{- $factors := dict "ms" 1 "s" 1000 "m" 60000 "h" 3600000 "d" 86400000 -}}
+{{- if not (hasKey $factors $unit) -}}
+{{- fail (printf "%q: not a duration (expected: a number and one of ms, s, m, h, d, e.g. 45s)" $value) -}}
+{{- end -}}
+{{- mul $number (get $factors $unit) -}}
+{{- end -}}
+
+{{/* App stops without cutting deliveries: it keeps serving through the preStop delay while its endpoints
+     leave the Services, then its shutdown phase outlasts the longest delivery, and Kubernetes waits for
+     both before SIGKILL. */}}
+{{- define "egress.validateAppShutdown" -}}
+{{- $app := .Values.app -}}
+{{- $attempt := include "egress.millis" $app.dispatch.attemptTimeout | atoi -}}
+{{- $overall := include "egress.millis" $app.dispatch.overallTimeout | atoi -}}
+{{- $phase := include "egress.millis" $app.shutdown.phaseTimeout | atoi -}}
+{{- $preStop := mul $app.shutdown.preStopSeconds 1000 -}}
+{{- $grace := mul $app.terminationGracePeriodSeconds 1000 -}}
+{{- if gt $attempt $overall -}}
+{{- fail (printf "app.dispatch.attemptTimeout %s is above app.dispatch.overallTimeout %s (expected: one attempt fits in a delivery)" $app.dispatch.attemptTimeout $app.dispatch.overallTimeout) -}}
+{{- end -}}
+{{- if le $phase $overall -}}
+{{- fail (printf "app.shutdown.phaseTimeout %s must be above app.dispatch.overallTimeout %s, or a stopping App cuts deliveries in flight" $app.shutdown.phaseTimeout $app.dispatch.overallTimeout) -}}
+{{- end -}}
+{{- if le $grace (add $preStop $phase) -}}
+{{- fail (printf "app.terminationGracePeriodSeconds %d must be above app.shutdown.preStopSeconds + app.shutdown.phaseTimeout (%ds + %s), or Kubernetes kills App before it has finished" (int $app.terminationGracePeriodSeconds) (int $app.shutdown.preStopSeconds) $app.shutdown.phaseTimeout) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* A Border drains inside its shutdown phase, and Kubernetes waits for the phase before SIGKILL. */}}
+{{- define "egress.validateBorderShutdown" -}}
+{{- $border := .Values.border -}}
+{{- $drain := include "egress.millis" $border.drainTimeout | atoi -}}
+{{- $phase := include "egress.millis" $border.shutdownPhaseTimeout | atoi -}}
+{{- if le $phase $drain -}}
+{{- fail (printf "border.shutdownPhaseTimeout %s must be above border.drainTimeout %s (the drain runs inside the shutdown phase)" $border.shutdownPhaseTimeout $border.drainTimeout) -}}
+{{- end -}}
+{{- if le (mul $border.terminationGracePeriodSeconds 1000) $phase -}}
+{{- fail (printf "border.terminationGracePeriodSeconds %d must be above border.shutdownPhaseTimeout %s, or Kubernetes kills a draining Border" (int $border.terminationGracePeriodSeconds) $border.shutdownPhaseTimeout) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Where a Border pod may run, as a nodeSelector (empty: anywhere). Pass (dict "ctx" $ "instance" .). */}}
+{{- define "egress.borderPin" -}}
+{{- $placement := .ctx.Values.border.placement -}}
+{{- if eq $placement.pinBy "nodeLabel" -}}
+{{- toYaml (dict $placement.nodeLabelKey .instance.borderId) -}}
+{{- else if eq $placement.pinBy "nodeName" -}}
+{{- toYaml (dict "kubernetes.io/hostname" .instance.nodeName) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Border placements that cannot work: a hostNetwork Border that may land on any node (it would
+     crash-loop on bind), a nodeName that is missing or ignored, two Borders on one node. */}}
+{{- define "egress.validateBorderPlacement" -}}
+{{- $border := .Values.border -}}
+{{- $nodes := dict -}}
+{{- range $border.instances -}}
+{{- if and $border.hostNetwork (eq $border.placement.pinBy "none") -}}
+{{- fail (printf "border.instances[%s]: a hostNetwork Border needs a node pin (expected: border.placement.pinBy nodeLabel, with the node holding its IPs labelled %s=%s, or nodeName)" .borderId $border.placement.nodeLabelKey .borderId) -}}
+{{- end -}}
+{{- if eq $border.placement.pinBy "nodeName" -}}
+{{- if not .nodeName -}}
+{{- fail (printf "border.instances[%s]: nodeName is required with border.placement.pinBy=nodeName" .borderId) -}}
+{{- end -}}
+{{- if hasKey $nodes .nodeName -}}
+{{- fail (printf "border.instances: %s and %s are both on node %s (expected: one Border per node; the second would stay Pending or fail to bind its ports)" (get $nodes .nodeName) .borderId .nodeName) -}}
+{{- end -}}
+{{- $_ := set $nodes .nodeName .borderId -}}
+{{- else if .nodeName -}}
+{{- fail (printf "border.instances[%s]: nodeName %s is set but border.placement.pinBy is %s (expected: pinBy nodeName, or no nodeName)" .borderId .nodeName $border.placement.pinBy) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The tokens Secret mounted as files (a directory mount: kubelet updates the files when the Secret
+     changes, and the services read them again, so rotation needs no restart). Pass (dict "ctx" $ "keys" list). */}}
+{{- define "egress.tokenVolume" -}}
+- name: tokens
+  secret:
+    secretName: {{ include "egress.secretName" .ctx }}
+    items:
+      {{- range .keys }}
+      - key: {{ . }}
+        path: {{ . }}
+      {{- end }}
+{{- end -}}
+
+{{/* Trust chain: the Secret holding a component's certificate and key. Pass (dict "ctx" $ "component" "app") or
+     (dict "ctx" $ "component" "border" "instance" .). */}}
+{{- define "egress.trustSecretName" -}}
+{{- if eq .component "app" -}}
+{{- default (printf "%s-app-tls" (include "egress.fullname" .ctx)) .ctx.Values.tls.app.secretName -}}
+{{- else -}}
+{{- default (printf "%s-border-%s-tls" (include "egress.fullname" .ctx) .instance.borderId) .instance.tlsSecretName -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Trust-chain files as properties (egress.trust.*); same arguments as egress.trustSecretName. */}}
+{{- define "egress.trustEnv" -}}
+{{- if .ctx.Values.tls.enabled }}
+- name: EGRESS_TRUST_CERTIFICATE
+  value: /etc/egress/trust/certificate.pem
+- name: EGRESS_TRUST_PRIVATEKEY
+  value: /etc/egress/trust/private-key.pem
+- name: EGRESS_TRUST_BORDERCA
+  value: /etc/egress/trust/border-ca.pem
+- name: EGRESS_TRUST_APPCA
+  value: /etc/egress/trust/app-ca.pem
+{{- end }}
+{{- end -}}
+
+{{/* The trust-chain files in one projected directory (kubelet swaps them when cert-manager renews):
+     the component's certificate and key, and the CAs of Borders and of App, by default the `ca.crt` of
+     the component's own Secret (one issuer for both). Same arguments as egress.trustSecretName. */}}
+{{- define "egress.trustVolume" -}}
+{{- if .ctx.Values.tls.enabled }}
+{{- $own := include "egress.trustSecretName" . }}
+{{- $tls := .ctx.Values.tls }}
+- name: trust
+  projected:
+    sources:
+      - secret:
+          name: {{ $own }}
+          items:
+            - key: tls.crt
+              path: certificate.pem
+            - key: tls.key
+              path: private-key.pem
+      - secret:
+          name: {{ default $own $tls.borderCa.secretName }}
+          items:
+            - key: {{ $tls.borderCa.key }}
+              path: border-ca.pem
+      - secret:
+          name: {{ default $own $tls.appCa.secretName }}
+          items:
+            - key: {{ $tls.appCa.key }}
+              path: app-ca.pem
+{{- end }}
+{{- end -}}
+
+{{- define "egress.trustVolumeMount" -}}
+{{- if .Values.tls.enabled }}
+- name: trust
+  mountPath: /etc/egress/trust
+  readOnly: true
+{{- end }}
 {{- end -}}

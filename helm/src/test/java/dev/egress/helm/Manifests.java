@@ -27,6 +27,22 @@ record Manifests(List<Map<String, Object>> objects) {
         return ofKind("Deployment").toList();
     }
 
+    /** Everything that runs pods: App's Deployment and the Borders' StatefulSets. */
+    List<Map<String, Object>> workloads() {
+        return objects.stream().filter(o -> "Deployment".equals(o.get("kind")) || "StatefulSet".equals(o.get("kind")))
+                .toList();
+    }
+
+    /** The StatefulSet of one Border. */
+    Map<String, Object> border(String borderId) {
+        return named("StatefulSet", ChartRendering.PREFIX + "-border-" + borderId);
+    }
+
+    /** App's Deployment. */
+    Map<String, Object> app() {
+        return named("Deployment", ChartRendering.PREFIX + "-app");
+    }
+
     Map<String, Object> named(String kind, String name) {
         return ofKind(kind).filter(o -> name.equals(Manifests.<String>at(o, "metadata", "name")))
                 .findFirst()
@@ -62,6 +78,23 @@ record Manifests(List<Map<String, Object>> objects) {
             env.put((String) entry.get("name"), (String) entry.get("value"));
         }
         return env;
+    }
+
+    /** Mounts of the first container as mountPath -> volume name. */
+    static Map<String, String> mounts(Map<String, Object> workload) {
+        Map<String, String> mounts = new java.util.LinkedHashMap<>();
+        List<Map<String, Object>> entries = at(containers(workload).get(0), "volumeMounts");
+        for (Map<String, Object> entry : entries) {
+            mounts.put((String) entry.get("mountPath"), (String) entry.get("name"));
+        }
+        return mounts;
+    }
+
+    /** The pod volume of that name; fails when there is none. */
+    static Map<String, Object> volume(Map<String, Object> workload, String name) {
+        List<Map<String, Object>> volumes = at(podSpec(workload), "volumes");
+        return volumes.stream().filter(v -> name.equals(v.get("name"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no volume " + name + " in " + volumes));
     }
 
     /** Walks nested maps; null when a key is missing. */

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.entry;
 /** Assertions on what the chart renders, for the default values and for both documented Border modes. */
 class RenderedManifestsTest {
 
-    private static final String PREFIX = "egress-egress-platform";
+    private static final String PREFIX = ChartRendering.PREFIX;
 
     private final Manifests hostNetwork = ChartRendering.render().example("values-hostnetwork.yaml").manifests();
     private final Manifests multus = ChartRendering.render().example("values-multus.yaml").manifests();
@@ -30,14 +30,16 @@ class RenderedManifestsTest {
                 .containsExactly(PREFIX + "-app");
         assertThat(defaults.ofKind("NetworkPolicy")).isEmpty();
         assertThat(defaults.ofKind("ServiceMonitor")).isEmpty();
+        assertThat(defaults.ofKind("StatefulSet")).isEmpty();
         assertThat(defaults.names()).contains("Secret/" + PREFIX + "-tokens", "ConfigMap/" + PREFIX + "-tenants",
-                "Service/" + PREFIX + "-app", "PodDisruptionBudget/" + PREFIX + "-app");
+                "Service/" + PREFIX + "-app", "Service/" + PREFIX + "-app-management",
+                "PodDisruptionBudget/" + PREFIX + "-app");
     }
 
     @Test
     void everyWorkloadHasStartupLivenessAndReadinessProbesOnTheActuatorGroups() {
-        assertThat(hostNetwork.deployments()).hasSize(3);
-        for (Map<String, Object> deployment : hostNetwork.deployments()) {
+        assertThat(hostNetwork.workloads()).hasSize(3);
+        for (Map<String, Object> deployment : hostNetwork.workloads()) {
             Map<String, Object> container = containers(deployment).get(0);
             assertThat(Manifests.<String>at(container, "startupProbe", "httpGet", "path"))
                     .isEqualTo("/actuator/health/liveness");
@@ -54,7 +56,7 @@ class RenderedManifestsTest {
     @Test
     void deploymentSelectorsMatchTheirPodTemplateLabels() {
         for (Manifests manifests : List.of(hostNetwork, multus)) {
-            for (Map<String, Object> deployment : manifests.deployments()) {
+            for (Map<String, Object> deployment : manifests.workloads()) {
                 Map<String, String> selector = at(deployment, "spec", "selector", "matchLabels");
                 assertThat(podLabels(deployment)).containsAllEntriesOf(selector);
             }
@@ -64,8 +66,8 @@ class RenderedManifestsTest {
     @Test
     void servicesAndDisruptionBudgetsSelectTheirComponentsPods() {
         Map<String, Object> app = hostNetwork.named("Deployment", PREFIX + "-app");
-        Map<String, Object> borderA = hostNetwork.named("Deployment", PREFIX + "-border-border-a");
-        Map<String, Object> borderB = hostNetwork.named("Deployment", PREFIX + "-border-border-b");
+        Map<String, Object> borderA = hostNetwork.border("border-a");
+        Map<String, Object> borderB = hostNetwork.border("border-b");
 
         Map<String, String> appService = at(hostNetwork.named("Service", PREFIX + "-app"), "spec", "selector");
         Map<String, String> appPdb = at(hostNetwork.named("PodDisruptionBudget", PREFIX + "-app"),
@@ -86,7 +88,7 @@ class RenderedManifestsTest {
     void networkPolicyTargetsBorderPodsAndAdmitsOnlyAppPodsOnTheBorderHttpPort() {
         Map<String, Object> policy = multus.named("NetworkPolicy", PREFIX + "-border");
         Map<String, String> target = at(policy, "spec", "podSelector", "matchLabels");
-        Map<String, Object> borderA = multus.named("Deployment", PREFIX + "-border-border-a");
+        Map<String, Object> borderA = multus.border("border-a");
         Map<String, Object> app = multus.named("Deployment", PREFIX + "-app");
 
         assertThat(podLabels(borderA)).containsAllEntriesOf(target);
@@ -116,7 +118,7 @@ class RenderedManifestsTest {
 
         assertThat(before).matches("[0-9a-f]{64}");
         assertThat(after).matches("[0-9a-f]{64}").isNotEqualTo(before);
-        assertThat(podAnnotations(hostNetwork.named("Deployment", PREFIX + "-app"))).containsKey("checksum/secret");
+        assertThat(podAnnotations(hostNetwork.named("Deployment", PREFIX + "-app"))).doesNotContainKey("checksum/secret");
     }
 
     @Test
@@ -136,7 +138,7 @@ class RenderedManifestsTest {
     @Test
     void noImageUsesTheLatestTagAndEveryImageIsPinned() {
         for (Manifests manifests : List.of(ChartRendering.render().manifests(), hostNetwork, multus)) {
-            for (Map<String, Object> deployment : manifests.deployments()) {
+            for (Map<String, Object> deployment : manifests.workloads()) {
                 for (Map<String, Object> container : containers(deployment)) {
                     String image = (String) container.get("image");
                     assertThat(image).doesNotEndWith(":latest").matches(".+(:[\\w][\\w.-]*|@sha256:[0-9a-f]{64})");
@@ -151,7 +153,7 @@ class RenderedManifestsTest {
 
     @Test
     void podsRunAsNonRootWithoutPrivilegesOnAReadOnlyRootFilesystem() {
-        for (Map<String, Object> deployment : hostNetwork.deployments()) {
+        for (Map<String, Object> deployment : hostNetwork.workloads()) {
             assertThat(Manifests.<Boolean>at(podSpec(deployment), "securityContext", "runAsNonRoot")).isTrue();
             assertThat(Manifests.<Integer>at(podSpec(deployment), "securityContext", "runAsUser")).isPositive();
             Map<String, Object> container = containers(deployment).get(0);
@@ -165,15 +167,14 @@ class RenderedManifestsTest {
     }
 
     @Test
-    void hostNetworkBordersArePinnedToTheirNodesAndListenOnlyOnTheNodeInternalIp() {
-        Map<String, Object> borderA = hostNetwork.named("Deployment", PREFIX + "-border-border-a");
+    void hostNetworkBordersArePinnedToTheNodeLabelledWithTheirIdAndListenOnlyOnTheNodeInternalIp() {
+        Map<String, Object> borderA = hostNetwork.border("border-a");
 
         assertThat(podSpec(borderA)).containsEntry("hostNetwork", true)
                 .containsEntry("dnsPolicy", "ClusterFirstWithHostNet");
         assertThat(Manifests.<Map<String, String>>at(podSpec(borderA), "nodeSelector"))
-                .containsEntry("kubernetes.io/hostname", "egress-node-1");
+                .containsExactly(entry("egress.dev/border-id", "border-a"));
         assertThat(Manifests.<Integer>at(borderA, "spec", "replicas")).isEqualTo(1);
-        assertThat(Manifests.<String>at(borderA, "spec", "strategy", "type")).isEqualTo("Recreate");
         assertThat(env(borderA)).contains(
                 entry("EGRESS_BORDER_ID", "border-a"),
                 entry("EGRESS_BORDER_IPS", "198.51.100.10,198.51.100.11,198.51.100.20"),
@@ -190,7 +191,7 @@ class RenderedManifestsTest {
         Manifests withCa = ChartRendering.render().example("values-hostnetwork.yaml")
                 .set("border.tls.trustedCertificates.secretName", "customer-cas")
                 .set("border.tls.trustedCertificates.key", "bundle.pem").manifests();
-        Map<String, Object> border = withCa.named("Deployment", PREFIX + "-border-border-a");
+        Map<String, Object> border = withCa.border("border-a");
         List<Map<String, Object>> volumes = at(podSpec(border), "volumes");
         List<Map<String, Object>> mounts = at(containers(border).get(0), "volumeMounts");
 
@@ -204,7 +205,7 @@ class RenderedManifestsTest {
         assertThat(mounts).filteredOn(m -> "trusted-certificates".equals(m.get("name"))).singleElement()
                 .satisfies(m -> assertThat(m).containsEntry("mountPath", "/etc/egress/tls").containsEntry("readOnly", true));
 
-        Map<String, Object> plain = hostNetwork.named("Deployment", PREFIX + "-border-border-a");
+        Map<String, Object> plain = hostNetwork.border("border-a");
         assertThat(env(plain)).doesNotContainKey("EGRESS_TLS_TRUSTEDCERTIFICATES");
         assertThat(Manifests.<List<Map<String, Object>>>at(podSpec(plain), "volumes"))
                 .noneSatisfy(v -> assertThat(v.get("name")).isEqualTo("trusted-certificates"));
@@ -218,7 +219,8 @@ class RenderedManifestsTest {
                 .set("registry.caSecret.name", "ydb-ca").manifests();
 
         for (String name : List.of(PREFIX + "-app", PREFIX + "-border-border-a")) {
-            Map<String, Object> deployment = secured.named("Deployment", name);
+            Map<String, Object> deployment = secured.workloads().stream()
+                    .filter(w -> name.equals(at(w, "metadata", "name"))).findFirst().orElseThrow();
             List<Map<String, Object>> volumes = at(podSpec(deployment), "volumes");
             List<Map<String, Object>> mounts = at(containers(deployment).get(0), "volumeMounts");
             assertThat(env(deployment)).as(name)
@@ -233,50 +235,21 @@ class RenderedManifestsTest {
                     .anySatisfy(m -> assertThat(m).containsEntry("mountPath", "/etc/egress/registry-ca").containsEntry("readOnly", true));
         }
         for (String name : List.of(PREFIX + "-app", PREFIX + "-border-border-a")) {
-            assertThat(env(hostNetwork.named("Deployment", name))).as(name)
+            assertThat(env(hostNetwork.workloads().stream()
+                    .filter(w -> name.equals(at(w, "metadata", "name"))).findFirst().orElseThrow())).as(name)
                     .doesNotContainKeys("EGRESS_REGISTRY_TOKENFILE", "EGRESS_REGISTRY_CACERTIFICATES");
         }
     }
 
     @Test
     void podNetworkBordersCarryTheirCniAnnotationsAndNoHostNetwork() {
-        Map<String, Object> borderB = multus.named("Deployment", PREFIX + "-border-border-b");
+        Map<String, Object> borderB = multus.border("border-b");
 
         assertThat(podSpec(borderB)).doesNotContainKey("hostNetwork").doesNotContainKey("nodeSelector");
+        assertThat(Manifests.<String>at(borderB, "kind")).isEqualTo("StatefulSet");
         assertThat(podAnnotations(borderB)).containsEntry("k8s.v1.cni.cncf.io/networks",
                 "[{\"name\":\"egress-net\",\"interface\":\"net1\",\"ips\":[\"198.51.100.12/24\"]}]");
         assertThat(env(borderB)).containsEntry("EGRESS_BORDER_IPS", "198.51.100.12");
-    }
-
-    @Test
-    void tokensComeFromTheSecretNeverFromPlainEnvironmentValues() {
-        Map<String, Object> app = hostNetwork.named("Deployment", PREFIX + "-app");
-        Map<String, Object> border = hostNetwork.named("Deployment", PREFIX + "-border-border-a");
-        List<Map<String, Object>> entries = at(containers(border).get(0), "env");
-
-        assertThat(env(app)).containsEntry("EGRESS_SECURITY_APITOKENS", null)
-                .containsEntry("EGRESS_SECURITY_INTERNALTOKEN", null);
-        assertThat(entries).filteredOn(e -> ((String) e.get("name")).startsWith("EGRESS_SECURITY_"))
-                .hasSize(2)
-                .allSatisfy(e -> assertThat(Manifests.<String>at(e, "valueFrom", "secretKeyRef", "name"))
-                        .isEqualTo("egress-tokens"));
-        assertThat(hostNetwork.ofKind("Secret")).as("auth.existingSecret is used as is").isEmpty();
-    }
-
-    @Test
-    void configuredTokensAreRenderedIntoTheChartsSecret() {
-        Manifests defaults = ChartRendering.render().manifests();
-        Map<String, String> data = at(defaults.named("Secret", PREFIX + "-tokens"), "data");
-        Map<String, Object> app = defaults.named("Deployment", PREFIX + "-app");
-
-        assertThat(data).containsOnlyKeys("api-tokens", "internal-token", "operator-token");
-        assertThat(decode(data.get("api-tokens"))).isEqualTo("test-api-token-0000000001");
-        assertThat(decode(data.get("internal-token"))).isEqualTo("test-internal-token-00001");
-        List<Map<String, Object>> entries = at(containers(app).get(0), "env");
-        assertThat(entries).filteredOn(e -> "EGRESS_SECURITY_INTERNALTOKEN".equals(e.get("name")))
-                .singleElement()
-                .satisfies(e -> assertThat(Manifests.<String>at(e, "valueFrom", "secretKeyRef", "name"))
-                        .isEqualTo(PREFIX + "-tokens"));
     }
 
     @Test
@@ -285,6 +258,7 @@ class RenderedManifestsTest {
         List<Map<String, Object>> volumes = at(podSpec(manifests.named("Deployment", PREFIX + "-app")), "volumes");
 
         assertThat(manifests.ofKind("ConfigMap")).isEmpty();
+        assertThat(manifests.objects()).allSatisfy(KubernetesApiSchema::validate);
         assertThat(volumes).anySatisfy(v -> assertThat(Manifests.<String>at(v, "configMap", "name")).isEqualTo("my-tenants"));
     }
 
@@ -296,15 +270,14 @@ class RenderedManifestsTest {
         for (Map<String, Object> monitor : monitors) {
             List<Map<String, Object>> endpoints = at(monitor, "spec", "endpoints");
             assertThat(endpoints.get(0)).containsEntry("path", "/actuator/prometheus").containsEntry("port", "management");
-            String component = Manifests.<Map<String, String>>at(monitor, "spec", "selector", "matchLabels")
-                    .get("app.kubernetes.io/component");
-            Map<String, Object> service = hostNetwork.named("Service", PREFIX + "-" + component);
-            assertThat(Manifests.<Map<String, String>>at(service, "metadata", "labels"))
-                    .containsAllEntriesOf(at(monitor, "spec", "selector", "matchLabels"));
+            Map<String, String> selector = at(monitor, "spec", "selector", "matchLabels");
+            List<Map<String, Object>> selected = hostNetwork.ofKind("Service")
+                    .filter(s -> Manifests.<Map<String, String>>at(s, "metadata", "labels").entrySet()
+                            .containsAll(selector.entrySet()))
+                    .toList();
+            assertThat(selected).as("services selected by %s", selector).singleElement().satisfies(service ->
+                    assertThat(Manifests.<List<Map<String, Object>>>at(service, "spec", "ports"))
+                            .anySatisfy(p -> assertThat(p).containsEntry("name", "management")));
         }
-    }
-
-    private static String decode(String base64) {
-        return new String(java.util.Base64.getDecoder().decode(base64), java.nio.charset.StandardCharsets.UTF_8);
     }
 }

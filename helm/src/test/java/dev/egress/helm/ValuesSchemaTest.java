@@ -26,6 +26,10 @@ class ValuesSchemaTest {
         "auth.internalToken                          | short               | /auth/internalToken",
         "app.unknownKey                              | x                   | /app",
         "app.tenants.policy.tenants[0].id            | -acme               | /app/tenants/policy/tenants/0/id",
+        "border.placement.pinBy                      | hostname            | /border/placement/pinBy",
+        "border.updateStrategy                       | Recreate            | /border/updateStrategy",
+        "app.shutdown.preStopSeconds                 | -1                  | /app/shutdown/preStopSeconds",
+        "border.drainTimeout                         | 1m30s               | /border/drainTimeout",
     })
     void schemaRejects(String key, String value, String location) {
         ChartRendering.Render render = ChartRendering.render().example("values-hostnetwork.yaml").set(key, value);
@@ -73,5 +77,6 @@ class ValuesSchemaTest {
     void documentedExamplesAreValid() {
         assertThatCode(() -> ChartRendering.render().example("values-hostnetwork.yaml").text()).doesNotThrowAnyException();
         assertThatCode(() -> ChartRendering.render().example("values-multus.yaml").text()).doesNotThrowAnyException();
+        assertThatCode(() -> ChartRendering.render().example("values-aws.yaml").text()).doesNotThrowAnyException();
     }
 }
