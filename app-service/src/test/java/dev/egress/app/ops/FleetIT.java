@@ -175,7 +175,10 @@ class FleetIT {
 
     @Test
     @Order(2)
-    void theOperatorApiTakesOnlyTheOperatorToken() {
+    void theOperatorApiTakesOnlyTheOperatorTokenAndIsInTheOpenApiDocument() {
+        String openApi = new String(client(API_TOKEN).get().uri("/v3/api-docs").exchange().expectStatus().isOk()
+                .expectBody().returnResult().getResponseBody());
+        assertThat(openApi).contains("/ops/v1/fleet").contains("/ops/v1/ips/{ip}").contains("tenantsWithoutUsableIp");
         client(API_TOKEN).get().uri("/ops/v1/fleet").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
         client(OPERATOR_TOKEN).get().uri("/v1/egress/ips").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
         WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build().get().uri("/ops/").exchange()
