@@ -119,12 +119,15 @@ class OperatorPageIT {
         browser.findElement(By.id("confirm-ok")).click();
         new WebDriverWait(browser, TILE_CHANGE)
                 .until(d -> "DRAINING".equals(tile("127.0.0.3").getAttribute("data-status")));
-        screenshot("operator-page-draining");
         sink.clear();
         for (int i = 0; i < 5; i++) {
             assertThat(deliverAcme()).isEqualTo("127.0.0.4");
         }
         assertThat(peers()).containsExactly("127.0.0.4");
+        // The page's live view follows: App's calls through 127.0.0.4 show up on its tile without a reload.
+        new WebDriverWait(browser, Duration.ofSeconds(5))
+                .until(d -> tile("127.0.0.4").getText().contains("last min: 5 calls"));
+        screenshot("operator-page-draining");
 
         // Activate with the keyboard only: focus the button, Enter; in the dialog Tab to Confirm, Enter.
         WebElement activate = tile("127.0.0.3").findElement(By.cssSelector("button[data-action=ACTIVE]"));
