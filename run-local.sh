@@ -517,6 +517,7 @@ The egress platform is running on loopback:
   border-b (127.0.0.4/5)  http://127.0.0.1:$BORDER_B_PORT        internal token: $INTERNAL_TOKEN (App -> Border)
   coordination node       $REGISTRY
   demo sink               http://127.0.0.1:$SINK_PORT/   (tail -f .run-local/logs/sink.log)
+  operator page           http://127.0.0.1:$APP_PORT/ops/   sign in with the operator token: $OPERATOR_TOKEN
 These tokens are fixed, local-only values. Local mode allows 127.0.0.1/32 as a webhook target.
 
 Try it (watch the sink log: acme's webhooks arrive from 127.0.0.3 or 127.0.0.4 only):

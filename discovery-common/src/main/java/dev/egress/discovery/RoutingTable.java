@@ -34,6 +34,8 @@ public final class RoutingTable {
     private volatile Instant confirmedAt;
     /** Set while reads keep coming back unusable, so the warning is logged once per episode, not per poll. */
     private volatile boolean unusableReads;
+    /** Payloads skipped by the latest read: they never cause a swap, so they are kept beside the snapshot. */
+    private volatile List<RoutingSnapshot.Rejection> lastRejections = List.of();
 
     /**
      * Creates an empty, not yet ready table.
@@ -74,6 +76,7 @@ public final class RoutingTable {
             throw new IllegalArgumentException(
                     "candidate: RoutingSnapshot.empty() (expected: a snapshot built from a registry read)");
         }
+        lastRejections = candidate.rejections();
         if (candidate.isEmpty() && !candidate.rejections().isEmpty()) {
             if (!unusableReads) {
                 unusableReads = true;
@@ -118,6 +121,16 @@ public final class RoutingTable {
         List<BorderId> ids = snapshot.announcements().keySet().stream().limit(LOGGED_BORDERS).toList();
         return count <= LOGGED_BORDERS ? ids.toString()
                 : "%d, first %d: %s".formatted(count, LOGGED_BORDERS, ids);
+    }
+
+    /**
+     * The payloads the latest registry read skipped, with their reasons. A rejection-only change causes
+     * no swap, so {@link #current()} may carry older rejections; operators want the latest read's.
+     *
+     * @return the rejections of the latest offered read; empty before the first read
+     */
+    public List<RoutingSnapshot.Rejection> rejections() {
+        return lastRejections;
     }
 
     /**

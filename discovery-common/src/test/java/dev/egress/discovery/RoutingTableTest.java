@@ -159,6 +159,20 @@ class RoutingTableTest {
         assertThat(table.current().announcements()).containsKey(A.borderId());
     }
 
+    @Test
+    void keepsTheLatestReadsRejectionsEvenWhenTheReadCausesNoSwap() {
+        table.offer(read(A));
+        List<byte[]> withGarbage = new ArrayList<>(payloads(A));
+        withGarbage.add("garbage".getBytes(StandardCharsets.UTF_8));
+
+        assertThat(table.offer(RoutingSnapshot.fromPayloads(withGarbage, CODEC, clock.instant()))).isFalse();
+        assertThat(table.rejections()).singleElement()
+                .satisfies(r -> assertThat(r.index()).isEqualTo(1));
+
+        table.offer(read(A));
+        assertThat(table.rejections()).isEmpty();
+    }
+
     private RoutingSnapshot read(Announcement... announcements) {
         return RoutingSnapshot.fromPayloads(payloads(announcements), CODEC, clock.instant());
     }

@@ -17,11 +17,32 @@ import java.util.TreeSet;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The whole platform as real processes on loopback: the embedded coordination node, three Borders
- * (127.0.0.5 hosted by two of them), two Apps, and a tenants file. Ports are picked free at start; the
- * coordination node keeps its port across restarts, as a restarted YDB would.
+ * The whole platform as real processes on loopback: the embedded coordination node, Borders, Apps and a
+ * tenants file, laid out by a {@link Layout}. The default layout is three Borders (127.0.0.5 hosted by
+ * two of them) and two Apps; {@link Layout#LOCAL} is {@code ./run-local.sh}'s. Ports are picked free at
+ * start; the coordination node keeps its port across restarts, as a restarted YDB would.
  */
 final class Platform implements AutoCloseable {
+
+    /**
+     * What to start.
+     *
+     * @param borders Border id → its dedicated IPs
+     * @param tenants the tenants file
+     * @param apps    how many Apps
+     */
+    record Layout(Map<String, List<String>> borders, String tenants, int apps) {
+
+        /** {@code ./run-local.sh}'s layout: border-a .2/.3, border-b .4/.5, acme on .3/.4, small-co on .2/.5. */
+        static final Layout LOCAL = new Layout(orderedMap("border-a", List.of("127.0.0.2", "127.0.0.3"),
+                "border-b", List.of("127.0.0.4", "127.0.0.5")), """
+                sharedPool: [127.0.0.2, 127.0.0.5]
+                tenants:
+                  - id: acme
+                    dedicatedIps: [127.0.0.3, 127.0.0.4]
+                  - id: small-co
+                """, 1);
+    }
 
     static final String API_TOKEN = "system-api-token";
     static final String INTERNAL_TOKEN = "system-internal-token";
@@ -39,12 +60,22 @@ final class Platform implements AutoCloseable {
         BORDERS.put("border-c", List.of("127.0.0.5", "127.0.0.6"));
     }
 
+    /** The fault tests' layout: {@link #BORDERS}, acme on {@link #ACME_IPS}, small-co on {@link #SHARED_IPS}, two Apps. */
+    static final Layout FAULTS = new Layout(BORDERS, """
+            sharedPool: [127.0.0.2, 127.0.0.4, 127.0.0.6]
+            tenants:
+              - id: acme
+                dedicatedIps: [127.0.0.3, 127.0.0.5]
+              - id: small-co
+            """, 2);
+
     /** The dedicated tenant's IPs: one on a single Border, one hosted by two. */
     static final Set<String> ACME_IPS = Set.of("127.0.0.3", "127.0.0.5");
     /** The shared pool. */
     static final Set<String> SHARED_IPS = Set.of("127.0.0.2", "127.0.0.4", "127.0.0.6");
 
     final Http http = new Http();
+    final Layout layout;
     final Path logs;
     final int coordinationPort;
     final Map<String, Integer> borderPorts = new LinkedHashMap<>();
@@ -53,15 +84,20 @@ final class Platform implements AutoCloseable {
     final Map<String, ServiceProcess> borders = new LinkedHashMap<>();
     final List<ServiceProcess> apps = new ArrayList<>();
 
-    private Platform(Path logs) {
+    private Platform(Layout layout, Path logs) {
+        this.layout = layout;
         this.logs = logs;
         this.coordinationPort = freePort();
     }
 
     static Platform start() throws IOException {
+        return start(FAULTS);
+    }
+
+    static Platform start(Layout layout) throws IOException {
         Path logs = Path.of(System.getProperty("egress.logs", "target/system-logs"));
         Files.createDirectories(logs);
-        Platform platform = new Platform(logs);
+        Platform platform = new Platform(layout, logs);
         platform.launch();
         return platform;
     }
@@ -72,20 +108,14 @@ final class Platform implements AutoCloseable {
         await("coordination node listening").atMost(Duration.ofSeconds(60))
                 .until(() -> coordination.logText().contains("grpc://127.0.0.1:" + coordinationPort + "/local"));
         Path tenants = logs.resolve("tenants.yaml");
-        Files.writeString(tenants, """
-                sharedPool: [127.0.0.2, 127.0.0.4, 127.0.0.6]
-                tenants:
-                  - id: acme
-                    dedicatedIps: [127.0.0.3, 127.0.0.5]
-                  - id: small-co
-                """);
-        for (Map.Entry<String, List<String>> border : BORDERS.entrySet()) {
+        Files.writeString(tenants, layout.tenants());
+        for (Map.Entry<String, List<String>> border : layout.borders().entrySet()) {
             int port = freePort();
             borderPorts.put(border.getKey(), port);
             borders.put(border.getKey(), ServiceProcess.start(border.getKey(), jar("border"),
                     borderArgs(border.getKey(), border.getValue(), port), logs));
         }
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < layout.apps(); i++) {
             int port = freePort();
             appPorts.add(port);
             apps.add(ServiceProcess.start("app-" + i, jar("app"), appArgs(port, tenants), logs));
@@ -98,7 +128,7 @@ final class Platform implements AutoCloseable {
             await("app-" + i + " ready").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
                     .until(() -> http.get(appUri(app, "/actuator/health/readiness"), null).ok());
             await("app-" + i + " sees all borders").atMost(Duration.ofSeconds(30))
-                    .until(() -> liveBorders(app).equals(new TreeSet<>(BORDERS.keySet())));
+                    .until(() -> liveBorders(app).equals(new TreeSet<>(layout.borders().keySet())));
         }
     }
 
@@ -119,6 +149,7 @@ final class Platform implements AutoCloseable {
         return List.of("--server.port=" + port,
                 "--egress.security.api-tokens=" + API_TOKEN,
                 "--egress.security.internal-token=" + INTERNAL_TOKEN,
+                "--egress.security.operator-token=" + OPERATOR_TOKEN,
                 "--egress.tenants.file=" + tenants.toAbsolutePath(),
                 "--egress.routing.max-staleness=" + MAX_STALENESS.toMillis() + "ms",
                 "--egress.routing.poll-interval=" + POLL_INTERVAL.toMillis() + "ms",
@@ -193,6 +224,13 @@ final class Platform implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    private static Map<String, List<String>> orderedMap(String k1, List<String> v1, String k2, List<String> v2) {
+        Map<String, List<String>> map = new LinkedHashMap<>();
+        map.put(k1, v1);
+        map.put(k2, v2);
+        return map;
     }
 
     private static Path jar(String which) {

@@ -3,6 +3,7 @@ package dev.egress.app.config;
 import dev.egress.app.ProblemAdvice;
 import dev.egress.discovery.auth.BearerTokens;
 import dev.egress.discovery.forward.Problems;
+import java.util.List;
 import java.util.Set;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
@@ -17,8 +18,9 @@ import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Bearer authentication for everything except the probes and the Prometheus scrape. Tokens are
- * compared in constant time by {@link BearerTokens}. The matched token is exposed to handlers only as an opaque scope
+ * Bearer authentication for everything except the probes, the Prometheus scrape and the operator
+ * page's static assets. The operator API ({@code /ops/v1/**}) takes the operator token only; every
+ * other endpoint takes an API token. Tokens are compared in constant time by {@link BearerTokens}. The matched token is exposed to handlers only as an opaque scope
  * ({@link #TOKEN_SCOPE_ATTRIBUTE}), never as the secret itself.
  */
 public final class ApiTokenFilter implements WebFilter, Ordered {
@@ -28,7 +30,10 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
 
     private static final Set<String> OPEN_PATHS = Set.of(
             "/actuator/health/liveness", "/actuator/health/readiness", "/actuator/prometheus");
+    private static final String OPS_API = "/ops/v1/";
+    private static final String OPS_PAGE = "/ops/";
     private final BearerTokens tokens;
+    private final BearerTokens operatorTokens;
     private final byte[] unauthorizedBody;
 
     /**
@@ -39,6 +44,7 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
      */
     public ApiTokenFilter(SecurityProperties security, JsonMapper json) {
         this.tokens = BearerTokens.of(security.apiTokens());
+        this.operatorTokens = BearerTokens.of(security.operatorToken().isEmpty() ? List.of() : List.of(security.operatorToken()));
         ProblemDetail problem = ProblemAdvice.body(HttpStatus.UNAUTHORIZED, Problems.UNAUTHORIZED,
                 "a valid bearer token is required");
         this.unauthorizedBody = json.writeValueAsBytes(problem);
@@ -55,7 +61,15 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
         if (OPEN_PATHS.contains(path)) {
             return chain.filter(exchange);
         }
-        int scope = tokens.match(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION));
+        String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
+        if (path.startsWith(OPS_API)) {
+            return operatorTokens.matches(authorization) ? chain.filter(exchange) : unauthorized(exchange.getResponse());
+        }
+        if (path.equals("/ops") || path.startsWith(OPS_PAGE)) {
+            // The page and its scripts hold no data: the browser signs in and sends the token to /ops/v1/**.
+            return chain.filter(exchange);
+        }
+        int scope = tokens.match(authorization);
         if (scope < 0) {
             return unauthorized(exchange.getResponse());
         }

@@ -30,10 +30,21 @@ import tools.jackson.databind.json.JsonMapper;
  * not keep receiving traffic over a pooled keep-alive connection. Endpoints are known only from the
  * snapshot; a route whose endpoint already left is refused here without a call.
  */
-final class BorderClients implements AutoCloseable {
+public final class BorderClients implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(BorderClients.class);
     private static final String EGRESS_PATH = "/internal/v1/egress";
+    private static final String IPS_PATH = "/internal/v1/ips/";
+
+    /**
+     * A Border's answer to an IP status change (see {@link #changeIpStatus}).
+     *
+     * @param status  the Border's HTTP status; 0 when there was no answer
+     * @param body    the answer's body (JSON), empty without an answer
+     * @param failure why there was no answer (connect failure, timeout), null when the Border answered
+     */
+    public record OpsReply(int status, byte[] body, String failure) {
+    }
 
     private record Client(HttpClient http, ConnectionProvider provider, String egressUrl) {
     }
@@ -92,6 +103,36 @@ final class BorderClients implements AutoCloseable {
                             .map(bytes -> classify(response.status().code(), bytes, millisSince(start))))
                     .timeout(properties.attemptTimeout())
                     .onErrorResume(e -> Mono.just(classify(e, millisSince(start))));
+        });
+    }
+
+    /**
+     * Asks a Border to set the status of one of its IPs ({@code PUT /internal/v1/ips/{ip}}), over the
+     * same pooled, authenticated link as deliveries. Never fails: a missing answer is in the reply.
+     *
+     * @param endpoint the Border's advertised endpoint (must be live in the snapshot)
+     * @param ip       the IP
+     * @param body     the JSON body, e.g. {@code {"status":"DRAINING"}}
+     * @param timeout  how long to wait for the answer
+     * @return the reply
+     */
+    public Mono<OpsReply> changeIpStatus(URI endpoint, String ip, byte[] body, java.time.Duration timeout) {
+        return Mono.defer(() -> {
+            Client client = client(endpoint);
+            if (client == null) {
+                return Mono.just(new OpsReply(0, new byte[0], "the Border left the snapshot"));
+            }
+            String base = client.egressUrl().substring(0, client.egressUrl().length() - EGRESS_PATH.length());
+            return client.http()
+                    .put()
+                    .uri(base + IPS_PATH + ip)
+                    .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
+                    .responseSingle((response, content) -> content.asByteArray().defaultIfEmpty(new byte[0])
+                            .map(bytes -> new OpsReply(response.status().code(), bytes, null)))
+                    .timeout(timeout)
+                    .onErrorResume(e -> Mono.just(new OpsReply(0, new byte[0], e instanceof TimeoutException
+                            ? "no answer from the Border within " + timeout
+                            : isConnectFailure(e) ? "cannot connect to the Border" : "exchange with the Border failed")));
         });
     }
 

@@ -4,6 +4,7 @@ import dev.egress.app.config.SecurityProperties;
 import dev.egress.app.resilience.BorderBreakers;
 import dev.egress.app.resilience.PassiveHealth;
 import dev.egress.app.resilience.RetryBudget;
+import dev.egress.app.resilience.RouteTraffic;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.RoutingProperties;
 import dev.egress.discovery.RoutingTable;
@@ -40,8 +41,9 @@ class DispatchConfiguration {
     @Bean
     Dispatcher dispatcher(EgressRouter router, BorderClients clients, BorderBreakers breakers, PassiveHealth health,
                           RetryBudget budget, DispatchProperties properties, RoutingProperties routing,
-                          DispatchMetrics metrics, JsonMapper json) {
-        return new Dispatcher(router, clients, breakers, health, budget, properties, routing.retryAfter(), metrics, json);
+                          DispatchMetrics metrics, JsonMapper json, RouteTraffic traffic) {
+        return new Dispatcher(router, clients, breakers, health, budget, properties, routing.retryAfter(), metrics, json,
+                traffic);
     }
 
     @Bean

@@ -4,6 +4,7 @@ import dev.egress.app.EgressProblemException;
 import dev.egress.app.resilience.BorderBreakers;
 import dev.egress.app.resilience.PassiveHealth;
 import dev.egress.app.resilience.RetryBudget;
+import dev.egress.app.resilience.RouteTraffic;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.NoEgressAvailableException;
 import dev.egress.app.routing.Resolution;
@@ -76,10 +77,11 @@ final class Dispatcher {
     private final Duration retryAfter;
     private final DispatchMetrics metrics;
     private final JsonMapper json;
+    private final RouteTraffic traffic;
 
     Dispatcher(EgressRouter router, BorderClients clients, BorderBreakers breakers, PassiveHealth health,
                RetryBudget budget, DispatchProperties properties, Duration retryAfter, DispatchMetrics metrics,
-               JsonMapper json) {
+               JsonMapper json, RouteTraffic traffic) {
         this.router = router;
         this.clients = clients;
         this.breakers = breakers;
@@ -89,6 +91,7 @@ final class Dispatcher {
         this.retryAfter = retryAfter;
         this.metrics = metrics;
         this.json = json;
+        this.traffic = traffic;
     }
 
     /**
@@ -147,7 +150,9 @@ final class Dispatcher {
         byte[] body = json.writeValueAsBytes(new ForwardRequest(delivery.id, route.ip().value(), delivery.request.url(),
                 delivery.request.method(), delivery.request.headers(), delivery.request.payload()));
         long start = System.nanoTime();
+        traffic.started(route.ip(), route.borderId());
         return clients.call(route, body).flatMap(result -> {
+            traffic.finished(route.ip(), route.borderId(), result.outcome(), result.borderFault());
             account(breaker, route.borderId(), result, System.nanoTime() - start);
             delivery.record(route, result);
             metrics.attempt(result.outcome());

@@ -58,6 +58,16 @@ public final class BorderBreakers {
     }
 
     /**
+     * A Border's breaker state for operators, without creating a breaker.
+     *
+     * @param border the Border
+     * @return its state; {@code CLOSED} for a Border that has no breaker yet
+     */
+    public CircuitBreaker.State state(BorderId border) {
+        return registry.find(PREFIX + border.value()).map(CircuitBreaker::getState).orElse(CircuitBreaker.State.CLOSED);
+    }
+
+    /**
      * Removes the breakers of Borders that left the snapshot.
      *
      * @param live the Borders in the current snapshot

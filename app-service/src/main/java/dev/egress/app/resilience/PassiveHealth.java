@@ -87,6 +87,18 @@ public final class PassiveHealth {
     }
 
     /**
+     * Whether a Border is ejected now, for operators. Unlike {@link #isHealthy} it never ends an
+     * ejection: a read-only view must not change what the call path sees.
+     *
+     * @param border the Border
+     * @return true while ejected and its hold has not passed
+     */
+    public boolean isEjected(BorderId border) {
+        Entry entry = entries.get(border);
+        return entry != null && entry.ejected && nanoTime.getAsLong() - entry.lastFailureNanos < recoveryHoldNanos;
+    }
+
+    /**
      * Records a successful attempt.
      *
      * @param border the Border

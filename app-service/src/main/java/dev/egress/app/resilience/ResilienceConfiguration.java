@@ -5,6 +5,7 @@ import dev.egress.app.routing.RoutingProperties;
 import dev.egress.discovery.RoutingTable;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
@@ -33,6 +34,13 @@ class ResilienceConfiguration {
                 change.ejected() ? "ejected by passive health" : "returns from ejection", change.reason()));
         table.addListener(snapshot -> health.retain(snapshot.announcements().keySet()));
         return health;
+    }
+
+    @Bean
+    RouteTraffic routeTraffic(RoutingTable table, MeterRegistry meters) {
+        RouteTraffic traffic = new RouteTraffic(Duration.ofMinutes(1), System::nanoTime, meters);
+        table.addListener(snapshot -> traffic.retain(snapshot.announcements().keySet()));
+        return traffic;
     }
 
     @Bean

@@ -140,6 +140,28 @@ public final class BorderProcess implements AutoCloseable {
         return start(id, ips, connectionString, internalToken, extraArgs);
     }
 
+    /**
+     * Freezes the process (SIGSTOP): it keeps its sockets and its registry slot until the session
+     * times out, accepts connections in the kernel, and answers nothing: a Border hung mid-request.
+     *
+     * @throws Exception if {@code kill} cannot run
+     */
+    public void freeze() throws Exception {
+        Process kill = new ProcessBuilder("kill", "-STOP", Long.toString(process.pid())).inheritIO().start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IllegalStateException("could not SIGSTOP " + id);
+        }
+    }
+
+    /**
+     * The Border's port on 127.0.0.1.
+     *
+     * @return the port
+     */
+    public int port() {
+        return port;
+    }
+
     /** Kills the process at once (SIGKILL): its slot stays until the session times out. */
     public void kill() throws InterruptedException {
         process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);

@@ -15,17 +15,16 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
 
 /**
  * Operator API (Bearer operator token): see and change the status of this Border's IPs. A change is
  * applied locally at once and then republished as a whole announcement; the answer comes when the
- * registry holds it.
+ * registry holds it. The same change is offered to App at {@code PUT /internal/v1/ips/{ip}} (Bearer
+ * internal token), so operators can steer the whole fleet from App over App's own link to the Borders.
  */
 @RestController
-@RequestMapping("/ops/v1/ips")
 class OpsController {
 
     private static final Duration PUBLISH_WAIT = Duration.ofSeconds(10);
@@ -70,12 +69,12 @@ class OpsController {
     record StatusChange(String status) {
     }
 
-    @GetMapping
+    @GetMapping("/ops/v1/ips")
     BorderView list() {
         return view(registrar.current());
     }
 
-    @PutMapping("/{ip}")
+    @PutMapping({"/ops/v1/ips/{ip}", "/internal/v1/ips/{ip}"})
     Mono<BorderView> change(@PathVariable("ip") String ip, @RequestBody StatusChange change) {
         IpStatus status = parseStatus(change == null ? null : change.status());
         EgressIp egressIp;

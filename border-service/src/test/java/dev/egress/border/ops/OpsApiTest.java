@@ -75,6 +75,22 @@ class OpsApiTest {
         assertThat(registry.held().statusOf(EgressIp.of("127.0.0.7"))).contains(IpStatus.ACTIVE);
     }
 
+    @Test
+    void appChangesAStatusOnTheInternalRouteWithTheInternalTokenOnly() {
+        web.put().uri("/internal/v1/ips/{ip}", "127.0.0.7").header("Authorization", "Bearer " + Tokens.OPERATOR)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("status", "DISABLED")).exchange()
+                .expectStatus().isUnauthorized().expectBody().returnResult();
+        assertThat(registry.held().statusOf(EgressIp.of("127.0.0.7"))).contains(IpStatus.ACTIVE);
+
+        web.put().uri("/internal/v1/ips/{ip}", "127.0.0.7").header("Authorization", "Bearer " + Tokens.INTERNAL)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("status", "DISABLED")).exchange()
+                .expectStatus().isOk()
+                .expectBody().jsonPath("$.ips[?(@.ip == '127.0.0.7')].status").isEqualTo("DISABLED");
+        assertThat(registry.held().statusOf(EgressIp.of("127.0.0.7"))).contains(IpStatus.DISABLED);
+
+        put("127.0.0.7", "ACTIVE").expectStatus().isOk().expectBody().returnResult();
+    }
+
     private WebTestClient.ResponseSpec put(String ip, String status) {
         return web.put().uri("/ops/v1/ips/{ip}", ip).header("Authorization", "Bearer " + Tokens.OPERATOR)
                 .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("status", status)).exchange();

@@ -1,0 +1,162 @@
+package dev.egress.app.ops;
+
+import dev.egress.app.resilience.BorderBreakers;
+import dev.egress.app.resilience.PassiveHealth;
+import dev.egress.app.resilience.RouteTraffic;
+import dev.egress.app.routing.EgressRouter;
+import dev.egress.app.routing.Resolution;
+import dev.egress.app.routing.RoutingProperties;
+import dev.egress.app.tenants.Tenant;
+import dev.egress.app.tenants.TenantPolicy;
+import dev.egress.app.tenants.TenantPolicyStore;
+import dev.egress.discovery.Announcement;
+import dev.egress.discovery.BorderId;
+import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.Route;
+import dev.egress.discovery.RoutingSnapshot;
+import dev.egress.discovery.RoutingTable;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Builds {@link FleetView}s from what this App holds locally; never calls the registry or a Border, so
+ * the operator page keeps working (and shows staleness) while the registry is away. Also answers the
+ * one question the alerts need between scrapes: which tenants cannot send now.
+ */
+public final class FleetViews {
+
+    private final RoutingTable table;
+    private final TenantPolicyStore tenants;
+    private final EgressRouter router;
+    private final RoutingProperties routing;
+    private final BorderBreakers breakers;
+    private final PassiveHealth health;
+    private final RouteTraffic traffic;
+    private final Clock clock;
+
+    FleetViews(RoutingTable table, TenantPolicyStore tenants, EgressRouter router, RoutingProperties routing,
+               BorderBreakers breakers, PassiveHealth health, RouteTraffic traffic, Clock clock) {
+        this.table = table;
+        this.tenants = tenants;
+        this.router = router;
+        this.routing = routing;
+        this.breakers = breakers;
+        this.health = health;
+        this.traffic = traffic;
+        this.clock = clock;
+    }
+
+    /**
+     * The fleet now.
+     *
+     * @return the view
+     */
+    public FleetView current() {
+        Instant now = clock.instant();
+        RoutingSnapshot snapshot = table.current();
+        TenantPolicy policy = tenants.current();
+        TenantPolicyStore.State file = tenants.state();
+        return new FleetView(now, snapshot.generation(), table.isReady() ? table.age().toMillis() : null,
+                router.isStale(), routing.maxStaleness().toMillis(), router.strategy(), borders(snapshot, now),
+                ips(snapshot, policy), conflicts(snapshot), rejected(),
+                tenantsWithoutUsableIp(policy),
+                new FleetView.TenantsFile(policy.tenants().size(), file == null || file.valid(),
+                        file == null ? null : file.lastError()));
+    }
+
+    /**
+     * Tenants whose webhooks cannot leave now, sorted by id.
+     *
+     * @return the tenants (dedicated and shared)
+     */
+    public List<FleetView.TenantWithoutIp> tenantsWithoutUsableIp() {
+        return tenantsWithoutUsableIp(tenants.current());
+    }
+
+    private List<FleetView.Border> borders(RoutingSnapshot snapshot, Instant now) {
+        List<FleetView.Border> borders = new ArrayList<>();
+        for (Announcement a : snapshot.announcements().values()) {
+            borders.add(new FleetView.Border(a.borderId().value(), a.endpoint().toString(), a.generation(),
+                    a.publishedAt(), Math.max(0, Duration.between(a.publishedAt(), now).toMillis()),
+                    breakers.state(a.borderId()).name(), health.isEjected(a.borderId()),
+                    a.ips().stream().map(ip -> new FleetView.BorderIp(ip.ip().value(), ip.status().name())).toList()));
+        }
+        return borders;
+    }
+
+    private List<FleetView.Ip> ips(RoutingSnapshot snapshot, TenantPolicy policy) {
+        Map<EgressIp, List<String>> dedicated = new TreeMap<>();
+        int sharedTenants = 0;
+        for (Tenant tenant : policy.tenants().values()) {
+            if (tenant.dedicated()) {
+                for (EgressIp ip : tenant.dedicatedIps()) {
+                    dedicated.computeIfAbsent(ip, k -> new ArrayList<>()).add(tenant.id());
+                }
+            } else {
+                sharedTenants++;
+            }
+        }
+        Set<EgressIp> shared = new HashSet<>(policy.sharedPool());
+        Set<EgressIp> all = new TreeSet<>(snapshot.ips());
+        all.addAll(dedicated.keySet());
+        all.addAll(shared);
+        List<FleetView.Ip> ips = new ArrayList<>(all.size());
+        for (EgressIp ip : all) {
+            List<FleetView.Route> routes = new ArrayList<>();
+            for (Route route : snapshot.routes(ip)) {
+                RouteTraffic.Stats stats = traffic.stats(ip, route.borderId());
+                routes.add(new FleetView.Route(route.borderId().value(), route.status().name(),
+                        breakers.state(route.borderId()).name(), health.isEjected(route.borderId()), stats.inFlight(),
+                        stats.recentAttempts(), stats.recentFailures(), stats.errorRate()));
+            }
+            List<String> dedicatedTo = dedicated.getOrDefault(ip, List.of());
+            boolean inPool = shared.contains(ip);
+            ips.add(new FleetView.Ip(ip.value(), snapshot.status(ip).map(Enum::name).orElse(FleetView.ABSENT),
+                    routes.size() > 1, routes, dedicatedTo.stream().sorted().toList(), inPool, inPool ? sharedTenants : 0));
+        }
+        return ips;
+    }
+
+    private static List<FleetView.Conflict> conflicts(RoutingSnapshot snapshot) {
+        List<FleetView.Conflict> conflicts = new ArrayList<>();
+        for (Map.Entry<EgressIp, List<BorderId>> e : snapshot.conflicts().entrySet()) {
+            conflicts.add(new FleetView.Conflict(e.getKey().value(), e.getValue().stream().map(BorderId::value).toList()));
+        }
+        return conflicts;
+    }
+
+    private List<FleetView.Rejected> rejected() {
+        return table.rejections().stream().map(r -> new FleetView.Rejected(r.index(), r.reason())).toList();
+    }
+
+    private List<FleetView.TenantWithoutIp> tenantsWithoutUsableIp(TenantPolicy policy) {
+        boolean stale = router.isStale();
+        List<FleetView.TenantWithoutIp> result = new ArrayList<>();
+        for (String id : new TreeSet<>(policy.tenants().keySet())) {
+            Resolution resolution = router.peek(id);
+            if (resolution == null) {
+                continue; // the policy changed under us; the next view has it
+            }
+            boolean dedicated = resolution.tenant().dedicated();
+            String reason = null;
+            if (stale && (dedicated || routing.sharedWhenStale() == RoutingProperties.SharedWhenStale.FAIL)) {
+                reason = "routing-stale";
+            } else if (resolution.candidates().isEmpty()) {
+                reason = "no-live-ip";
+            }
+            if (reason != null) {
+                result.add(new FleetView.TenantWithoutIp(id, dedicated, reason,
+                        resolution.allowedIps().stream().map(EgressIp::value).toList()));
+            }
+        }
+        return result;
+    }
+}

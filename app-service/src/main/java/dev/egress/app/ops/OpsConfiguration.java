@@ -1,0 +1,74 @@
+package dev.egress.app.ops;
+
+import dev.egress.app.config.SecurityProperties;
+import dev.egress.app.dispatch.BorderClients;
+import dev.egress.app.resilience.BorderBreakers;
+import dev.egress.app.resilience.PassiveHealth;
+import dev.egress.app.resilience.RouteTraffic;
+import dev.egress.app.routing.EgressRouter;
+import dev.egress.app.routing.RoutingProperties;
+import dev.egress.app.tenants.TenantPolicyStore;
+import dev.egress.discovery.RoutingTable;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.URI;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.Resource;
+import org.springframework.http.MediaType;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Wires the operator side of App: fleet views, fleet-wide IP changes, their metrics, and the operator
+ * page at {@code /ops/} (static assets from {@code classpath:/static/ops/}; its scripts call
+ * {@code /ops/v1/**} with the token the operator enters).
+ */
+@Configuration(proxyBeanMethods = false)
+class OpsConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(OpsConfiguration.class);
+
+    /** The page loads only its own scripts and styles and talks only to this App; nobody may frame it. */
+    private static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
+            + "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+    @Bean
+    FleetViews fleetViews(RoutingTable table, TenantPolicyStore tenants, EgressRouter router, RoutingProperties routing,
+                          BorderBreakers breakers, PassiveHealth health, RouteTraffic traffic, Clock clock) {
+        return new FleetViews(table, tenants, router, routing, breakers, health, traffic, clock);
+    }
+
+    @Bean
+    FleetMetrics fleetMetrics(FleetViews views, RoutingTable table, MeterRegistry meters) {
+        return new FleetMetrics(views, table, meters);
+    }
+
+    @Bean
+    IpStatusChanges ipStatusChanges(RoutingTable table, BorderClients clients, JsonMapper json, OpsProperties ops,
+                                    SecurityProperties security) {
+        if (security.operatorToken().isEmpty()) {
+            log.warn("egress.security.operator-token is not set: the operator API /ops/v1/** answers 401");
+        }
+        return new IpStatusChanges(table, clients, json, ops.changeTimeout());
+    }
+
+    @Bean
+    RouterFunction<ServerResponse> opsPage() {
+        Resource index = new ClassPathResource("static/ops/index.html");
+        return RouterFunctions.route()
+                .GET("/ops", request -> ServerResponse.permanentRedirect(URI.create("/ops/")).build())
+                .GET("/ops/", request -> ServerResponse.ok().contentType(MediaType.TEXT_HTML)
+                        .header("Cache-Control", "no-store")
+                        .header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+                        .header("X-Content-Type-Options", "nosniff")
+                        .header("Referrer-Policy", "no-referrer")
+                        .bodyValue(index))
+                .build();
+    }
+}
