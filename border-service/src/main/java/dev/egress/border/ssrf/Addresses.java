@@ -4,7 +4,6 @@ import inet.ipaddr.IPAddress;
 import inet.ipaddr.ipv4.IPv4Address;
 import inet.ipaddr.ipv6.IPv6Address;
 import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
@@ -28,9 +27,5 @@ final class Addresses {
         } catch (UnknownHostException e) {
             throw new IllegalStateException("4 or 16 bytes are always an address", e);
         }
-    }
-
-    static boolean isIpv6(InetAddress address) {
-        return address instanceof Inet6Address;
     }
 }
