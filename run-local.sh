@@ -311,8 +311,9 @@ ready() { curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$1/actuator/heal
 # Start the platform
 # ---------------------------------------------------------------------------------------------
 say "starting the platform (logs in .run-local/logs/)"
-say "local mode: Borders may send to $EGRESS_SSRF_ALLOWEDRANGES (egress.ssrf.allowed-ranges) so the demo"
-say "            sink is reachable; every other private/loopback address and port stays denied."
+say "local mode: Borders may send to $EGRESS_SSRF_ALLOWEDRANGES only (egress.ssrf.allowed-ranges), the demo"
+say "            sink; App, the Borders, the coordination node and every other private/loopback address"
+say "            stay denied, as in production."
 echo $$ >"$RUN_DIR/supervisor.pid"
 
 start coordination "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} -jar "$COORD_JAR" --port "$COORD_PORT" --database /local
@@ -432,12 +433,24 @@ handle_control() {
 # ---------------------------------------------------------------------------------------------
 # Smoke mode: one delivery per tenant, checked at the sink
 # ---------------------------------------------------------------------------------------------
-# dispatch TENANT PATH: prints App's response body; fails unless HTTP 200.
+# dispatch TENANT PATH [PORT]: writes App's response body to response.json, prints the HTTP status.
 dispatch() {
   curl -sS --max-time 15 -o "$RUN_DIR/response.json" -w '%{http_code}' \
     -H "Authorization: Bearer $API_TOKEN" -H 'Content-Type: application/json' \
-    -d "{\"tenantId\":\"$1\",\"url\":\"http://127.0.0.1:$SINK_PORT$2\",\"payload\":{\"event\":\"smoke\",\"tenant\":\"$1\"}}" \
+    -d "{\"tenantId\":\"$1\",\"url\":\"http://127.0.0.1:${3:-$SINK_PORT}$2\",\"payload\":{\"event\":\"smoke\",\"tenant\":\"$1\"}}" \
     "http://127.0.0.1:$APP_PORT/v1/deliveries"
+}
+
+# smoke_denied PORT: a webhook aimed at the platform's own service on 127.0.0.1:PORT must answer 403 target-denied.
+smoke_denied() {
+  local code
+  code=$(dispatch acme /smoke-loop "$1") || code="curl-failed"
+  if [ "$code" = "403" ] && grep -q 'target-denied' "$RUN_DIR/response.json"; then
+    say "OK   127.0.0.1:$1 refused as a webhook target (403 target-denied)"
+    return 0
+  fi
+  say "FAIL 127.0.0.1:$1 as a webhook target: App answered $code: $(cat "$RUN_DIR/response.json" 2>/dev/null || true)"
+  return 1
 }
 
 # smoke_one TENANT ALLOWED_IP...: dispatch once; the sink must have seen it from one of ALLOWED_IPs.
@@ -488,6 +501,9 @@ if $SMOKE; then
   result=0
   smoke_one acme 127.0.0.3 127.0.0.4 || result=1
   smoke_one small-co 127.0.0.2 127.0.0.5 || result=1
+  for port in "$APP_PORT" "$BORDER_A_PORT" "$BORDER_B_PORT" "$COORD_PORT"; do
+    smoke_denied "$port" || result=1
+  done
   # The failover drill a user runs by hand, through the same commands: border-b stops, acme keeps
   # flowing from border-a's 127.0.0.3, border-b comes back and its IPs are routable again.
   drive_control stop border-b || result=1

@@ -86,7 +86,7 @@ start_border() { # id port ips coord-port [extra args...] -> BORDER_PID (not wai
   local id=$1 port=$2 ips=$3 coord=$4; shift 4
   java -Xmx512m -jar "$BORDER_JAR" --server.port="$port" --egress.border.id="$id" --egress.border.ips="$ips" \
     --egress.border.advertised-url="http://127.0.0.1:$port" --egress.security.internal-token="$INTERNAL_TOKEN" \
-    --egress.security.operator-token="$OPERATOR_TOKEN" --egress.ssrf.allowed-ranges=127.0.0.1/32 \
+    --egress.security.operator-token="$OPERATOR_TOKEN" --egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535 \
     --egress.registry.connection-string="grpc://127.0.0.1:$coord/local" "$@" > "$WORK/border-$id.log" 2>&1 &
   BORDER_PID=$!; PIDS+=($BORDER_PID)
 }

@@ -64,6 +64,20 @@ class StartupTest {
     }
 
     @Test
+    void refusesToStartWithABadSsrfOrDnsEntryAndNamesThePropertyAndTheEntry() {
+        String[][] cases = {
+                {"--egress.ssrf.allowed-ranges=127.0.0.1/32:9999,127.1", "egress.ssrf.allowed-ranges", "127.1"},
+                {"--egress.ssrf.allowed-ranges=0x7f.0.0.1/32", "egress.ssrf.allowed-ranges", "0x7f.0.0.1/32"},
+                {"--egress.ssrf.allowed-ranges=10.0.0.0/8:70000", "egress.ssrf.allowed-ranges", "10.0.0.0/8:70000"},
+                {"--egress.ssrf.denied-ranges=10.96.0.0/12,10.1.2.3/8", "egress.ssrf.denied-ranges", "10.1.2.3/8"},
+                {"--egress.dns.servers=dns.example:53", "egress.dns.servers", "dns.example:53"}};
+        for (String[] c : cases) {
+            Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2", "--egress.security.internal-token=" + Tokens.INTERNAL, c[0]));
+            assertThat(failure.getMessage()).as(c[0]).contains(c[1]).contains("'" + c[2] + "'");
+        }
+    }
+
+    @Test
     void refusesToStartWithoutAnInternalToken() {
         Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2"));
         assertThat(failure.getMessage()).contains("egress.security.internal-token");

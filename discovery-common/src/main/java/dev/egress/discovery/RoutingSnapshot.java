@@ -39,9 +39,15 @@ public final class RoutingSnapshot {
      * A payload the snapshot skipped.
      *
      * @param index  position of the payload in the input list (lets the caller name the owner)
-     * @param reason the broken rule
+     * @param reason the broken rule; it quotes the payload, so it is kept escaped for logs
+     *               ({@link LogText#escape}): one line, bounded length
      */
     public record Rejection(int index, String reason) {
+
+        /** Escapes the reason once, here, so that every log and status view shows the safe form. */
+        public Rejection {
+            reason = LogText.escape(reason);
+        }
     }
 
     private RoutingSnapshot(Map<BorderId, Announcement> announcements, Map<EgressIp, List<Route>> routesByIp,

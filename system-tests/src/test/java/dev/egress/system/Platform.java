@@ -140,7 +140,7 @@ final class Platform implements AutoCloseable {
                 "--egress.border.drain-timeout=10s",
                 "--egress.security.internal-token=" + INTERNAL_TOKEN,
                 "--egress.security.operator-token=" + OPERATOR_TOKEN,
-                "--egress.ssrf.allowed-ranges=127.0.0.1/32",
+                "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
                 "--egress.registry.connection-string=" + connectionString(),
                 "--egress.registry.session-timeout=" + SESSION_TIMEOUT.toMillis() + "ms");
     }

@@ -77,7 +77,7 @@ public final class BorderProcess implements AutoCloseable {
                 "--egress.border.drain-timeout=5s",
                 "--egress.security.internal-token=" + internalToken,
                 "--egress.security.operator-token=" + OPERATOR_TOKEN,
-                "--egress.ssrf.allowed-ranges=127.0.0.1/32",
+                "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
                 "--egress.registry.connection-string=" + connectionString,
                 "--egress.registry.session-timeout=3s"));
         command.addAll(List.of(extraArgs));

@@ -2,6 +2,7 @@ package dev.egress.border.config;
 
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.registration.RegistrationHealthIndicator;
+import dev.egress.border.ssrf.AllowedRange;
 import dev.egress.border.ssrf.Cidr;
 import dev.egress.border.ssrf.OwnAddresses;
 import dev.egress.border.ssrf.SsrfGuard;
@@ -12,7 +13,13 @@ import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.registry.BorderRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.net.InetAddress;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.resolver.dns.DnsAddressResolverGroup;
+import io.netty.resolver.dns.DnsNameResolverBuilder;
+import io.netty.resolver.dns.SequentialDnsServerAddressStreamProvider;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.function.Function;
 import java.time.Instant;
 import java.util.List;
 import org.slf4j.Logger;
@@ -23,7 +30,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.web.reactive.config.WebFluxConfigurer;
-import reactor.core.scheduler.Schedulers;
+import reactor.netty.http.HttpResources;
+import reactor.netty.resources.LoopResources;
 
 /** Wires the SSRF guard, the registry and the registrar from the validated properties. */
 @Configuration(proxyBeanMethods = false)
@@ -43,19 +51,53 @@ class BorderConfiguration {
 
     @Bean
     SsrfGuard ssrfGuard(SsrfProperties ssrf, OwnAddresses own) {
-        List<Cidr> allowed = ssrf.allowedRanges().stream().filter(s -> !s.isBlank()).map(Cidr::parse).toList();
+        List<AllowedRange> allowed = entries(ssrf.allowedRanges(), "egress.ssrf.allowed-ranges", AllowedRange::parse);
+        List<Cidr> denied = entries(ssrf.deniedRanges(), "egress.ssrf.denied-ranges", Cidr::parse);
         if (allowed.isEmpty()) {
             log.info("SSRF guard: full deny list, no allowed ranges");
         } else {
             log.warn("SSRF guard: ranges exempt from the deny list (egress.ssrf.allowed-ranges): {}", allowed);
         }
-        return new SsrfGuard(allowed, own, InetAddress::getAllByName);
+        if (!denied.isEmpty()) {
+            log.info("SSRF guard: operator ranges denied on top of the deny list (egress.ssrf.denied-ranges): {}", denied);
+        }
+        return new SsrfGuard(allowed, denied, own);
     }
 
-    @Bean
-    VettingResolverGroup vettingResolverGroup(SsrfGuard guard) {
-        // Lookups block: keep them off the event loops.
-        return new VettingResolverGroup(guard, task -> Schedulers.boundedElastic().schedule(task));
+    @Bean(destroyMethod = "close")
+    VettingResolverGroup vettingResolverGroup(SsrfGuard guard, DnsProperties dns) {
+        List<InetSocketAddress> servers = entries(dns.servers(), "egress.dns.servers", DnsServers::parse);
+        // The datagram channel type must match the event loops the egress clients run on (epoll or NIO).
+        Class<? extends DatagramChannel> channelType = HttpResources.get()
+                .onChannelClass(DatagramChannel.class, HttpResources.get().onClient(LoopResources.DEFAULT_NATIVE));
+        DnsNameResolverBuilder builder = new DnsNameResolverBuilder()
+                .datagramChannelType(channelType)
+                .queryTimeoutMillis(dns.queryTimeout().toMillis())
+                .maxQueriesPerResolve(dns.maxQueriesPerResolve())
+                // Concurrent lookups of one name share one query.
+                .consolidateCacheSize(4096);
+        if (!servers.isEmpty()) {
+            builder.nameServerProvider(new SequentialDnsServerAddressStreamProvider(servers));
+            log.info("Egress DNS: servers {} (egress.dns.servers), query timeout {}, resolve timeout {}",
+                    servers, dns.queryTimeout(), dns.resolveTimeout());
+        }
+        return new VettingResolverGroup(guard, new DnsAddressResolverGroup(builder), dns.resolveTimeout(), dns.maxPendingPerName());
+    }
+
+    /** Parses every non-blank entry; a bad one stops startup naming the property and the entry. */
+    private static <T> List<T> entries(List<String> raw, String property, Function<String, T> parser) {
+        List<T> out = new ArrayList<>();
+        for (String entry : raw) {
+            if (entry == null || entry.isBlank()) {
+                continue;
+            }
+            try {
+                out.add(parser.apply(entry.strip()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("%s: invalid entry '%s': %s".formatted(property, entry.strip(), e.getMessage()), e);
+            }
+        }
+        return List.copyOf(out);
     }
 
     @Bean

@@ -14,7 +14,9 @@ import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.forward.Problems;
 import io.netty.buffer.Unpooled;
+import dev.egress.discovery.LogText;
 import io.netty.channel.ConnectTimeoutException;
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.ReadTimeoutException;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -40,6 +42,8 @@ import reactor.netty.http.client.PrematureCloseException;
 final class EgressService {
 
     private static final Logger log = LoggerFactory.getLogger(EgressService.class);
+    private static final RateLimitedLog MALFORMED = new RateLimitedLog(log, Duration.ofSeconds(10));
+    private static final RateLimitedLog UNEXPECTED = new RateLimitedLog(log, Duration.ofSeconds(10));
     private static final Set<String> METHODS = Set.of("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS");
     private static final Set<String> BODYLESS = Set.of("GET", "HEAD", "OPTIONS", "DELETE");
 
@@ -207,11 +211,39 @@ final class EgressService {
             // A failed handshake sends no request bytes.
             return TargetFailureException.unreachable("TLS with the target failed: " + error.getMessage(), false, error);
         }
+        if (isMalformedAnswer(error)) {
+            // The target decides what it sends: its text is escaped, cut short, and logged at most once
+            // per interval, without a stack trace.
+            String what = LogText.escape(error.getClass().getSimpleName() + ": " + error.getMessage());
+            MALFORMED.warn("A target sent a malformed response: " + what, null);
+            return TargetFailureException.protocolError("the target's answer is not valid HTTP: " + what, null);
+        }
         if (error instanceof PrematureCloseException || error instanceof IOException) {
             return TargetFailureException.unreachable("the connection to the target broke: " + error.getMessage(), true, error);
         }
-        log.warn("Unexpected egress failure", error);
-        return TargetFailureException.unreachable("egress failed: " + error, true, error);
+        UNEXPECTED.warn("Unexpected egress failure", error);
+        return TargetFailureException.unreachable("egress failed: " + LogText.escape(String.valueOf(error)), true, error);
+    }
+
+    /**
+     * Whether Netty's HTTP decoder refused the target's answer: oversized status line or headers,
+     * broken framing (chunk sizes, conflicting lengths), or a status line that is not HTTP. Netty
+     * reports some of these as plain {@code IllegalArgumentException}s, so the decoder frame in the
+     * stack trace is what tells them apart.
+     */
+    static boolean isMalformedAnswer(Throwable error) {
+        if (error instanceof DecoderException) {
+            return true;
+        }
+        if (!(error instanceof IllegalArgumentException)) {
+            return false;
+        }
+        for (StackTraceElement frame : error.getStackTrace()) {
+            if (frame.getClassName().startsWith("io.netty.handler.codec.http.HttpObjectDecoder")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private record Call(String method, SsrfGuard.VettedUrl url, Map<String, String> headers, byte[] body, boolean sendsBody) {

@@ -5,33 +5,53 @@ import dev.egress.discovery.forward.Problems;
 import org.springframework.http.HttpStatus;
 
 /**
- * The target could not be reached (502 {@code target-unreachable}) or did not answer in time
- * (504 {@code target-timeout}); {@code targetContacted} tells whether the request may have arrived.
+ * The target could not be reached (502 {@code target-unreachable}), did not answer in time
+ * (504 {@code target-timeout}), or answered with something that is not HTTP (502
+ * {@code target-protocol-error}); {@code targetContacted} tells whether the request may have arrived.
  */
 final class TargetFailureException extends BorderException {
 
-    private final transient boolean timeout;
+    private enum Kind {
+        UNREACHABLE(HttpStatus.BAD_GATEWAY, Problems.TARGET_UNREACHABLE),
+        TIMEOUT(HttpStatus.GATEWAY_TIMEOUT, Problems.TARGET_TIMEOUT),
+        PROTOCOL_ERROR(HttpStatus.BAD_GATEWAY, Problems.TARGET_PROTOCOL_ERROR);
 
-    private TargetFailureException(String detail, boolean timeout, boolean targetContacted, Throwable cause) {
+        private final HttpStatus status;
+        private final String slug;
+
+        Kind(HttpStatus status, String slug) {
+            this.status = status;
+            this.slug = slug;
+        }
+    }
+
+    private final transient Kind kind;
+
+    private TargetFailureException(String detail, Kind kind, boolean targetContacted, Throwable cause) {
         super(detail, targetContacted, cause);
-        this.timeout = timeout;
+        this.kind = kind;
     }
 
     static TargetFailureException unreachable(String detail, boolean targetContacted, Throwable cause) {
-        return new TargetFailureException(detail, false, targetContacted, cause);
+        return new TargetFailureException(detail, Kind.UNREACHABLE, targetContacted, cause);
     }
 
     static TargetFailureException timeout(String detail, boolean targetContacted, Throwable cause) {
-        return new TargetFailureException(detail, true, targetContacted, cause);
+        return new TargetFailureException(detail, Kind.TIMEOUT, targetContacted, cause);
+    }
+
+    /** The request was sent and the answer could not be decoded: the target was certainly contacted. */
+    static TargetFailureException protocolError(String detail, Throwable cause) {
+        return new TargetFailureException(detail, Kind.PROTOCOL_ERROR, true, cause);
     }
 
     @Override
     public HttpStatus status() {
-        return timeout ? HttpStatus.GATEWAY_TIMEOUT : HttpStatus.BAD_GATEWAY;
+        return kind.status;
     }
 
     @Override
     public String slug() {
-        return timeout ? Problems.TARGET_TIMEOUT : Problems.TARGET_UNREACHABLE;
+        return kind.slug;
     }
 }

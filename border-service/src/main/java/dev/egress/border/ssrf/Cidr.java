@@ -1,26 +1,36 @@
 package dev.egress.border.ssrf;
 
+import inet.ipaddr.AddressStringException;
+import inet.ipaddr.AddressStringParameters.RangeParameters;
+import inet.ipaddr.IPAddress;
+import inet.ipaddr.IPAddressString;
+import inet.ipaddr.IPAddressStringParameters;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
+import java.util.Objects;
 
 /**
- * An address range such as {@code 10.0.0.0/8} or {@code fc00::/7}. IPv4 ranges match only IPv4
+ * An address range such as {@code 10.0.0.0/8} or {@code fc00::/7}, held as an {@code inet.ipaddr}
+ * prefix block so that containment is the library's maths, not ours. IPv4 ranges match only IPv4
  * addresses; embedded IPv4 forms are unwrapped by {@link DenyList} before matching.
  *
- * @param network      the network address bytes (4 or 16)
- * @param prefixLength the prefix length
+ * <p>Configuration text is parsed strictly: four decimal parts without leading zeros for IPv4, no
+ * {@code inet_aton} shorthands ({@code 127.1}, {@code 0x7f.0.0.1}, {@code 0177.0.0.1}), no wildcards,
+ * masks or zones. An operator's range must mean exactly what it looks like.
+ *
+ * @param block the prefix block (a single address is a /32 or /128 block)
  */
-public record Cidr(byte[] network, int prefixLength) {
+public record Cidr(IPAddress block) {
 
-    /** Validates the prefix length against the family. */
+    private static final IPAddressStringParameters STRICT = strict();
+    private static final java.util.regex.Pattern PREFIX = java.util.regex.Pattern.compile("0|[1-9][0-9]{0,2}");
+
+    /** Normalises to the prefix block (host bits cleared). */
     public Cidr {
-        if (network == null || (network.length != 4 && network.length != 16)) {
-            throw new IllegalArgumentException("network: expected 4 or 16 bytes");
+        Objects.requireNonNull(block, "block");
+        if (block.getNetworkPrefixLength() == null) {
+            block = block.setPrefixLength(block.getBitCount(), false);
         }
-        if (prefixLength < 0 || prefixLength > network.length * 8) {
-            throw new IllegalArgumentException("prefix: /%d (expected: 0..%d)".formatted(prefixLength, network.length * 8));
-        }
-        network = network.clone();
+        block = block.toPrefixBlock();
     }
 
     /**
@@ -28,103 +38,66 @@ public record Cidr(byte[] network, int prefixLength) {
      *
      * @param text the CIDR
      * @return the range
-     * @throws IllegalArgumentException if the text is not an IP literal with an optional prefix
+     * @throws IllegalArgumentException if the text is not a strict IP literal with an optional /prefix,
+     *                                  or has bits set beyond the prefix (a typo more often than intent)
      */
     public static Cidr parse(String text) {
-        String trimmed = text.strip();
+        String trimmed = text == null ? "" : text.strip();
         int slash = trimmed.indexOf('/');
-        String address = slash < 0 ? trimmed : trimmed.substring(0, slash);
-        byte[] bytes = literal(address);
-        if (bytes == null) {
-            throw new IllegalArgumentException("cidr: '%s' (expected: an IP literal with an optional /prefix)".formatted(text));
+        if (slash >= 0 && !PREFIX.matcher(trimmed.substring(slash + 1)).matches()) {
+            throw new IllegalArgumentException("'%s' (expected: a decimal prefix length without leading zeros)".formatted(text));
         }
-        int prefix;
+        IPAddress address;
         try {
-            prefix = slash < 0 ? bytes.length * 8 : Integer.parseInt(trimmed.substring(slash + 1));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("cidr: '%s' (expected: a numeric prefix length)".formatted(text));
+            address = new IPAddressString(trimmed, STRICT).toAddress();
+        } catch (AddressStringException | RuntimeException e) {
+            throw new IllegalArgumentException("'%s' (expected: an IP literal such as 10.0.0.0/8 or fd00::/8)".formatted(text));
         }
-        return new Cidr(bytes, prefix);
+        if (address == null) {
+            throw new IllegalArgumentException("'%s' (expected: an IP literal such as 10.0.0.0/8 or fd00::/8)".formatted(text));
+        }
+        Cidr cidr = new Cidr(address);
+        if (!address.getLower().withoutPrefixLength().equals(cidr.block.getLower().withoutPrefixLength())) {
+            throw new IllegalArgumentException("'%s' has bits set past the prefix (expected: %s)".formatted(text, cidr));
+        }
+        return cidr;
     }
 
     /**
      * Whether the address is in the range.
      *
-     * @param address raw address bytes (4 or 16)
-     * @return true if the families match and the first {@code prefixLength} bits are equal
+     * @param address an address of either family
+     * @return true if the families match and the address is inside the block
      */
-    public boolean contains(byte[] address) {
-        if (address.length != network.length) {
-            return false;
-        }
-        int full = prefixLength / 8;
-        for (int i = 0; i < full; i++) {
-            if (address[i] != network[i]) {
-                return false;
-            }
-        }
-        int rest = prefixLength % 8;
-        if (rest == 0) {
-            return true;
-        }
-        int mask = (0xff << (8 - rest)) & 0xff;
-        return (address[full] & mask) == (network[full] & mask);
-    }
-
-    private static byte[] literal(String text) {
-        // Strict forms only: a dotted quad, or anything with a colon (which InetAddress never resolves).
-        if (!text.contains(":") && Ipv4Literals.parseDottedQuad(text) == null) {
-            return null;
-        }
-        if (!text.contains(":")) {
-            return Ipv4Literals.parseDottedQuad(text);
-        }
-        if (!text.matches("[0-9A-Fa-f:.]+")) {
-            return null;
-        }
-        try {
-            byte[] bytes = InetAddress.getByName(text).getAddress();
-            // ::ffff:a.b.c.d comes back as 4 bytes; keep the IPv6 form so the family stays what was written.
-            return bytes.length == 4 ? mapped(bytes) : bytes;
-        } catch (UnknownHostException e) {
-            return null;
-        }
-    }
-
-    private static byte[] mapped(byte[] v4) {
-        byte[] v6 = new byte[16];
-        v6[10] = (byte) 0xff;
-        v6[11] = (byte) 0xff;
-        System.arraycopy(v4, 0, v6, 12, 4);
-        return v6;
+    public boolean contains(IPAddress address) {
+        return address.getIPVersion() == block.getIPVersion() && block.contains(address.withoutPrefixLength());
     }
 
     /**
-     * The network address.
+     * Whether the address is in the range.
      *
-     * @return a copy of the bytes (the record stays immutable)
+     * @param address an address of either family
+     * @return true if the families match and the address is inside the block
      */
-    @Override
-    public byte[] network() {
-        return network.clone();
+    public boolean contains(InetAddress address) {
+        return contains(Addresses.of(address));
     }
 
     @Override
     public String toString() {
-        try {
-            return InetAddress.getByAddress(network).getHostAddress() + "/" + prefixLength;
-        } catch (UnknownHostException e) {
-            return "?/" + prefixLength;
-        }
+        return block.toCanonicalString();
     }
 
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof Cidr c && c.prefixLength == prefixLength && java.util.Arrays.equals(c.network, network);
-    }
-
-    @Override
-    public int hashCode() {
-        return 31 * java.util.Arrays.hashCode(network) + prefixLength;
+    private static IPAddressStringParameters strict() {
+        IPAddressStringParameters.Builder builder = new IPAddressStringParameters.Builder()
+                .allowEmpty(false).allowAll(false).allowSingleSegment(false).allowPrefixOnly(false)
+                .allowPrefix(true).allowMask(false).allowWildcardedSeparator(false)
+                .setRangeOptions(RangeParameters.NO_RANGE).allow_inet_aton(false);
+        builder.getIPv4AddressParametersBuilder().allowLeadingZeros(false).allowUnlimitedLeadingZeros(false)
+                // The library counts "/0" as a leading zero; PREFIX below refuses "/08" instead.
+                .allowPrefixLengthLeadingZeros(true).allowBinary(false).allowPrefixesBeyondAddressSize(false);
+        builder.getIPv6AddressParametersBuilder().allowMixed(true).allowZone(false).allowBase85(false)
+                .allowBinary(false).allowPrefixesBeyondAddressSize(false).allowPrefixLengthLeadingZeros(true);
+        return builder.toParams();
     }
 }

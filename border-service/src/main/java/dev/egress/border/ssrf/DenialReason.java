@@ -16,6 +16,12 @@ public enum DenialReason {
     UNRESOLVABLE,
     /** An address (or the IPv4 address embedded in it) is in the deny list and not explicitly allowed. */
     DENIED_RANGE,
-    /** The address and port are one of the Border's own listening sockets. */
-    OWN_ADDRESS
+    /**
+     * The address belongs to this host (loopback, the wildcard, an interface address, or an IPv4
+     * address embedded in a translation form), and no allowed range names its port; or it is one of
+     * the Border's own listening sockets, which nothing reopens.
+     */
+    OWN_ADDRESS,
+    /** The address (or the IPv4 address embedded in it) is in {@code egress.ssrf.denied-ranges}; nothing reopens it. */
+    OPERATOR_DENIED
 }

@@ -1,19 +1,34 @@
 package dev.egress.border.ssrf;
 
+import inet.ipaddr.IPAddress;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The Border's own listening sockets, which no webhook may target (a loop through the Border's own
- * API would bypass the internal token). A target is "own" when its port is a listening port and its
- * address belongs to this host (loopback, wildcard, or an address of a local interface).
+ * This host, as far as webhooks are concerned. Every address of the host (loopback, the wildcard, any
+ * address of a local interface — with {@code hostNetwork} that is the node's own address) reaches
+ * services that trust local callers: the App next door, the coordination node, kubelet, exporters,
+ * NodePorts. The Border's own listening ports on such an address would loop through its own API.
+ *
+ * <p>Interface addresses are re-read at most every {@link #REFRESH} (an address added at run time is
+ * picked up), on the vetting thread: enumeration is a local call taking well under a millisecond.
  */
 public final class OwnAddresses {
 
+    static final Duration REFRESH = Duration.ofSeconds(5);
+
+    private record Interfaces(Set<IPAddress> addresses, long readAtNanos) {
+    }
+
     private final Set<Integer> ports = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<Interfaces> interfaces = new AtomicReference<>();
 
     /**
      * Records a listening port (called when the web server, or a management server, has started).
@@ -29,22 +44,49 @@ public final class OwnAddresses {
     /**
      * Whether connecting to this address and port would reach the Border itself.
      *
-     * @param address the resolved address
+     * @param address the address
      * @param port    the port
      * @return true if it is one of the Border's listening sockets
      */
-    public boolean isOwn(InetAddress address, int port) {
-        if (!ports.contains(port)) {
-            return false;
-        }
-        if (address.isLoopbackAddress() || address.isAnyLocalAddress()) {
+    boolean isOwnListener(IPAddress address, int port) {
+        return ports.contains(port) && isOwnHost(address);
+    }
+
+    /**
+     * Whether the address belongs to this host.
+     *
+     * @param address the address
+     * @return true for loopback, the wildcard, and every address of a local interface
+     */
+    boolean isOwnHost(IPAddress address) {
+        if (address.isLoopback() || address.isZero() || address.isAnyLocal()) {
             return true;
         }
+        return current().contains(address.withoutPrefixLength());
+    }
+
+    private Set<IPAddress> current() {
+        Interfaces read = interfaces.get();
+        long now = System.nanoTime();
+        if (read == null || now - read.readAtNanos >= REFRESH.toNanos()) {
+            read = new Interfaces(enumerate(), now);
+            interfaces.set(read);
+        }
+        return read.addresses;
+    }
+
+    private static Set<IPAddress> enumerate() {
+        Set<IPAddress> out = new HashSet<>();
         try {
-            return NetworkInterface.getByInetAddress(address) != null;
+            for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                for (InetAddress address : Collections.list(nic.getInetAddresses())) {
+                    out.add(Addresses.of(address));
+                }
+            }
         } catch (SocketException e) {
-            // Cannot tell: refuse rather than risk a loop.
-            return true;
+            // Cannot enumerate: loopback and the wildcard are still refused above; the deny list stays.
+            return Set.of();
         }
+        return Set.copyOf(out);
     }
 }

@@ -1,12 +1,14 @@
 package dev.egress.border.ssrf;
 
+import inet.ipaddr.IPAddress;
+import inet.ipaddr.ipv4.IPv4Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -15,9 +17,9 @@ import java.util.regex.Pattern;
  * <ol>
  *   <li>{@link #vetUrl} checks the URL without any lookup: scheme, user info, host syntax, and — for
  *       IP literals in any notation browsers accept — the address itself;</li>
- *   <li>{@link #resolveAndVet} resolves a host name exactly once, when a connection is about to be
- *       opened, and vets every address; the connection then uses those addresses only
- *       ({@link VettingResolverGroup}). A pooled connection was vetted when it was opened.</li>
+ *   <li>when a connection is about to be opened, the host name is resolved exactly once (without
+ *       blocking, {@link VettingResolverGroup}) and {@link #vetResolved} vets every address; the
+ *       connection then uses those addresses only. A pooled connection was vetted when it was opened.</li>
  * </ol>
  * Thread-safe and immutable apart from {@link OwnAddresses}, which learns the listening ports.
  */
@@ -25,7 +27,7 @@ public final class SsrfGuard {
 
     private static final Pattern HOST_NAME = Pattern.compile("[a-z0-9_]([a-z0-9_-]{0,62})(\\.[a-z0-9_]([a-z0-9_-]{0,62}))*\\.?");
 
-    /** Resolves a host name to all its addresses (the JDK resolver in production). */
+    /** A blocking name lookup, for {@link #resolveAndVet} (the egress path resolves without blocking). */
     @FunctionalInterface
     public interface NameLookup {
         /**
@@ -49,21 +51,21 @@ public final class SsrfGuard {
     public record VettedUrl(URI uri, String host, int port, InetAddress literal) {
     }
 
-    private final List<Cidr> allowed;
+    private final List<AllowedRange> allowed;
+    private final List<Cidr> denied;
     private final OwnAddresses own;
-    private final NameLookup lookup;
 
     /**
      * Creates the guard.
      *
-     * @param allowed explicit opt-outs from the deny list
-     * @param own     the Border's own listening sockets
-     * @param lookup  name resolution
+     * @param allowed explicit opt-outs from the deny list ({@code egress.ssrf.allowed-ranges})
+     * @param denied  operator ranges no allowed range can reopen ({@code egress.ssrf.denied-ranges})
+     * @param own     this host and the Border's own listening sockets
      */
-    public SsrfGuard(List<Cidr> allowed, OwnAddresses own, NameLookup lookup) {
+    public SsrfGuard(List<AllowedRange> allowed, List<Cidr> denied, OwnAddresses own) {
         this.allowed = List.copyOf(allowed);
+        this.denied = List.copyOf(denied);
         this.own = own;
-        this.lookup = lookup;
     }
 
     /**
@@ -71,8 +73,17 @@ public final class SsrfGuard {
      *
      * @return the allowed ranges
      */
-    public List<Cidr> allowed() {
+    public List<AllowedRange> allowed() {
         return allowed;
+    }
+
+    /**
+     * The operator's deny ranges.
+     *
+     * @return the denied ranges
+     */
+    public List<Cidr> denied() {
+        return denied;
     }
 
     /**
@@ -136,11 +147,11 @@ public final class SsrfGuard {
                 uriHost = literal.getHostAddress();
             }
         } else if (Ipv4Literals.looksNumeric(host)) {
-            byte[] v4 = Ipv4Literals.parseLenient(host);
+            IPAddress v4 = Ipv4Literals.parseLenient(host);
             if (v4 == null) {
                 throw new TargetDeniedException(DenialReason.INVALID_HOST, "url: host '%s' is not a valid IPv4 address".formatted(host));
             }
-            literal = address(v4);
+            literal = Addresses.toInet(v4);
             uriHost = literal.getHostAddress();
         } else if (HOST_NAME.matcher(host).matches() && host.length() <= 253) {
             uriHost = host;
@@ -158,75 +169,145 @@ public final class SsrfGuard {
     }
 
     /**
-     * Resolves a host once and vets every address; the caller must connect only to the result.
-     * Blocking (name resolution): never call on an event loop.
+     * The address of a host that is an IP literal, in any notation the URL allows; never a lookup.
      *
-     * @param host a host name or literal as returned in {@link VettedUrl#host()}
-     * @param port the port to connect to
-     * @return the vetted addresses, in resolver order
-     * @throws TargetDeniedException if the name does not resolve or any address is refused
+     * @param host a host as returned in {@link VettedUrl#host()}
+     * @return the address, or empty if the host is a name
+     * @throws TargetDeniedException if the host is numeric but not a valid address
      */
-    public List<InetAddress> resolveAndVet(String host, int port) {
+    public Optional<InetAddress> literal(String host) {
         String h = host.toLowerCase(Locale.ROOT);
-        InetAddress[] addresses;
         if (h.contains(":")) {
-            addresses = new InetAddress[] {ipv6Literal(h)};
-        } else if (Ipv4Literals.looksNumeric(h)) {
-            byte[] v4 = Ipv4Literals.parseLenient(h);
+            return Optional.of(ipv6Literal(h));
+        }
+        if (Ipv4Literals.looksNumeric(h)) {
+            IPAddress v4 = Ipv4Literals.parseLenient(h);
             if (v4 == null) {
                 throw new TargetDeniedException(DenialReason.INVALID_HOST, "host '%s' is not a valid IPv4 address".formatted(h));
             }
-            addresses = new InetAddress[] {address(v4)};
-        } else {
-            try {
-                addresses = lookup.lookup(h);
-            } catch (UnknownHostException e) {
-                throw new TargetDeniedException(DenialReason.UNRESOLVABLE, "host '%s' does not resolve".formatted(h));
-            }
-            if (addresses == null || addresses.length == 0) {
-                throw new TargetDeniedException(DenialReason.UNRESOLVABLE, "host '%s' does not resolve".formatted(h));
-            }
+            return Optional.of(Addresses.toInet(v4));
         }
-        List<InetAddress> vetted = new ArrayList<>(addresses.length);
-        for (InetAddress a : addresses) {
-            // Every address, not only the first: a resolver may hand out any of them on a later connect.
-            vetAddress(a, port);
-            vetted.add(a);
-        }
-        return List.copyOf(vetted);
+        return Optional.empty();
     }
 
     /**
-     * Vets one resolved address.
+     * Vets every address a name resolved to; the caller must connect only to the result.
+     *
+     * @param host      the name (for messages)
+     * @param port      the port to connect to
+     * @param addresses what the resolver returned
+     * @return the vetted addresses, in resolver order
+     * @throws TargetDeniedException if there is none, or any address is refused
+     */
+    public List<InetAddress> vetResolved(String host, int port, List<InetAddress> addresses) {
+        if (addresses == null || addresses.isEmpty()) {
+            throw new TargetDeniedException(DenialReason.UNRESOLVABLE, "host '%s' does not resolve".formatted(host));
+        }
+        for (InetAddress a : addresses) {
+            // Every address, not only the first: a connect may try any of them.
+            vetAddress(a, port);
+        }
+        return List.copyOf(addresses);
+    }
+
+    /**
+     * Resolves a host once with a blocking lookup and vets every address (literals are never looked up).
+     * The egress path resolves without blocking ({@link VettingResolverGroup}); this is the same rule
+     * for callers that have a synchronous lookup at hand.
+     *
+     * @param host   a host name or literal as returned in {@link VettedUrl#host()}
+     * @param port   the port to connect to
+     * @param lookup name resolution
+     * @return the vetted addresses, in resolver order
+     * @throws TargetDeniedException if the name does not resolve or any address is refused
+     */
+    public List<InetAddress> resolveAndVet(String host, int port, NameLookup lookup) {
+        Optional<InetAddress> literal = literal(host);
+        if (literal.isPresent()) {
+            return vetResolved(host, port, List.of(literal.get()));
+        }
+        String h = host.toLowerCase(Locale.ROOT);
+        InetAddress[] addresses;
+        try {
+            addresses = lookup.lookup(h);
+        } catch (UnknownHostException e) {
+            throw new TargetDeniedException(DenialReason.UNRESOLVABLE, "host '%s' does not resolve".formatted(h));
+        }
+        return vetResolved(h, port, addresses == null ? List.of() : List.of(addresses));
+    }
+
+    /**
+     * Vets one address. In order: the operator's denied ranges (nothing reopens them), the Border's own
+     * listening sockets (nothing reopens them), this host's addresses (reopened only by an allowed
+     * entry that names the port), the IPv4 address embedded in a translation form (never reopened by
+     * an IPv4 entry: the translator, not this host, decides where it goes), then the allowed ranges
+     * and the built-in deny list.
      *
      * @param address the address
      * @param port    the port
-     * @throws TargetDeniedException if it is the Border itself or in a denied range not explicitly allowed
+     * @throws TargetDeniedException if it is refused
      */
     public void vetAddress(InetAddress address, int port) {
-        if (own.isOwn(address, port)) {
-            throw new TargetDeniedException(DenialReason.OWN_ADDRESS,
-                    "%s port %d is this Border's own listening address".formatted(address.getHostAddress(), port));
+        IPAddress a = Addresses.of(address);
+        if (a.isIPv6() && a.toIPv6().isIPv4Mapped()) {
+            // ::ffff:a.b.c.d is connected to as a.b.c.d: judge it exactly as that address.
+            a = a.toIPv6().getEmbeddedIPv4Address();
         }
-        byte[] bytes = address.getAddress();
-        if (isAllowed(bytes)) {
+        List<IPv4Address> embedded = DenyList.embeddedIpv4(a);
+        String shown = a.toCanonicalString();
+        for (Cidr range : denied) {
+            if (range.contains(a)) {
+                throw new TargetDeniedException(DenialReason.OPERATOR_DENIED,
+                        "%s is in the operator's denied range %s".formatted(shown, range));
+            }
+            for (IPv4Address e : embedded) {
+                if (range.contains(e)) {
+                    throw new TargetDeniedException(DenialReason.OPERATOR_DENIED,
+                            "%s embeds %s, in the operator's denied range %s".formatted(shown, e, range));
+                }
+            }
+        }
+        if (own.isOwnListener(a, port)) {
+            throw new TargetDeniedException(DenialReason.OWN_ADDRESS,
+                    "%s port %d is this Border's own listening address".formatted(shown, port));
+        }
+        AllowedRange allowing = allowing(a, port);
+        if (allowing != null && own.isOwnHost(a) && !allowing.explicitPorts()) {
+            throw new TargetDeniedException(DenialReason.OWN_ADDRESS,
+                    "%s is an address of this host; only an allowed range naming port %d may reopen it".formatted(shown, port));
+        }
+        for (IPv4Address e : embedded) {
+            Cidr range = DenyList.denyingRange(e);
+            if (range != null) {
+                throw new TargetDeniedException(DenialReason.DENIED_RANGE,
+                        "%s embeds %s, in the denied range %s".formatted(shown, e, range));
+            }
+            if (own.isOwnHost(e)) {
+                throw new TargetDeniedException(DenialReason.OWN_ADDRESS,
+                        "%s embeds %s, an address of this host".formatted(shown, e));
+            }
+        }
+        if (allowing != null) {
             return;
         }
-        Cidr denied = DenyList.denyingRange(bytes);
-        if (denied != null) {
-            throw new TargetDeniedException(DenialReason.DENIED_RANGE,
-                    "%s is in the denied range %s".formatted(address.getHostAddress(), denied));
+        Cidr range = DenyList.denyingRange(a);
+        if (range != null) {
+            throw new TargetDeniedException(DenialReason.DENIED_RANGE, "%s is in the denied range %s".formatted(shown, range));
+        }
+        if (own.isOwnHost(a)) {
+            // Outside every deny range, yet this host: the node's own address under hostNetwork.
+            throw new TargetDeniedException(DenialReason.OWN_ADDRESS,
+                    "%s is an address of this host; only an allowed range naming port %d may reopen it".formatted(shown, port));
         }
     }
 
-    private boolean isAllowed(byte[] bytes) {
-        byte[] embedded = bytes.length == 16 ? DenyList.embeddedIpv4(bytes) : null;
-        for (Cidr range : allowed) {
-            if (range.contains(bytes) || (embedded != null && range.contains(embedded))) {
-                return true;
+    private AllowedRange allowing(IPAddress address, int port) {
+        for (AllowedRange range : allowed) {
+            if (range.allows(address, port)) {
+                return range;
             }
         }
-        return false;
+        return null;
     }
 
     private static InetAddress ipv6Literal(String text) {
@@ -240,14 +321,6 @@ public final class SsrfGuard {
             return InetAddress.getByName(bare);
         } catch (UnknownHostException e) {
             throw new TargetDeniedException(DenialReason.INVALID_HOST, "url: host '[%s]' is not a valid IPv6 address".formatted(text));
-        }
-    }
-
-    private static InetAddress address(byte[] bytes) {
-        try {
-            return InetAddress.getByAddress(bytes);
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException("4 bytes are always an address", e);
         }
     }
 }

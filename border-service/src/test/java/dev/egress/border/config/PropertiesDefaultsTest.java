@@ -82,6 +82,29 @@ class PropertiesDefaultsTest {
 
     @Test
     void ssrfAllowsNothingByDefault() {
-        assertThat(bind("egress.ssrf", SsrfProperties.class, Map.of()).allowedRanges()).isEmpty();
+        SsrfProperties ssrf = bind("egress.ssrf", SsrfProperties.class, Map.of());
+        assertThat(ssrf.allowedRanges()).isEmpty();
+        assertThat(ssrf.deniedRanges()).isEmpty();
+    }
+
+    @Test
+    void dnsUsesTheSystemServersWithBoundedTimeByDefault() {
+        DnsProperties dns = bind("egress.dns", DnsProperties.class, Map.of());
+        assertThat(dns.servers()).isEmpty();
+        assertThat(dns.queryTimeout()).isEqualTo(java.time.Duration.ofSeconds(2));
+        assertThat(dns.resolveTimeout()).isEqualTo(java.time.Duration.ofSeconds(5));
+        assertThat(dns.maxQueriesPerResolve()).isEqualTo(8);
+        assertThat(dns.maxPendingPerName()).isEqualTo(64);
+    }
+
+    @Test
+    void listeningPortDeadlinesDefaultToTenSecondsForHeaders() {
+        dev.egress.border.server.ServerTimeoutsProperties server =
+                bind("egress.server", dev.egress.border.server.ServerTimeoutsProperties.class, Map.of());
+        assertThat(server.requestHeaderTimeout()).isEqualTo(java.time.Duration.ofSeconds(10));
+        assertThat(server.requestTimeout()).isEqualTo(java.time.Duration.ofSeconds(30));
+        assertThat(server.idleTimeout()).isEqualTo(java.time.Duration.ofSeconds(120));
+        assertThatThrownBy(() -> bind("egress.server", dev.egress.border.server.ServerTimeoutsProperties.class,
+                Map.of("egress.server.request-header-timeout", "0s"))).hasStackTraceContaining("request-header-timeout");
     }
 }

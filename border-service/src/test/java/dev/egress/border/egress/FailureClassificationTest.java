@@ -25,6 +25,13 @@ class FailureClassificationTest {
                 Arguments.of(new SSLHandshakeException("bad certificate"), 502, "target-unreachable", false),
                 Arguments.of(new IOException("Connection reset by peer"), 502, "target-unreachable", true),
                 Arguments.of(new IllegalStateException("surprise"), 502, "target-unreachable", true),
+                Arguments.of(new io.netty.handler.codec.http.TooLongHttpHeaderException("HTTP header is larger than 8192 bytes."),
+                        502, "target-protocol-error", true),
+                Arguments.of(new io.netty.handler.codec.http.TooLongHttpLineException("An HTTP line is larger than 4096 bytes."),
+                        502, "target-protocol-error", true),
+                Arguments.of(new io.netty.handler.codec.DecoderException("broken framing"), 502, "target-protocol-error", true),
+                // A plain IllegalArgumentException is a protocol error only when the HTTP decoder raised it.
+                Arguments.of(new IllegalArgumentException("not from a decoder"), 502, "target-unreachable", true),
                 Arguments.of(new RuntimeException("wrapped", new TargetDeniedException(DenialReason.DENIED_RANGE, "10.0.0.1")),
                         403, "target-denied", false));
     }

@@ -38,7 +38,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         "egress.border.advertised-url=http://127.0.0.1:8181",
         "egress.security.internal-token=" + Tokens.INTERNAL,
         "egress.security.operator-token=" + Tokens.OPERATOR,
-        "egress.ssrf.allowed-ranges=127.0.0.1/32",
+        "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
         "egress.limits.max-request-body=1KB",
         "egress.limits.max-response-body=64B",
         "egress.limits.response-timeout=2s"})

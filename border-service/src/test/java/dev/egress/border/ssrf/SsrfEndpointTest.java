@@ -33,9 +33,13 @@ class SsrfEndpointTest {
         return SsrfTargets.denied().filter(a -> !"UNRESOLVABLE".equals(a.get()[1]));
     }
 
+    @Autowired
+    SsrfGuard guard;
+
     @ParameterizedTest(name = "{0} -> 403 {1}")
     @MethodSource("deniedWithoutDns")
     void answersTargetDeniedWithTheReasonAndWithoutContactingTheTarget(String url, String reason) {
+        refusedBeforeAnyLookup(guard, url);
         web.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
                 .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(new ForwardRequest("d", "127.0.0.5", url, "POST", Map.of(), "{}"))
@@ -47,5 +51,22 @@ class SsrfEndpointTest {
                 .jsonPath("$.status").isEqualTo(403)
                 .jsonPath("$.reason").isEqualTo(reason)
                 .jsonPath("$.targetContacted").isEqualTo(false);
+    }
+
+    /**
+     * The safety catch of these tables: before a URL goes through the endpoint, the very guard the
+     * endpoint uses must refuse it lexically, or its host must be a name that resolves locally
+     * ({@code localhost}). A guard that let a public or private literal through fails here, before
+     * anything could connect to it.
+     */
+    static void refusedBeforeAnyLookup(SsrfGuard guard, String url) {
+        try {
+            SsrfGuard.VettedUrl vetted = guard.vetUrl(url);
+            org.assertj.core.api.Assertions.assertThat(vetted.literal())
+                    .as("%s passed the guard's lexical check; refusing to send it anywhere", url).isNull();
+            org.assertj.core.api.Assertions.assertThat(vetted.host()).as("only local names may reach the resolver").isEqualTo("localhost");
+        } catch (TargetDeniedException expected) {
+            // Refused without any lookup or connection.
+        }
     }
 }

@@ -32,6 +32,10 @@ public final class Problems {
     public static final String TOO_MANY_REQUESTS = "too-many-requests";
     /** 502: the target could not be reached (connect failure, reset). */
     public static final String TARGET_UNREACHABLE = "target-unreachable";
+    /** 502 (Border): the target's name could not be resolved in time; nothing was sent. */
+    public static final String DNS_FAILED = "dns-failed";
+    /** 502 (Border): the target answered with something that is not valid HTTP (oversized headers, broken framing). */
+    public static final String TARGET_PROTOCOL_ERROR = "target-protocol-error";
     /** 503: no live ACTIVE IP allowed for the tenant (App; with Retry-After). */
     public static final String NO_EGRESS_AVAILABLE = "no-egress-available";
     /** 503: the service is shutting down or not ready. */

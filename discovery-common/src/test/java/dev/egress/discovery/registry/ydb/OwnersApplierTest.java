@@ -60,6 +60,24 @@ class OwnersApplierTest {
     }
 
     @Test
+    void logsARejectedAnnouncementOnOneLineWhateverItContains() {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(OwnersApplier.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender = new ch.qos.logback.core.read.ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            String forged = "{\"version\":1,\"borderId\":\"x\\r\\n2026-11-30 INFO forged line\",\"endpoint\":\"http://10.0.0.1:8181\","
+                    + "\"ips\":[{\"ip\":\"203.0.113.10\",\"status\":\"ACTIVE\"}],\"publishedAt\":\"2026-11-30T10:00:00Z\",\"generation\":1}";
+            applier.apply(List.of(new OwnersApplier.Owner(7, forged.getBytes(StandardCharsets.UTF_8))));
+            assertThat(appender.list).hasSize(1);
+            String line = appender.list.get(0).getFormattedMessage();
+            assertThat(line).contains("borderId").contains("x\\r\\n2026-11-30 INFO forged line").doesNotContain("\r").doesNotContain("\n");
+        } finally {
+            logger.detachAppender(appender);
+        }
+    }
+
+    @Test
     void recordsLagOncePerNewGenerationAfterTheFirstRead() {
         applier.apply(List.of(owner(1, announcement("border-a", "203.0.113.10", 0, T0.minusSeconds(3600)))));
         assertThat(lagCount()).as("first read is a baseline, not lag").isZero();

@@ -1,0 +1,136 @@
+package dev.egress.border.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.Tokens;
+import dev.egress.discovery.forward.ForwardRequest;
+import dev.egress.discovery.testing.RecordingSink;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/** Clients that send their request slowly are cut off; the Border keeps serving everyone else. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "egress.border.id=border-slow",
+        "egress.border.ips=127.0.0.2",
+        "egress.border.advertised-url=http://127.0.0.1:8181",
+        "egress.security.internal-token=" + Tokens.INTERNAL,
+        "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
+        // Short so that the test is quick; the default is 10 s.
+        "egress.server.request-header-timeout=1500ms"})
+@AutoConfigureWebTestClient(timeout = "60s")
+@Import(InMemoryRegistryConfiguration.class)
+class SlowClientsTest {
+
+    private static final int SLOW_CLIENTS = 500;
+
+    @Autowired
+    WebTestClient web;
+    @LocalServerPort
+    int port;
+
+    @Test
+    void closesConnectionsThatTrickleTheirHeadersWhileDeliveriesGoOn() throws Exception {
+        ScheduledExecutorService trickle = Executors.newSingleThreadScheduledExecutor();
+        List<SocketChannel> slow = new ArrayList<>();
+        try (RecordingSink sink = RecordingSink.start()) {
+            byte[] head = "GET /ops/v1/ips HTTP/1.1\r\nHost: border\r\n".getBytes(StandardCharsets.US_ASCII);
+            for (int i = 0; i < SLOW_CLIENTS; i++) {
+                SocketChannel channel = SocketChannel.open(new InetSocketAddress("127.0.0.1", port));
+                channel.configureBlocking(false);
+                slow.add(channel);
+            }
+            // One header byte every 5 s per connection: far more often than any idle timer would allow.
+            int[] sent = new int[SLOW_CLIENTS];
+            trickle.scheduleAtFixedRate(() -> {
+                for (int i = 0; i < SLOW_CLIENTS; i++) {
+                    try {
+                        slow.get(i).write(ByteBuffer.wrap(head, sent[i]++ % head.length, 1));
+                    } catch (IOException closed) {
+                        // Closed by the Border: that is the point.
+                    }
+                }
+            }, 0, 5, TimeUnit.SECONDS);
+            // And one that sends a byte every 200 ms: the deadline counts from the first byte, not from the last.
+            AtomicBoolean fastTrickleClosed = new AtomicBoolean();
+            Thread fast = new Thread(() -> fastTrickleClosed.set(trickleUntilClosed(head)), "fast-trickle");
+            fast.setDaemon(true);
+            fast.start();
+
+            // Deliveries go on meanwhile.
+            for (int i = 0; i < 3; i++) {
+                web.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .bodyValue(new ForwardRequest("d" + i, "127.0.0.2", sink.baseUri() + "/during-" + i, "POST", Map.of(), "{}"))
+                        .exchange().expectStatus().isOk().expectBody().returnResult();
+            }
+            assertThat(sink.received()).hasSize(3);
+
+            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .untilAsserted(() -> assertThat(slow.stream().filter(SlowClientsTest::isOpen).count()).isZero());
+            Awaitility.await().atMost(Duration.ofSeconds(30)).untilTrue(fastTrickleClosed);
+
+            // And the Border still serves whole requests.
+            web.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk().expectBody().returnResult();
+        } finally {
+            trickle.shutdownNow();
+            for (SocketChannel channel : slow) {
+                channel.close();
+            }
+        }
+    }
+
+    /** False while the Border still holds the connection: reading gives 0 bytes, not end-of-stream. */
+    private static boolean isOpen(SocketChannel channel) {
+        try {
+            return channel.read(ByteBuffer.allocate(256)) >= 0;
+        } catch (IOException reset) {
+            return false;
+        }
+    }
+
+    private boolean trickleUntilClosed(byte[] head) {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(200);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            for (int i = 0; i < 300; i++) {
+                out.write(head[i % head.length]);
+                out.flush();
+                try {
+                    if (in.read() < 0) {
+                        return true;
+                    }
+                } catch (java.net.SocketTimeoutException stillOpen) {
+                    // Nothing to read yet: keep trickling (the 200 ms read wait paces the bytes).
+                }
+            }
+            return false;
+        } catch (IOException closed) {
+            return true;
+        }
+    }
+}
