@@ -228,6 +228,23 @@ class SystemIT {
     }
 
     @Test
+    @Order(4)
+    void aTargetThatRefusesTheConnectionIsNamedInTheUsersWordsWithTheCauseApart() throws Exception {
+        int closed;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = probe.getLocalPort(); // free again once closed: nothing listens there
+        }
+        client().post().uri("/v1/deliveries").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("tenantId", "acme", "url", "http://127.0.0.1:" + closed + "/hook", "payload", Map.of()))
+                .exchange().expectStatus().isEqualTo(502)
+                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:target-unreachable")
+                .jsonPath("$.reason").isEqualTo("connection-refused")
+                .jsonPath("$.targetContacted").isEqualTo(false)
+                .jsonPath("$.detail").value(detail -> assertThat((String) detail)
+                        .startsWith("the target refused the connection").doesNotContain("finishConnect"));
+    }
+
+    @Test
     @Order(5)
     void aBorderThatRefusesConnectionsIsRetriedOnAnotherBorderAndLeavesWithItsSession() throws Exception {
         deliver("acme").expectStatus().isOk().expectBody().jsonPath("$.borderId").isEqualTo("border-a");

@@ -220,9 +220,12 @@ final class Dispatcher {
                 case 400 -> failure(delivery, HttpStatus.BAD_REQUEST, Problems.INVALID_REQUEST, detail, false, null);
                 case 403 -> failure(delivery, HttpStatus.FORBIDDEN, Problems.TARGET_DENIED, detail, false, result.reason());
                 case 413 -> failure(delivery, HttpStatus.CONTENT_TOO_LARGE, Problems.PAYLOAD_TOO_LARGE, detail, false, null);
-                case 502 -> failure(delivery, HttpStatus.BAD_GATEWAY, Problems.TARGET_UNREACHABLE, detail,
-                        result.targetContacted(), null);
-                case 504 -> failure(delivery, HttpStatus.GATEWAY_TIMEOUT, Problems.TARGET_TIMEOUT, detail, true, null);
+                // The Border names why the target failed (reason: connection-refused, tls-handshake-failed, ...)
+                // and which kind of 502 it was; both reach the caller unchanged.
+                case 502 -> failure(delivery, HttpStatus.BAD_GATEWAY, targetFailureSlug(result.slug()), detail,
+                        result.targetContacted(), result.reason());
+                case 504 -> failure(delivery, HttpStatus.GATEWAY_TIMEOUT, Problems.TARGET_TIMEOUT, detail, true,
+                        result.reason());
                 case 404, 409, 429, 500, 503 -> result.targetContacted()
                         ? failure(delivery, HttpStatus.BAD_GATEWAY, BORDER_ERROR, detail, true, null)
                         : exhausted(delivery);
@@ -233,6 +236,12 @@ final class Dispatcher {
             };
             default -> failure(delivery, HttpStatus.BAD_GATEWAY, BORDER_ERROR, detail, result.targetContacted(), null);
         };
+    }
+
+    /** The Border's 502 kinds that App passes on; anything else is a plain {@code target-unreachable}. */
+    private static String targetFailureSlug(String borderSlug) {
+        return Problems.TARGET_PROTOCOL_ERROR.equals(borderSlug) || Problems.DNS_FAILED.equals(borderSlug)
+                ? borderSlug : Problems.TARGET_UNREACHABLE;
     }
 
     private EgressProblemException failure(Delivery delivery, HttpStatus status, String slug, String detail,

@@ -177,8 +177,8 @@ final class EgressService {
                 // The connect and response timeouts bound silence, not duration: a target that trickles
                 // its answer would hold the call and its concurrency slot for ever. Cancelling closes the
                 // connection.
-                .timeout(callTimeout, Mono.error(() -> TargetFailureException.timeout(
-                        "no complete answer from the target within " + callTimeout, true, null)));
+                .timeout(callTimeout, Mono.error(() -> TargetFailureException.timeout(TargetFailureReason.RESPONSE_TIMEOUT,
+                        "no complete answer from the target within " + callTimeout, true)));
     }
 
     private static Map<String, String> headersOf(HttpClientResponse response) {
@@ -198,31 +198,40 @@ final class EgressService {
         if (name.equals("PoolAcquireTimeoutException") || name.equals("PoolAcquirePendingLimitException")) {
             return new UnavailableException("no pooled connection to the target became free in time");
         }
+        String technical = LogText.escape(error.getClass().getSimpleName() + ": " + error.getMessage());
         if (error instanceof ConnectTimeoutException) {
-            return TargetFailureException.timeout("connect to the target timed out", false, error);
+            return TargetFailureException.timeout(TargetFailureReason.CONNECTION_TIMEOUT,
+                    TargetFailureReason.CONNECTION_TIMEOUT.wording(), false);
         }
         if (error instanceof ConnectException) {
-            return TargetFailureException.unreachable("connect to the target failed: " + error.getMessage(), false, error);
+            // Netty's native transport words a refusal "finishConnect(..) failed with error(-111)".
+            TargetFailureReason reason = refused(error) ? TargetFailureReason.CONNECTION_REFUSED : TargetFailureReason.OTHER;
+            return TargetFailureException.unreachable(reason, false, technical, error);
         }
         if (error instanceof ReadTimeoutException) {
-            return TargetFailureException.timeout("the target did not answer in time", true, error);
+            return TargetFailureException.timeout(TargetFailureReason.RESPONSE_TIMEOUT,
+                    TargetFailureReason.RESPONSE_TIMEOUT.wording(), true);
         }
         if (error instanceof SSLException) {
             // A failed handshake sends no request bytes.
-            return TargetFailureException.unreachable("TLS with the target failed: " + error.getMessage(), false, error);
+            return TargetFailureException.unreachable(TargetFailureReason.TLS_HANDSHAKE_FAILED, false, technical, error);
         }
         if (isMalformedAnswer(error)) {
             // The target decides what it sends: its text is escaped, cut short, and logged at most once
             // per interval, without a stack trace.
-            String what = LogText.escape(error.getClass().getSimpleName() + ": " + error.getMessage());
-            MALFORMED.warn("A target sent a malformed response: " + what, null);
-            return TargetFailureException.protocolError("the target's answer is not valid HTTP: " + what, null);
+            MALFORMED.warn("A target sent a malformed response: " + technical, null);
+            return TargetFailureException.protocolError(technical);
         }
         if (error instanceof PrematureCloseException || error instanceof IOException) {
-            return TargetFailureException.unreachable("the connection to the target broke: " + error.getMessage(), true, error);
+            return TargetFailureException.unreachable(TargetFailureReason.CONNECTION_BROKEN, true, technical, error);
         }
         UNEXPECTED.warn("Unexpected egress failure", error);
-        return TargetFailureException.unreachable("egress failed: " + LogText.escape(String.valueOf(error)), true, error);
+        return TargetFailureException.unreachable(TargetFailureReason.OTHER, true, technical, error);
+    }
+
+    private static boolean refused(Throwable error) {
+        String message = String.valueOf(error.getMessage());
+        return message.contains("refused") || message.contains("error(-111)");
     }
 
     /**

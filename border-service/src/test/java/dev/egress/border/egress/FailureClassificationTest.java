@@ -44,4 +44,33 @@ class FailureClassificationTest {
         assertThat(mapped.slug()).isEqualTo(slug);
         assertThat(mapped.targetContacted()).isEqualTo(contacted);
     }
+
+    static Stream<Arguments> reasons() {
+        return Stream.of(
+                Arguments.of(new ConnectException("finishConnect(..) failed with error(-111): Connection refused"),
+                        "connection-refused", "the target refused the connection"),
+                Arguments.of(new ConnectTimeoutException("connection timed out: /192.0.2.1:443"),
+                        "connection-timeout", "the connection to the target timed out"),
+                Arguments.of(new SSLHandshakeException("PKIX path building failed"), "tls-handshake-failed",
+                        "TLS with the target failed"),
+                Arguments.of(ReadTimeoutException.INSTANCE, "response-timeout", "the target did not answer in time"),
+                Arguments.of(new IOException("Connection reset by peer"), "connection-broken",
+                        "the connection to the target broke"),
+                Arguments.of(new io.netty.handler.codec.DecoderException("broken framing"), "malformed-response",
+                        "the target's answer is not valid HTTP"));
+    }
+
+    @ParameterizedTest(name = "{0} -> reason {1}")
+    @MethodSource("reasons")
+    void namesTheReasonInAUsersWordsAndKeepsTheFrameworksTextApart(Throwable failure, String reason, String wording) {
+        BorderException mapped = EgressService.classify(failure);
+
+        assertThat(mapped.properties()).containsEntry("reason", reason);
+        assertThat(mapped.getMessage()).startsWith(wording)
+                .doesNotContain("finishConnect").doesNotContain("Exception").doesNotContain("error(-111)");
+        if (!reason.endsWith("-timeout")) {
+            // Timeouts say what timed out with the bound; the others keep the framework's text for developers.
+            assertThat((String) mapped.properties().get("cause")).contains(failure.getClass().getSimpleName());
+        }
+    }
 }
