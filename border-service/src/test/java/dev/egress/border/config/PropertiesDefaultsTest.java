@@ -76,7 +76,7 @@ class PropertiesDefaultsTest {
 
     @Test
     void neverPrintsTokens() {
-        SecurityProperties security = new SecurityProperties("s3cret-internal", "s3cret-operator", false);
+        SecurityProperties security = new SecurityProperties("s3cret-internal", null, "s3cret-operator", null, false);
         assertThat(security.toString()).doesNotContain("s3cret").contains("<set>");
     }
 
