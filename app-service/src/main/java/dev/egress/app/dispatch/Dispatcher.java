@@ -147,7 +147,7 @@ final class Dispatcher {
         byte[] body = json.writeValueAsBytes(new ForwardRequest(delivery.id, route.ip().value(), delivery.request.url(),
                 delivery.request.method(), delivery.request.headers(), delivery.request.payload()));
         long start = System.nanoTime();
-        return clients.call(route, body).flatMap(result -> {
+        return clients.call(route, body).map(result -> SourceIpCheck.verify(route, result, metrics)).flatMap(result -> {
             account(breaker, route.borderId(), result, System.nanoTime() - start);
             delivery.record(route, result);
             metrics.attempt(result.outcome());
@@ -211,6 +211,8 @@ final class Dispatcher {
         return switch (result.kind()) {
             case ATTEMPT_TIMEOUT -> failure(delivery, HttpStatus.GATEWAY_TIMEOUT, Problems.TARGET_TIMEOUT,
                     "no answer within " + properties.attemptTimeout(), true, null);
+            case SOURCE_IP_MISMATCH -> failure(delivery, HttpStatus.BAD_GATEWAY, SourceIpCheck.BORDER_FAULT, detail,
+                    result.targetContacted(), null);
             case BORDER_PROBLEM -> switch (result.borderStatus()) {
                 case 400 -> failure(delivery, HttpStatus.BAD_REQUEST, Problems.INVALID_REQUEST, detail, false, null);
                 case 403 -> failure(delivery, HttpStatus.FORBIDDEN, Problems.TARGET_DENIED, detail, false, result.reason());
