@@ -282,7 +282,9 @@ start app "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} -jar "$APP_JAR" \
   "--server.port=$APP_PORT" \
   "--egress.security.api-tokens=$API_TOKEN" \
   "--egress.security.internal-token=$INTERNAL_TOKEN" \
+  "--egress.security.operator-token=$OPERATOR_TOKEN" \
   "--egress.tenants.file=$TENANTS_FILE" \
+  "--egress.registry.create-if-missing=true" \
   "${common_registry[@]}"
 
 wait_until sink "http://127.0.0.1:$SINK_PORT" log_has sink "Demo sink listening"
