@@ -351,6 +351,7 @@ start app "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} -jar "$APP_JAR" \
   "--server.address=127.0.0.1" \
   "--server.port=$APP_PORT" \
   "--egress.tenants.file=$TENANTS_FILE" \
+  "--egress.registry.create-if-missing=true" \
   "${common_registry[@]}"
 
 wait_until sink "http://127.0.0.1:$SINK_PORT" log_has sink "Demo sink listening"

@@ -80,6 +80,29 @@ class AppWiringTest {
     }
 
     @Test
+    void refusesARegistryTokenOverPlaintextUnlessInsecureLocal() throws Exception {
+        runner().withPropertyValues("egress.registry.connection-string=grpc://127.0.0.1:1/local",
+                        "egress.registry.token=s3cret-ydb")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("egress.registry.token/token-file")
+                        .hasStackTraceContaining("egress.security.insecure-local")
+                        .satisfies(e -> assertThat(e.toString()).doesNotContain("s3cret")));
+        runner().withPropertyValues("egress.registry.connection-string=grpc://127.0.0.1:1/local",
+                        "egress.registry.token=s3cret-ydb", "egress.security.insecure-local=true")
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(RegistryWatcher.class));
+        runner().withPropertyValues("egress.registry.connection-string=grpc://127.0.0.1:1/local")
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(RegistryWatcher.class));
+    }
+
+    @Test
+    void readsTheRegistryWithoutCreatingItUnlessTold() throws Exception {
+        runner().run(context -> assertThat(context.getBean(dev.egress.app.routing.RegistryProperties.class)
+                .createIfMissing()).isFalse());
+        runner().withPropertyValues("egress.registry.create-if-missing=true").run(context -> assertThat(
+                context.getBean(dev.egress.app.routing.RegistryProperties.class).createIfMissing()).isTrue());
+    }
+
+    @Test
     void keepsSecretsOutOfToString() throws Exception {
         runner().withPropertyValues("egress.security.api-tokens=s3cret-1,s3cret-2", "egress.security.internal-token=s3cret-i")
                 .run(context -> assertThat(context.getBean(dev.egress.app.config.SecurityProperties.class).toString())

@@ -110,4 +110,34 @@ class StartupTest {
             web.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk().expectBody().returnResult();
         }
     }
+
+    @Test
+    void readsTokensFromFilesAndFollowsARotationWithoutARestart(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path internal = java.nio.file.Files.writeString(dir.resolve("internal"), Tokens.INTERNAL + "\n");
+        java.nio.file.Path operator = java.nio.file.Files.writeString(dir.resolve("operator"), "operator-old\n");
+        try (ConfigurableApplicationContext border = run("--egress.border.ips=127.0.0.2",
+                "--egress.security.internal-token-file=" + internal, "--egress.security.operator-token-file=" + operator)) {
+            int port = ((WebServerApplicationContext) border).getWebServer().getPort();
+            WebTestClient web = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(30)).build();
+            web.get().uri("/ops/v1/ips").header("Authorization", "Bearer operator-old").exchange()
+                    .expectStatus().isOk().expectBody().returnResult();
+
+            java.nio.file.Files.writeString(operator, "operator-new\n");
+            java.nio.file.Files.setLastModifiedTime(operator,
+                    java.nio.file.attribute.FileTime.from(java.time.Instant.now().plusSeconds(10)));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    web.get().uri("/ops/v1/ips").header("Authorization", "Bearer operator-new").exchange()
+                            .expectStatus().isOk().expectBody().returnResult());
+            web.get().uri("/ops/v1/ips").header("Authorization", "Bearer operator-old").exchange()
+                    .expectStatus().isUnauthorized().expectBody().returnResult();
+        }
+    }
+
+    @Test
+    void refusesToStartWithAnUnreadableTokenFileNamingTheProperty() {
+        Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2",
+                "--egress.security.internal-token-file=/nonexistent/internal-token"));
+        assertThat(failure.getMessage()).contains("egress.security.internal-token-file").contains("/nonexistent/internal-token");
+    }
 }

@@ -2,14 +2,21 @@ package dev.egress.app.config;
 
 import dev.egress.app.ProblemAdvice;
 import dev.egress.discovery.auth.BearerTokens;
+import dev.egress.discovery.auth.CanonicalPath;
+import dev.egress.discovery.auth.TokenSource;
 import dev.egress.discovery.forward.Problems;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
@@ -18,36 +25,64 @@ import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Bearer authentication for everything except the probes, the Prometheus scrape and the operator
- * page's static assets. The operator API ({@code /ops/v1/**}) takes the operator token only; every
- * other endpoint takes an API token. Tokens are compared in constant time by {@link BearerTokens}. The matched token is exposed to handlers only as an opaque scope
- * ({@link #TOKEN_SCOPE_ATTRIBUTE}), never as the secret itself.
+ * Bearer authentication of the App's doors. Tokens are compared in constant time by {@link BearerTokens};
+ * the matched token is exposed to handlers only as an opaque scope ({@link #TOKEN_SCOPE_ATTRIBUTE}),
+ * never as the secret itself.
+ * <ul>
+ *   <li>open: the probes, {@code /actuator/prometheus}, the OpenAPI document and Swagger UI's assets, and
+ *       GET/HEAD of the operator page's assets under {@code /ops/} (outside {@code /ops/v1});</li>
+ *   <li>operator token: {@code /ops/v1/**} (the fleet API) and any other method under {@code /ops/};</li>
+ *   <li>API tokens: everything else. A tenant-bound token ({@code tenant-api-tokens.<tenantId>}) is let
+ *       through only to {@code POST /v1/deliveries} and {@code GET /v1/tenants/{id}/egress}, where the
+ *       handler checks the tenant ({@link TenantAccess}); elsewhere it answers 403 {@code tenant-forbidden}.</li>
+ * </ul>
+ *
+ * <p>Authorisation follows the route WebFlux will match, not a raw prefix: routing reads decoded
+ * segments with {@code ;} parameters stripped, so a raw-prefix check can be walked around
+ * ({@code /ops;x/v1/...}, {@code /%6Fps/v1/...}). A path with more than one spelling is refused with 400
+ * before routing, whatever the token ({@link CanonicalPath}); doors are chosen on the decoded segments,
+ * case-insensitively, so a case variant meets the stricter door and then finds no (case-sensitive)
+ * route. This holds for every handler mapping (controllers, actuator, static resources) without
+ * resolving a handler twice. Open paths are compared exactly.
  */
 public final class ApiTokenFilter implements WebFilter, Ordered {
 
     /** Exchange attribute holding the caller's token scope (e.g. {@code token-0}), for idempotency keys. */
     public static final String TOKEN_SCOPE_ATTRIBUTE = "egress.tokenScope";
+    /** Exchange attribute holding the tenant a tenant-bound token may act for; absent for other tokens. */
+    public static final String BOUND_TENANT_ATTRIBUTE = "egress.boundTenant";
+
+    private enum Door { OPEN, OPERATOR, API }
 
     private static final Set<String> OPEN_PATHS = Set.of(
-            "/actuator/health/liveness", "/actuator/health/readiness", "/actuator/prometheus");
-    private static final String OPS_API = "/ops/v1/";
-    private static final String OPS_PAGE = "/ops/";
-    private final BearerTokens tokens;
-    private final BearerTokens operatorTokens;
+            "/actuator/health/liveness", "/actuator/health/readiness", "/actuator/prometheus",
+            // The API description is the public contract of an open-source project, and Swagger UI must
+            // load it before anyone can sign in there; it holds no tenant or fleet data.
+            "/v3/api-docs", "/swagger-ui.html");
+    /** Swagger UI's own assets (served only where springdoc.swagger-ui.enabled=true). */
+    private static final Set<String> OPEN_FOR_READING = Set.of("swagger-ui", "webjars");
+    private static final Pattern TENANT_EGRESS = Pattern.compile("/v1/tenants/[^/]+/egress");
+    private final TokenSource apiTokens;
+    private final TokenSource operatorTokens;
+    private final List<Map.Entry<String, BearerTokens>> tenantTokens;
+    private final JsonMapper json;
     private final byte[] unauthorizedBody;
 
     /**
      * Creates the filter.
      *
      * @param security the configured tokens
-     * @param json     serialises the 401 problem once
+     * @param json     serialises the problems answered here
      */
     public ApiTokenFilter(SecurityProperties security, JsonMapper json) {
-        this.tokens = BearerTokens.of(security.apiTokens());
-        this.operatorTokens = BearerTokens.of(security.operatorToken().isEmpty() ? List.of() : List.of(security.operatorToken()));
-        ProblemDetail problem = ProblemAdvice.body(HttpStatus.UNAUTHORIZED, Problems.UNAUTHORIZED,
-                "a valid bearer token is required");
-        this.unauthorizedBody = json.writeValueAsBytes(problem);
+        this.apiTokens = security.apiTokenSource();
+        this.operatorTokens = security.operatorTokenSource();
+        List<Map.Entry<String, BearerTokens>> tenants = new ArrayList<>();
+        security.tenantApiTokens().forEach((tenant, tokens) -> tenants.add(Map.entry(tenant, BearerTokens.of(tokens))));
+        this.tenantTokens = List.copyOf(tenants);
+        this.json = json;
+        this.unauthorizedBody = json.writeValueAsBytes(ProblemAdvice.body(HttpStatus.UNAUTHORIZED, Problems.UNAUTHORIZED,
+                "a valid bearer token is required"));
     }
 
     @Override
@@ -57,19 +92,38 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-        String path = exchange.getRequest().getPath().pathWithinApplication().value();
-        if (OPEN_PATHS.contains(path)) {
-            return chain.filter(exchange);
+        PathContainer path = exchange.getRequest().getPath().pathWithinApplication();
+        String refused = CanonicalPath.problem(path.value());
+        if (refused != null) {
+            return problem(exchange.getResponse(), HttpStatus.BAD_REQUEST, Problems.INVALID_REQUEST,
+                    "non-canonical request path: " + refused);
         }
+        List<String> segments = segments(path);
         String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
-        if (path.startsWith(OPS_API)) {
-            return operatorTokens.matches(authorization) ? chain.filter(exchange) : unauthorized(exchange.getResponse());
+        return switch (doorOf(exchange.getRequest().getMethod(), path.value(), segments)) {
+            case OPEN -> chain.filter(exchange);
+            case OPERATOR -> operatorTokens.current().matches(authorization) ? chain.filter(exchange)
+                    : unauthorized(exchange.getResponse());
+            case API -> api(exchange, chain, path.value(), authorization);
+        };
+    }
+
+    private Mono<Void> api(ServerWebExchange exchange, WebFilterChain chain, String path, String authorization) {
+        // Tenant-bound tokens first: a token listed in a file and for a tenant gets the narrower scope.
+        for (Map.Entry<String, BearerTokens> tenant : tenantTokens) {
+            int scope = tenant.getValue().match(authorization);
+            if (scope >= 0) {
+                if (!tenantScoped(exchange.getRequest().getMethod(), path)) {
+                    return problem(exchange.getResponse(), HttpStatus.FORBIDDEN, TenantForbiddenException.SLUG,
+                            "this token may act only for tenant '%s', on its deliveries and its egress view"
+                                    .formatted(tenant.getKey()));
+                }
+                exchange.getAttributes().put(BOUND_TENANT_ATTRIBUTE, tenant.getKey());
+                exchange.getAttributes().put(TOKEN_SCOPE_ATTRIBUTE, "tenant-token-" + tenant.getKey() + "-" + scope);
+                return chain.filter(exchange);
+            }
         }
-        if (path.equals("/ops") || path.startsWith(OPS_PAGE)) {
-            // The page and its scripts hold no data: the browser signs in and sends the token to /ops/v1/**.
-            return chain.filter(exchange);
-        }
-        int scope = tokens.match(authorization);
+        int scope = apiTokens.current().match(authorization);
         if (scope < 0) {
             return unauthorized(exchange.getResponse());
         }
@@ -77,10 +131,57 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
         return chain.filter(exchange);
     }
 
+    private static Door doorOf(HttpMethod method, String path, List<String> segments) {
+        if (OPEN_PATHS.contains(path)) {
+            return Door.OPEN;
+        }
+        boolean read = HttpMethod.GET.equals(method) || HttpMethod.HEAD.equals(method);
+        if (read && !segments.isEmpty() && OPEN_FOR_READING.contains(segments.get(0))
+                && (segments.get(0).equals("swagger-ui") || segments.size() > 1 && segments.get(1).equals("swagger-ui"))) {
+            return Door.OPEN;
+        }
+        if (!segments.isEmpty() && segments.get(0).equalsIgnoreCase("ops")) {
+            boolean api = segments.size() > 1 && segments.get(1).equalsIgnoreCase("v1");
+            return !api && read ? Door.OPEN : Door.OPERATOR;
+        }
+        return Door.API;
+    }
+
+    /**
+     * The endpoints a tenant-bound token may reach, spelled exactly (the path is canonical here); the
+     * handler then checks the tenant.
+     */
+    private static boolean tenantScoped(HttpMethod method, String path) {
+        if (HttpMethod.POST.equals(method)) {
+            return path.equals("/v1/deliveries");
+        }
+        return HttpMethod.GET.equals(method) && TENANT_EGRESS.matcher(path).matches();
+    }
+
+    /** The segments as the router matches them: decoded, without parameters. */
+    private static List<String> segments(PathContainer path) {
+        List<String> segments = new ArrayList<>(4);
+        for (PathContainer.Element element : path.elements()) {
+            if (element instanceof PathContainer.PathSegment segment) {
+                segments.add(segment.valueToMatch());
+            }
+        }
+        return segments;
+    }
+
     private Mono<Void> unauthorized(ServerHttpResponse response) {
-        response.setStatusCode(HttpStatus.UNAUTHORIZED);
-        response.getHeaders().setContentType(MediaType.APPLICATION_PROBLEM_JSON);
         response.getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
-        return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(unauthorizedBody)));
+        return write(response, HttpStatus.UNAUTHORIZED, unauthorizedBody);
+    }
+
+    private Mono<Void> problem(ServerHttpResponse response, HttpStatus status, String slug, String detail) {
+        ProblemDetail problem = ProblemAdvice.body(status, slug, detail);
+        return write(response, status, json.writeValueAsBytes(problem));
+    }
+
+    private static Mono<Void> write(ServerHttpResponse response, HttpStatus status, byte[] body) {
+        response.setStatusCode(status);
+        response.getHeaders().setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(body)));
     }
 }

@@ -20,8 +20,11 @@ class AppConfiguration {
 
     @Bean
     ApiTokenFilter apiTokenFilter(SecurityProperties security, JsonMapper json) {
-        if (security.apiTokens().isEmpty()) {
-            log.warn("egress.security.api-tokens is empty: every authenticated endpoint answers 401");
+        if (security.apiTokens().isEmpty() && security.apiTokensFile().isEmpty() && security.tenantApiTokens().isEmpty()) {
+            log.warn("egress.security.api-tokens is empty: every API call answers 401");
+        }
+        if (security.operatorToken().isEmpty() && security.operatorTokenFile().isEmpty()) {
+            log.info("egress.security.operator-token is not set: the operator API /ops/v1/** answers 401");
         }
         return new ApiTokenFilter(security, json);
     }

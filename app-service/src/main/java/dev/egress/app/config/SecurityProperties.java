@@ -1,39 +1,118 @@
 package dev.egress.app.config;
 
+import dev.egress.discovery.auth.TokenSource;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Secrets of the App. All are bearer tokens: {@link #toString()} never shows them.
+ * Secrets of the App. All are bearer tokens: {@link #toString()} never shows them. Each may come from a
+ * file instead (a mounted Secret): the door tokens ({@code api-tokens-file}, {@code operator-token-file})
+ * are re-read when the file changes; the token App presents to Borders ({@code internal-token-file}) is
+ * read once at startup, so rotating it means a restart (Borders accept old and new side by side from
+ * their own token file meanwhile).
  *
- * @param apiTokens     tokens accepted on the public API ({@code egress.security.api-tokens}, comma list);
- *                      none configured means every authenticated endpoint answers 401
- * @param internalToken token App presents to Borders ({@code egress.security.internal-token})
- * @param operatorToken token for the operator API {@code /ops/v1/**} ({@code egress.security.operator-token});
- *                      unset means the operator API answers 401 (the page at {@code /ops/} still loads)
+ * @param apiTokens         tokens accepted on the public API for every tenant ({@code egress.security.api-tokens},
+ *                          comma list); none configured means every API call answers 401
+ * @param apiTokensFile     file with API tokens, one per line, instead of {@code apiTokens}
+ * @param tenantApiTokens   tokens that may act only for one tenant ({@code egress.security.tenant-api-tokens.<tenantId>});
+ *                          used for another tenant they answer 403 {@code tenant-forbidden}
+ * @param internalToken     token App presents to Borders ({@code egress.security.internal-token})
+ * @param internalTokenFile file holding that token instead (read at startup)
+ * @param operatorToken     token for the operator API {@code /ops/v1/**} ({@code egress.security.operator-token});
+ *                          none configured means it answers 401
+ * @param operatorTokenFile file with operator tokens, one per line, instead of {@code operatorToken}
+ * @param insecureLocal     local development only ({@code egress.security.insecure-local}): allows a registry token
+ *                          over plaintext {@code grpc://}
  */
 @Validated
 @ConfigurationProperties("egress.security")
-public record SecurityProperties(@DefaultValue List<String> apiTokens, @DefaultValue("") String internalToken,
-                                 @DefaultValue("") String operatorToken) {
+public record SecurityProperties(@DefaultValue List<String> apiTokens, @DefaultValue("") String apiTokensFile,
+                                 @DefaultValue Map<String, List<String>> tenantApiTokens,
+                                 @DefaultValue("") String internalToken, @DefaultValue("") String internalTokenFile,
+                                 @DefaultValue("") String operatorToken, @DefaultValue("") String operatorTokenFile,
+                                 @DefaultValue("false") boolean insecureLocal) {
 
-    /** Drops blank entries (a trailing comma must not create an empty, always-matching token). */
+    /**
+     * Drops blank entries (a trailing comma must not create an empty, always-matching token), reads the
+     * internal token file, and refuses a token listed in two scopes.
+     */
     public SecurityProperties {
-        apiTokens = apiTokens == null ? List.of()
-                : apiTokens.stream().map(String::trim).filter(t -> !t.isEmpty()).toList();
-        internalToken = internalToken == null ? "" : internalToken.trim();
-        operatorToken = operatorToken == null ? "" : operatorToken.trim();
+        apiTokens = clean(apiTokens);
+        apiTokensFile = apiTokensFile == null ? "" : apiTokensFile.strip();
+        Map<String, List<String>> tenants = new LinkedHashMap<>();
+        (tenantApiTokens == null ? Map.<String, List<String>>of() : tenantApiTokens).forEach((tenant, tokens) -> {
+            List<String> cleaned = clean(tokens);
+            if (!cleaned.isEmpty()) {
+                tenants.put(tenant, cleaned);
+            }
+        });
+        tenantApiTokens = Collections.unmodifiableMap(tenants);
+        internalToken = internalToken == null ? "" : internalToken.strip();
+        internalTokenFile = internalTokenFile == null ? "" : internalTokenFile.strip();
+        if (!internalTokenFile.isEmpty()) {
+            if (!internalToken.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "egress.security.internal-token and egress.security.internal-token-file: set one of them, not both");
+            }
+            internalToken = TokenSource.readSecret("egress.security.internal-token-file", internalTokenFile);
+        }
+        operatorToken = operatorToken == null ? "" : operatorToken.strip();
+        operatorTokenFile = operatorTokenFile == null ? "" : operatorTokenFile.strip();
+        requireOneScopePerToken(apiTokens, tenantApiTokens);
+    }
+
+    private static List<String> clean(List<String> tokens) {
+        return tokens == null ? List.of() : tokens.stream().filter(t -> t != null).map(String::strip)
+                .filter(t -> !t.isEmpty()).toList();
+    }
+
+    private static void requireOneScopePerToken(List<String> global, Map<String, List<String>> tenants) {
+        Map<String, String> scopeOf = new HashMap<>();
+        global.forEach(t -> scopeOf.put(t, "egress.security.api-tokens"));
+        tenants.forEach((tenant, tokens) -> tokens.forEach(t -> {
+            String other = scopeOf.putIfAbsent(t, "egress.security.tenant-api-tokens." + tenant);
+            if (other != null) {
+                // Never name the token itself.
+                throw new IllegalArgumentException(("egress.security.tenant-api-tokens.%s: a token is also listed in %s "
+                        + "(expected: each token in one scope)").formatted(tenant, other));
+            }
+        }));
+    }
+
+    /**
+     * The API tokens valid for every tenant, from the property or the file.
+     *
+     * @return the source
+     * @throws IllegalArgumentException if both are set or the file cannot be read
+     */
+    public TokenSource apiTokenSource() {
+        return TokenSource.of("egress.security.api-tokens", apiTokens, "egress.security.api-tokens-file", apiTokensFile);
+    }
+
+    /**
+     * The operator tokens, from the property or the file.
+     *
+     * @return the source (may be empty)
+     * @throws IllegalArgumentException if both are set or the file cannot be read
+     */
+    public TokenSource operatorTokenSource() {
+        return TokenSource.of("egress.security.operator-token", Collections.singletonList(operatorToken),
+                "egress.security.operator-token-file", operatorTokenFile);
     }
 
     @Override
     public String toString() {
-        return "SecurityProperties{apiTokens=[%d redacted], internalToken=%s, operatorToken=%s}"
-                .formatted(apiTokens.size(), redacted(internalToken), redacted(operatorToken));
-    }
-
-    private static String redacted(String token) {
-        return token.isEmpty() ? "<unset>" : "<redacted>";
+        return ("SecurityProperties{apiTokens=[%d redacted]%s, tenantApiTokens=%s, internalToken=%s, operatorToken=%s, "
+                + "insecureLocal=%s}").formatted(apiTokens.size(), apiTokensFile.isEmpty() ? "" : " + file " + apiTokensFile,
+                tenantApiTokens.keySet().stream().map(t -> t + "=[" + tenantApiTokens.get(t).size() + " redacted]").toList(),
+                internalToken.isEmpty() ? "<unset>" : "<redacted>",
+                !operatorToken.isEmpty() ? "<redacted>" : operatorTokenFile.isEmpty() ? "<unset>" : "file " + operatorTokenFile,
+                insecureLocal);
     }
 }

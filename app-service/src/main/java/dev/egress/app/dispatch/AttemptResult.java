@@ -34,7 +34,9 @@ record AttemptResult(Kind kind, int borderStatus, String slug, boolean targetCon
         /** No answer within {@code egress.dispatch.attempt-timeout}; the target may have been reached. */
         ATTEMPT_TIMEOUT,
         /** The exchange broke after the request may have been written, or the answer was unreadable. */
-        BORDER_ERROR
+        BORDER_ERROR,
+        /** The target answered, but the Border reported another source IP than the route's: a Border fault. */
+        SOURCE_IP_MISMATCH
     }
 
     static AttemptResult delivered(ForwardResponse response, long latencyMs) {
@@ -66,7 +68,7 @@ record AttemptResult(Kind kind, int borderStatus, String slug, boolean targetCon
      */
     boolean borderFault() {
         return switch (kind) {
-            case NOT_REACHED, ATTEMPT_TIMEOUT, BORDER_ERROR -> true;
+            case NOT_REACHED, ATTEMPT_TIMEOUT, BORDER_ERROR, SOURCE_IP_MISMATCH -> true;
             case BORDER_PROBLEM -> borderStatus == 500 || borderStatus == 503;
             default -> false;
         };
@@ -95,6 +97,7 @@ record AttemptResult(Kind kind, int borderStatus, String slug, boolean targetCon
             case BREAKER_OPEN -> "breaker-open";
             case ATTEMPT_TIMEOUT -> "attempt-timeout";
             case BORDER_ERROR -> "border-error";
+            case SOURCE_IP_MISMATCH -> "source-ip-mismatch";
             case BORDER_PROBLEM -> slug == null ? "border-status-" + borderStatus : slug;
         };
     }

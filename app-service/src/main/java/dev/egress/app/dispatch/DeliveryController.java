@@ -1,6 +1,7 @@
 package dev.egress.app.dispatch;
 
 import dev.egress.app.config.ApiTokenFilter;
+import dev.egress.app.config.TenantAccess;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -50,7 +51,8 @@ class DeliveryController {
                 @ApiResponse(responseCode = "200", description = "the target answered"),
                 @ApiResponse(responseCode = "400", description = "invalid-request"),
                 @ApiResponse(responseCode = "401", description = "unauthorized"),
-                @ApiResponse(responseCode = "403", description = "target-denied (with reason)"),
+                @ApiResponse(responseCode = "403", description = "target-denied (with reason), or tenant-forbidden "
+                        + "(a tenant-bound token used for another tenant)"),
                 @ApiResponse(responseCode = "404", description = "unknown-tenant"),
                 @ApiResponse(responseCode = "413", description = "payload-too-large"),
                 @ApiResponse(responseCode = "415", description = "unsupported-media-type: Content-Type is not application/json"),
@@ -79,6 +81,7 @@ class DeliveryController {
                         throw new InvalidRequestException(IDEMPOTENCY_KEY, "expected 1..255 visible ASCII characters");
                     }
                     DeliveryRequest request = parser.parse(bytes);
+                    TenantAccess.check(exchange, request.tenantId());
                     if (key == null) {
                         return dispatcher.dispatch(request).map(ResponseEntity::ok);
                     }

@@ -9,8 +9,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Delivery metrics: {@code egress.deliveries} (timer with histogram, by outcome and tenant class),
  * {@code egress.delivery.attempts} (by outcome), {@code egress.delivery.retries},
- * {@code egress.delivery.retry.budget.exhausted} and {@code egress.delivery.refused} (no egress, by tenant
- * class and reason). Meters are cached so the request path does a map lookup, not a registration.
+ * {@code egress.delivery.retry.budget.exhausted}, {@code egress.delivery.refused} (no egress, by tenant
+ * class and reason) and {@code egress.border.faults} (by border and reason). Meters are cached so the request path does a map lookup, not a registration.
  */
 final class DispatchMetrics {
 
@@ -18,6 +18,7 @@ final class DispatchMetrics {
     private final ConcurrentHashMap<String, Timer> deliveries = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> attempts = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> refusals = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> borderFaults = new ConcurrentHashMap<>();
     private final Counter retries;
     private final Counter budgetExhausted;
 
@@ -48,6 +49,12 @@ final class DispatchMetrics {
         refusals.computeIfAbsent(tenantClass + '|' + reason, k -> Counter.builder("egress.delivery.refused")
                 .description("Deliveries refused with no-egress-available")
                 .tag("tenant_class", tenantClass).tag("reason", reason).register(meters)).increment();
+    }
+
+    void borderFault(String borderId, String reason) {
+        borderFaults.computeIfAbsent(borderId + '|' + reason, k -> Counter.builder("egress.border.faults")
+                .description("Border answers in breach of the contract (e.g. another source IP than asked)")
+                .tag("border", borderId).tag("reason", reason).register(meters)).increment();
     }
 
     void retry() {

@@ -151,7 +151,7 @@ final class Dispatcher {
                 delivery.request.method(), delivery.request.headers(), delivery.request.payload()));
         long start = System.nanoTime();
         traffic.started(route.ip(), route.borderId());
-        return clients.call(route, body).flatMap(result -> {
+        return clients.call(route, body).map(result -> SourceIpCheck.verify(route, result, metrics)).flatMap(result -> {
             traffic.finished(route.ip(), route.borderId(), result.outcome(), result.borderFault());
             account(breaker, route.borderId(), result, System.nanoTime() - start);
             delivery.record(route, result);
@@ -216,6 +216,8 @@ final class Dispatcher {
         return switch (result.kind()) {
             case ATTEMPT_TIMEOUT -> failure(delivery, HttpStatus.GATEWAY_TIMEOUT, Problems.TARGET_TIMEOUT,
                     "no answer within " + properties.attemptTimeout(), true, null);
+            case SOURCE_IP_MISMATCH -> failure(delivery, HttpStatus.BAD_GATEWAY, SourceIpCheck.BORDER_FAULT, detail,
+                    result.targetContacted(), null);
             case BORDER_PROBLEM -> switch (result.borderStatus()) {
                 case 400 -> failure(delivery, HttpStatus.BAD_REQUEST, Problems.INVALID_REQUEST, detail, false, null);
                 case 403 -> failure(delivery, HttpStatus.FORBIDDEN, Problems.TARGET_DENIED, detail, false, result.reason());

@@ -19,6 +19,8 @@ import org.springframework.validation.annotation.Validated;
  * @param token            YDB access token; never logged
  * @param tokenFile        file holding the YDB access token, re-read for every call (rotation)
  * @param caCertificates   PEM CA certificates for a {@code grpcs://} registry with a private CA
+ * @param createIfMissing  whether App creates the coordination node and the semaphore when missing; false by
+ *                         default so App needs only read rights (Borders create them); the local platform sets it
  */
 @Validated
 @ConfigurationProperties("egress.registry")
@@ -29,7 +31,8 @@ public record RegistryProperties(
         @DefaultValue("5s") @NotNull Duration sessionTimeout,
         @DefaultValue("") String token,
         @DefaultValue("") String tokenFile,
-        @DefaultValue("") String caCertificates) {
+        @DefaultValue("") String caCertificates,
+        @DefaultValue("false") boolean createIfMissing) {
 
     /**
      * The credentials these properties describe.
@@ -46,6 +49,6 @@ public record RegistryProperties(
         // The token never appears in logs or failure reports.
         return "RegistryProperties[connectionString=" + connectionString + ", node=" + node + ", semaphore=" + semaphore
                 + ", sessionTimeout=" + sessionTimeout + ", token=" + (token.isBlank() ? "(none)" : "(set)")
-                + ", tokenFile=" + tokenFile + ", caCertificates=" + caCertificates + "]";
+                + ", tokenFile=" + tokenFile + ", caCertificates=" + caCertificates + ", createIfMissing=" + createIfMissing + "]";
     }
 }

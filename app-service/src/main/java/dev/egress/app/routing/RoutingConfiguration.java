@@ -1,5 +1,6 @@
 package dev.egress.app.routing;
 
+import dev.egress.app.config.SecurityProperties;
 import dev.egress.app.tenants.TenantPolicyStore;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.RegistrySettings;
@@ -41,9 +42,10 @@ class RoutingConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnExpression("!'${egress.registry.connection-string:}'.isBlank()")
     RegistryWatcher registryWatcher(RegistryProperties registry, RoutingProperties routing, RoutingTable table,
-                                    MeterRegistry meters) {
+                                    SecurityProperties security, MeterRegistry meters) {
         RegistrySettings settings = new RegistrySettings(registry.connectionString().trim(), registry.node(),
-                registry.semaphore(), registry.sessionTimeout(), routing.pollInterval(), registry.auth());
+                registry.semaphore(), registry.sessionTimeout(), routing.pollInterval(), registry.auth(),
+                registry.createIfMissing()).requireTokenOverTls(security.insecureLocal());
         return YdbRegistryWatcher.start(settings, table, meters);
     }
 }

@@ -1,5 +1,6 @@
 package dev.egress.app.status;
 
+import dev.egress.app.config.TenantAccess;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.Resolution;
 import dev.egress.app.routing.RoutingProperties;
@@ -15,6 +16,7 @@ import java.util.Map;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
 
 /**
  * Read-only views of routing state: every live IP with its Borders, and one tenant's allowlist with
@@ -113,7 +115,8 @@ class EgressStatusController {
 
     @Operation(summary = "A tenant's egress IPs (what to allowlist) and whether its webhooks can flow now")
     @GetMapping("/v1/tenants/{id}/egress")
-    TenantEgressView tenantEgress(@PathVariable("id") String id) {
+    TenantEgressView tenantEgress(@PathVariable("id") String id, ServerWebExchange exchange) {
+        TenantAccess.check(exchange, id); // before the lookup: another tenant's existence is not revealed
         Resolution resolution = router.peek(id);
         if (resolution == null) {
             throw new UnknownTenantException(id.length() > 128 ? id.substring(0, 128) : id);

@@ -24,4 +24,13 @@ class AttemptResultTest {
     void retriesTransportFailuresOnlyBeforeSending(AttemptResult.Kind kind, boolean retry) {
         assertThat(AttemptResult.failed(kind, false, "x", 1).retryable()).isEqualTo(retry);
     }
+
+    @org.junit.jupiter.api.Test
+    void aMisreportedSourceIpIsANonRetryableBorderFault() {
+        AttemptResult mismatch = AttemptResult.failed(AttemptResult.Kind.SOURCE_IP_MISMATCH, true, "x", 1);
+        assertThat(mismatch.retryable()).isFalse();
+        assertThat(mismatch.borderFault()).isTrue();
+        assertThat(mismatch.neutral()).isFalse();
+        assertThat(mismatch.outcome()).isEqualTo("source-ip-mismatch");
+    }
 }

@@ -78,12 +78,13 @@ class StatusIT extends AppITSupport {
     }
 
     @Test
-    void probesAndPrometheusAreOpenEverythingElseNeedsAToken() {
+    void probesPrometheusAndTheApiDescriptionAreOpenEverythingElseNeedsAToken() {
         anonymous().get().uri("/actuator/health/liveness").exchange().expectStatus().isOk().expectBody().returnResult();
         anonymous().get().uri("/actuator/prometheus").exchange().expectStatus().isOk().expectBody().returnResult();
         anonymous().get().uri("/actuator/health").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
         anonymous().get().uri("/v1/egress/ips").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
-        anonymous().get().uri("/v3/api-docs").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
+        // The API description is public: Swagger UI loads it before anyone signs in.
+        anonymous().get().uri("/v3/api-docs").exchange().expectStatus().isOk().expectBody().returnResult();
         anonymous().get().uri("/actuator/metrics").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
     }
 

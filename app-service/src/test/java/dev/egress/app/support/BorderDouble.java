@@ -58,6 +58,7 @@ public final class BorderDouble implements AutoCloseable {
     private final Map<EgressIp, HttpClient> bound = new ConcurrentHashMap<>();
     private final ConnectionProvider provider = ConnectionProvider.create("border-double", 64);
     private final AtomicReference<Failure> failure = new AtomicReference<>();
+    private final AtomicReference<String> reportedSourceIp = new AtomicReference<>();
     private final AtomicInteger calls = new AtomicInteger();
     private final AtomicInteger openConnections = new AtomicInteger();
     private final java.util.concurrent.atomic.AtomicLong generation = new java.util.concurrent.atomic.AtomicLong();
@@ -126,7 +127,9 @@ public final class BorderDouble implements AutoCloseable {
                 .responseSingle((res, body) -> body.asString(StandardCharsets.UTF_8).defaultIfEmpty("").map(text -> {
                     Map<String, String> headers = new LinkedHashMap<>();
                     res.responseHeaders().forEach(e -> headers.putIfAbsent(e.getKey(), e.getValue()));
-                    return new ForwardResponse(forward.deliveryId(), ip.value(), id.value(), res.status().code(), headers,
+                    String reported = reportedSourceIp.get();
+                    return new ForwardResponse(forward.deliveryId(), reported != null ? reported : ip.value(), id.value(),
+                            res.status().code(), headers,
                             text, false, (System.nanoTime() - start) / 1_000_000);
                 }))
                 .flatMap(answer -> response.status(HttpResponseStatus.OK)
@@ -163,6 +166,15 @@ public final class BorderDouble implements AutoCloseable {
      */
     public void failWith(Failure next) {
         failure.set(next);
+    }
+
+    /**
+     * Reports this source IP in every answer from now on, whatever IP really sent (null: the truth).
+     *
+     * @param ip the IP to report
+     */
+    public void reportSourceIp(String ip) {
+        reportedSourceIp.set(ip);
     }
 
     /**

@@ -18,12 +18,13 @@ public class RegistryAutoConfiguration {
      * Connects to the registry (returns at once; I/O runs in the background).
      *
      * @param registry the registry properties
+     * @param security  whether plaintext tokens are allowed (local runs only)
      * @param meters   metrics
      * @return the registry client
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(BorderRegistry.class)
-    public BorderRegistry borderRegistry(RegistryProperties registry, MeterRegistry meters) {
-        return YdbBorderRegistry.connect(registry.toSettings(), meters);
+    public BorderRegistry borderRegistry(RegistryProperties registry, SecurityProperties security, MeterRegistry meters) {
+        return YdbBorderRegistry.connect(registry.toSettings(security.insecureLocal()), meters);
     }
 }

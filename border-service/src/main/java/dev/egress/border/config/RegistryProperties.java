@@ -31,12 +31,24 @@ public record RegistryProperties(
         @DefaultValue("") String caCertificates) {
 
     /**
-     * The adapter's settings.
+     * The adapter's settings. A Border always creates the node and the semaphore when missing.
      *
+     * @param insecureLocal {@code egress.security.insecure-local}: allows a token over plaintext {@code grpc://}
      * @return the settings (a Border does not watch, so the poll interval is the default)
+     * @throws IllegalArgumentException if the connection string is missing or malformed, or a token would
+     *                                  travel in plaintext
+     */
+    public RegistrySettings toSettings(boolean insecureLocal) {
+        return toSettings().requireTokenOverTls(insecureLocal);
+    }
+
+    /**
+     * The adapter's settings, without the plaintext-token check (tests).
+     *
+     * @return the settings
      * @throws IllegalArgumentException if the connection string is missing or malformed
      */
-    public RegistrySettings toSettings() {
+    RegistrySettings toSettings() {
         if (connectionString == null || connectionString.isBlank()) {
             throw new IllegalArgumentException(
                     "egress.registry.connection-string: not set (expected: grpc://host:port/database)");

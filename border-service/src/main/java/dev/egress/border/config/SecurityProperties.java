@@ -1,31 +1,63 @@
 package dev.egress.border.config;
 
+import dev.egress.discovery.auth.TokenSource;
+import java.util.Collections;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
  * Bearer tokens ({@code egress.security.*}). The Border is not an open proxy: without an internal
- * token it refuses to start unless {@code insecure-local} is set explicitly.
+ * token it refuses to start unless {@code insecure-local} is set explicitly. Each token may instead
+ * come from a file (a mounted Secret), one token per line, re-read when it changes (see
+ * {@link TokenSource}).
  *
- * @param internalToken App's token for {@code POST /internal/v1/egress}
- * @param operatorToken the token for {@code /ops/**} and non-probe actuator endpoints; when absent
- *                      those answer 401 (unless {@code insecure-local})
- * @param insecureLocal allow running without tokens (local development only): missing tokens mean
- *                      no authentication on the corresponding endpoints
+ * @param internalToken     App's token for {@code POST /internal/v1/egress}
+ * @param internalTokenFile file holding App's token(s), instead of {@code internalToken}
+ * @param operatorToken     the token for {@code /ops/**} and non-probe actuator endpoints; when absent
+ *                          those answer 401 (unless {@code insecure-local})
+ * @param operatorTokenFile file holding the operator token(s), instead of {@code operatorToken}
+ * @param insecureLocal     allow running without tokens (local development only): missing tokens mean
+ *                          no authentication on the corresponding endpoints; also allows a registry
+ *                          token over plaintext {@code grpc://}
  */
 @Validated
 @ConfigurationProperties("egress.security")
-public record SecurityProperties(String internalToken, String operatorToken, @DefaultValue("false") boolean insecureLocal) {
+public record SecurityProperties(String internalToken, String internalTokenFile, String operatorToken,
+                                 String operatorTokenFile, @DefaultValue("false") boolean insecureLocal) {
 
     /** Refuses a configuration that would make the Border an open proxy. */
     public SecurityProperties {
         internalToken = blankToNull(internalToken);
+        internalTokenFile = blankToNull(internalTokenFile);
         operatorToken = blankToNull(operatorToken);
-        if (internalToken == null && !insecureLocal) {
-            throw new IllegalArgumentException("egress.security.internal-token: not set (expected: a token; "
-                    + "or egress.security.insecure-local=true for local runs only)");
+        operatorTokenFile = blankToNull(operatorTokenFile);
+        if (internalToken == null && internalTokenFile == null && !insecureLocal) {
+            throw new IllegalArgumentException("egress.security.internal-token: not set (expected: a token, "
+                    + "or egress.security.internal-token-file; or egress.security.insecure-local=true for local runs only)");
         }
+    }
+
+    /**
+     * The internal tokens, from the property or the file.
+     *
+     * @return the source (empty only with {@code insecure-local})
+     * @throws IllegalArgumentException if both are set or the file cannot be read
+     */
+    public TokenSource internalTokens() {
+        return TokenSource.of("egress.security.internal-token", Collections.singletonList(internalToken),
+                "egress.security.internal-token-file", internalTokenFile);
+    }
+
+    /**
+     * The operator tokens, from the property or the file.
+     *
+     * @return the source (may be empty)
+     * @throws IllegalArgumentException if both are set or the file cannot be read
+     */
+    public TokenSource operatorTokens() {
+        return TokenSource.of("egress.security.operator-token", Collections.singletonList(operatorToken),
+                "egress.security.operator-token-file", operatorTokenFile);
     }
 
     private static String blankToNull(String value) {
@@ -36,6 +68,10 @@ public record SecurityProperties(String internalToken, String operatorToken, @De
     @Override
     public String toString() {
         return "SecurityProperties[internalToken=%s, operatorToken=%s, insecureLocal=%s]"
-                .formatted(internalToken == null ? "<none>" : "<set>", operatorToken == null ? "<none>" : "<set>", insecureLocal);
+                .formatted(describe(internalToken, internalTokenFile), describe(operatorToken, operatorTokenFile), insecureLocal);
+    }
+
+    private static String describe(String token, String file) {
+        return token != null ? "<set>" : file != null ? "file " + file : "<none>";
     }
 }

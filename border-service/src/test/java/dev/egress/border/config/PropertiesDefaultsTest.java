@@ -65,6 +65,35 @@ class PropertiesDefaultsTest {
     }
 
     @Test
+    void refusesARegistryTokenOverPlaintextUnlessInsecureLocal() {
+        RegistryProperties plaintext = bind("egress.registry", RegistryProperties.class,
+                Map.of("egress.registry.connection-string", "grpc://127.0.0.1:2136/local", "egress.registry.token", "s3cret-ydb"));
+        assertThatThrownBy(() -> plaintext.toSettings(false))
+                .hasMessageContaining("egress.registry.token/token-file").hasMessageContaining("grpc://127.0.0.1:2136/local")
+                .hasMessageContaining("egress.security.insecure-local").hasMessageNotContaining("s3cret");
+        assertThat(plaintext.toSettings(true).auth().authenticated()).isTrue();
+        RegistryProperties anonymous = bind("egress.registry", RegistryProperties.class,
+                Map.of("egress.registry.connection-string", "grpc://127.0.0.1:2136/local"));
+        assertThat(anonymous.toSettings(false).createIfMissing()).as("Borders create the registry").isTrue();
+        RegistryProperties tls = bind("egress.registry", RegistryProperties.class,
+                Map.of("egress.registry.connection-string", "grpcs://ydb.example:2135/prod", "egress.registry.token", "t"));
+        assertThat(tls.toSettings(false).auth().authenticated()).isTrue();
+    }
+
+    @Test
+    void securityTokensCanComeFromFilesAndNeverBoth(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path internal = java.nio.file.Files.writeString(dir.resolve("internal"), "old\nnew\n");
+        SecurityProperties fromFile = bind("egress.security", SecurityProperties.class,
+                Map.of("egress.security.internal-token-file", internal.toString()));
+        assertThat(fromFile.internalTokens().current().matches("Bearer new")).isTrue();
+        assertThat(fromFile.internalTokens().current().matches("Bearer old")).isTrue();
+        assertThat(fromFile.toString()).contains("file " + internal).doesNotContain("new");
+        SecurityProperties both = bind("egress.security", SecurityProperties.class,
+                Map.of("egress.security.internal-token-file", internal.toString(), "egress.security.internal-token", "x"));
+        assertThatThrownBy(both::internalTokens).hasMessageContaining("egress.security.internal-token and egress.security.internal-token-file");
+    }
+
+    @Test
     void borderTakesACommaListOfIpsAndDefaultsTheDrainTimeout() {
         BorderProperties border = bind("egress.border", BorderProperties.class, Map.of(
                 "egress.border.id", "border-a", "egress.border.ips", "127.0.0.2, 127.0.0.3",
@@ -76,7 +105,7 @@ class PropertiesDefaultsTest {
 
     @Test
     void neverPrintsTokens() {
-        SecurityProperties security = new SecurityProperties("s3cret-internal", "s3cret-operator", false);
+        SecurityProperties security = new SecurityProperties("s3cret-internal", null, "s3cret-operator", null, false);
         assertThat(security.toString()).doesNotContain("s3cret").contains("<set>");
     }
 

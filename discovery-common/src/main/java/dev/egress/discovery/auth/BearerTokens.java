@@ -42,6 +42,15 @@ public final class BearerTokens {
     }
 
     /**
+     * How many tokens are configured.
+     *
+     * @return the count
+     */
+    public int size() {
+        return digests.size();
+    }
+
+    /**
      * Which configured token an {@code Authorization} header carries.
      *
      * @param authorizationHeader the header value, may be null

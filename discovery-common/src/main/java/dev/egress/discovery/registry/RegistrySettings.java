@@ -12,9 +12,12 @@ import java.util.Objects;
  * @param sessionTimeout   how long the server keeps a disconnected session (and its slot)
  * @param pollInterval     watcher's safety-net poll period
  * @param auth             credentials and TLS trust for the connection
+ * @param createIfMissing  whether this participant creates the node and the semaphore when they are missing
+ *                         (Borders: yes; App: only when told, so it can run with read-only registry rights
+ *                         and keeps waiting, not ready, until a Border has created them)
  */
 public record RegistrySettings(String connectionString, String node, String semaphore, Duration sessionTimeout,
-                               Duration pollInterval, RegistryAuth auth) {
+                               Duration pollInterval, RegistryAuth auth, boolean createIfMissing) {
 
     /** Validates every value. */
     public RegistrySettings {
@@ -43,6 +46,21 @@ public record RegistrySettings(String connectionString, String node, String sema
     }
 
     /**
+     * Settings of a participant that creates what is missing.
+     *
+     * @param connectionString YDB connection string
+     * @param node             coordination node path
+     * @param semaphore        semaphore name
+     * @param sessionTimeout   session timeout
+     * @param pollInterval     watcher's poll period
+     * @param auth             credentials and TLS trust
+     */
+    public RegistrySettings(String connectionString, String node, String semaphore, Duration sessionTimeout,
+                            Duration pollInterval, RegistryAuth auth) {
+        this(connectionString, node, semaphore, sessionTimeout, pollInterval, auth, true);
+    }
+
+    /**
      * Anonymous settings.
      *
      * @param connectionString YDB connection string
@@ -63,7 +81,35 @@ public record RegistrySettings(String connectionString, String node, String sema
      * @return the new settings
      */
     public RegistrySettings withAuth(RegistryAuth credentials) {
-        return new RegistrySettings(connectionString, node, semaphore, sessionTimeout, pollInterval, credentials);
+        return new RegistrySettings(connectionString, node, semaphore, sessionTimeout, pollInterval, credentials,
+                createIfMissing);
+    }
+
+    /**
+     * These settings, creating the node and the semaphore when missing or not.
+     *
+     * @param create whether to create them
+     * @return the new settings
+     */
+    public RegistrySettings withCreateIfMissing(boolean create) {
+        return new RegistrySettings(connectionString, node, semaphore, sessionTimeout, pollInterval, auth, create);
+    }
+
+    /**
+     * Refuses to send a registry token over plaintext: on {@code grpc://} anyone on the path reads it
+     * and can then write the registry. Called by both services when they turn properties into settings.
+     *
+     * @param insecureLocal {@code egress.security.insecure-local}: allows it for local runs only
+     * @return these settings
+     * @throws IllegalArgumentException naming the properties, for a token on {@code grpc://}
+     */
+    public RegistrySettings requireTokenOverTls(boolean insecureLocal) {
+        if (auth.authenticated() && connectionString.startsWith("grpc://") && !insecureLocal) {
+            throw new IllegalArgumentException(("egress.registry.token/token-file: set, but egress.registry.connection-string "
+                    + "'%s' is plaintext and would expose the token (expected: grpcs://...; or "
+                    + "egress.security.insecure-local=true for local runs only)").formatted(connectionString));
+        }
+        return this;
     }
 
     /**

@@ -25,6 +25,7 @@ import tech.ydb.common.retry.RetryUntilElapsed;
 import tech.ydb.coordination.CoordinationClient;
 import tech.ydb.coordination.CoordinationSession;
 import tech.ydb.coordination.settings.CoordinationSessionSettings;
+import tech.ydb.coordination.settings.DescribeSemaphoreMode;
 import tech.ydb.core.Result;
 import tech.ydb.core.Status;
 import tech.ydb.core.StatusCode;
@@ -151,7 +152,10 @@ final class YdbConnection implements AutoCloseable {
                     CoordinationSession session = newSession(coordination, executor);
                     session.addStateListener(state -> onState.accept(session, state));
                     return step("start a session", session.connect())
-                            .thenCompose(started -> step("create semaphore " + settings.semaphore(), ensureSemaphore(session)))
+                            // A read-only participant opens without the semaphore and finds it (or waits) when it reads.
+                            .thenCompose(started -> settings.createIfMissing()
+                                    ? step("create semaphore " + settings.semaphore(), ensureSemaphore(session))
+                                    : CompletableFuture.completedFuture(Status.SUCCESS))
                             .thenApply(ready -> session)
                             .whenComplete((ready, failure) -> {
                                 if (failure != null) {
@@ -168,10 +172,19 @@ final class YdbConnection implements AutoCloseable {
      * @return SUCCESS if the semaphore exists now, else the failure
      */
     CompletableFuture<Status> ensureSemaphore(CoordinationSession session) {
+        if (!settings.createIfMissing()) {
+            // Read-only participant: only look. NOT_FOUND until a Border has created it.
+            return session.describeSemaphore(settings.semaphore(), DescribeSemaphoreMode.DATA_ONLY)
+                    .thenApply(Result::getStatus);
+        }
         return session.createSemaphore(settings.semaphore(), Long.MAX_VALUE).thenApply(YdbConnection::existing);
     }
 
     private CompletableFuture<Status> ensureNode(CoordinationClient coordination) {
+        if (!settings.createIfMissing()) {
+            // Read-only participant: a missing node fails the session's start instead, and is retried.
+            return CompletableFuture.completedFuture(Status.SUCCESS);
+        }
         return coordination.createNode(settings.node()).thenApply(YdbConnection::existing);
     }
 

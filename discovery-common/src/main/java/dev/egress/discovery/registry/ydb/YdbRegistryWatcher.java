@@ -48,6 +48,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
     private final YdbConnection connection;
     private final RegistryLoop loop;
     private final String semaphore;
+    private final boolean createIfMissing;
     private final WatcherMetrics metrics;
     private final OwnersApplier applier;
     private final Backoff backoff = new Backoff(Backoff.BASE, RECONNECT_CAP);
@@ -62,12 +63,14 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
     private ScheduledFuture<?> retry;      // loop: the pending reconnect
     private long sent;                     // loop: sequence number of the last read sent
     private long applied;                  // loop: sequence number of the last read applied
+    private boolean waitingLogged;         // loop: the missing semaphore was reported (read-only mode)
 
     private YdbRegistryWatcher(RegistrySettings settings, RoutingTable table, MeterRegistry meters, Clock clock,
                                List<ClientInterceptor> interceptors) {
         this.connection = new YdbConnection(settings, "egress-registry-watch-connect", interceptors);
         this.loop = new RegistryLoop("egress-registry-watch-" + System.identityHashCode(this));
         this.semaphore = settings.semaphore();
+        this.createIfMissing = settings.createIfMissing();
         this.metrics = new WatcherMetrics(meters);
         this.applier = new OwnersApplier(new AnnouncementCodec(), table, clock, metrics);
     }
@@ -119,16 +122,23 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
                     }
                     session = opened;
                     sessionId = opened.getId();
-                    sessionReady = true;
                     backoff.reset();
                     metrics.link(LinkState.CONNECTED);
                     log.info("Registry watcher session {} is up", opened.getId());
+                    if (!createIfMissing) {
+                        ensureSemaphore(opened); // opened without it: find it first
+                        return;
+                    }
+                    sessionReady = true;
                     arm();
                     poll();
                 });
     }
 
-    /** After the semaphore was found missing (deleted by an operator): create it again, then read. */
+    /**
+     * After the semaphore was found missing: create it again (or, read-only, look whether a Border has
+     * created it yet), then read. Until then the session stays up and every tick tries again.
+     */
     private void ensureSemaphore(CoordinationSession on) {
         loop.when(bounded(connection.ensureSemaphore(on)), (status, failure) -> {
             if (on != session) {
@@ -136,9 +146,22 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
             }
             if (failure != null || !status.isSuccess()) {
                 // Keep the session; the next tick tries again.
-                log.warn("Could not create semaphore {}: {}; retrying on the next poll", semaphore, reason(status, failure));
                 metrics.pollFailure();
+                if (!createIfMissing && failure == null && status.getCode() == StatusCode.NOT_FOUND) {
+                    if (!waitingLogged) {
+                        waitingLogged = true;
+                        log.warn("Registry semaphore {} does not exist; waiting for a Border to create it (this App has "
+                                + "egress.registry.create-if-missing=false)", semaphore);
+                    }
+                    return;
+                }
+                log.warn("Could not {} semaphore {}: {}; retrying on the next poll", createIfMissing ? "create" : "find",
+                        semaphore, reason(status, failure));
                 return;
+            }
+            if (waitingLogged) {
+                waitingLogged = false;
+                log.info("Registry semaphore {} exists now; watching it", semaphore);
             }
             sessionReady = true;
             arm();
@@ -298,8 +321,10 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
             return;
         }
         if (failure == null && result.getStatus().getCode() == StatusCode.NOT_FOUND) {
-            // Someone deleted the semaphore (or the node lost it): recreate it, then watch again.
-            log.warn("Registry semaphore {} not found; creating it", semaphore);
+            // Never created yet, or deleted: recreate it (or wait for a Border to), then watch again.
+            if (createIfMissing) {
+                log.warn("Registry semaphore {} not found; creating it", semaphore);
+            }
             sessionReady = false;
             ensureSemaphore(on);
             return;

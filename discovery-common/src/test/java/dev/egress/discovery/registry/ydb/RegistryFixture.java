@@ -90,6 +90,11 @@ final class RegistryFixture implements AutoCloseable {
         return watcher(settings(), interceptors);
     }
 
+    /** A watcher with read-only rights: creates neither the node nor the semaphore. */
+    Watched readOnlyWatcher() {
+        return watcher(settings().withCreateIfMissing(false), List.of());
+    }
+
     Watched watcher(RegistryAuth auth) {
         return watcher(settings().withAuth(auth), List.of());
     }

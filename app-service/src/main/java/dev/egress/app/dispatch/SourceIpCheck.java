@@ -1,0 +1,58 @@
+package dev.egress.app.dispatch;
+
+import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.Route;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Holds a Border to the IP it was asked to send from. The dedicated-IP promise is checked where App can
+ * check it: a Border reporting any other {@code sourceIp} (or none) has sent from an address the tenant
+ * may not have allowlisted, or misreports; either way the delivery is not reported as a success. It
+ * becomes a Border fault (502 {@code border-fault}; the target was contacted, so it is never retried),
+ * counted in {@code egress.border.faults{border,reason=source-ip-mismatch}} and logged at WARN.
+ */
+final class SourceIpCheck {
+
+    /** Problem slug of a delivery a Border answered in breach of the contract. */
+    static final String BORDER_FAULT = "border-fault";
+
+    private static final Logger log = LoggerFactory.getLogger(SourceIpCheck.class);
+
+    private SourceIpCheck() {
+    }
+
+    /**
+     * The result as App may report it.
+     *
+     * @param route   the route the attempt was sent on
+     * @param result  what the Border answered
+     * @param metrics where the fault is counted
+     * @return the same result, or a {@link AttemptResult.Kind#SOURCE_IP_MISMATCH} failure
+     */
+    static AttemptResult verify(Route route, AttemptResult result, DispatchMetrics metrics) {
+        if (result.kind() != AttemptResult.Kind.DELIVERED) {
+            return result;
+        }
+        EgressIp reported = parse(result.response().sourceIp());
+        if (route.ip().equals(reported)) {
+            return result;
+        }
+        metrics.borderFault(route.borderId().value(), "source-ip-mismatch");
+        // The reported value comes from the Border: only a parsed IP literal goes into the log.
+        String shown = reported == null ? "no valid IP" : reported.value();
+        log.warn("Border {} reported source IP {} for a delivery routed to {}; answered as {} (target contacted)",
+                route.borderId().value(), shown, route.ip().value(), BORDER_FAULT);
+        return AttemptResult.failed(AttemptResult.Kind.SOURCE_IP_MISMATCH, true,
+                "Border %s reported source IP %s, expected %s".formatted(route.borderId().value(), shown, route.ip().value()),
+                result.latencyMs());
+    }
+
+    private static EgressIp parse(String text) {
+        try {
+            return text == null ? null : EgressIp.of(text);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package dev.egress.app.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.egress.app.support.AppITSupport;
+import dev.egress.app.support.BorderDouble;
+import dev.egress.discovery.testing.PathVariant;
+import dev.egress.discovery.testing.RecordingSink;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+/**
+ * Every door of the App, spelled every way a raw-prefix check and the router may read differently,
+ * with every token: only a token of the door on the canonical path gets through, and no spelling lets
+ * a wrong token in (the delivery door never reaches the target for a refused call).
+ */
+class PathAuthorisationIT extends AppITSupport {
+
+    static final String OPERATOR = "test-operator-token";
+    static final String ACME_ONLY = "test-acme-only-token";
+
+    enum Token {
+        API(API_TOKEN), ACME_BOUND(ACME_ONLY), INTERNAL(INTERNAL_TOKEN), OPERATOR(PathAuthorisationIT.OPERATOR),
+        NONE(null), WRONG("not-a-token");
+
+        final String value;
+
+        Token(String value) {
+            this.value = value;
+        }
+    }
+
+    /**
+     * A door: a path, the token it takes ({@code null}: open; API also admits the acme-bound token where
+     * it acts for acme), and what its route answers to a trailing slash.
+     */
+    enum Door {
+        DELIVERIES(HttpMethod.POST, "/v1/deliveries", Token.API, 404),
+        TENANT_EGRESS(HttpMethod.GET, "/v1/tenants/acme/egress", Token.API, 404),
+        EGRESS_IPS(HttpMethod.GET, "/v1/egress/ips", Token.API, 404),
+        OPS(HttpMethod.GET, "/ops/v1/door-test", Token.OPERATOR, 404),
+        ACTUATOR_METRICS(HttpMethod.GET, "/actuator/metrics", Token.API, 404),
+        ACTUATOR_HEALTH(HttpMethod.GET, "/actuator/health", Token.API, 200),
+        PROBE(HttpMethod.GET, "/actuator/health/liveness", null, 200);
+
+        final HttpMethod method;
+        final String path;
+        final Token token;
+        final int trailingSlash;
+
+        Door(HttpMethod method, String path, Token token, int trailingSlash) {
+            this.method = method;
+            this.path = path;
+            this.token = token;
+            this.trailingSlash = trailingSlash;
+        }
+
+        boolean tenantScoped() {
+            return this == DELIVERIES || this == TENANT_EGRESS;
+        }
+    }
+
+    /** A stand-in for the fleet API under the operator door (built elsewhere). */
+    @TestConfiguration(proxyBeanMethods = false)
+    static class OperatorRoute {
+        @Bean
+        RouterFunction<ServerResponse> doorTestRoute() {
+            return RouterFunctions.route().GET("/ops/v1/door-test", request -> ServerResponse.ok().bodyValue("{}")).build();
+        }
+    }
+
+    @DynamicPropertySource
+    static void tokens(DynamicPropertyRegistry registry) {
+        registry.add("egress.security.operator-token", () -> OPERATOR);
+        registry.add("egress.security.tenant-api-tokens.acme", () -> ACME_ONLY);
+    }
+
+    static RecordingSink sink;
+    static BorderDouble border;
+
+    @BeforeAll
+    static void startTarget() throws Exception {
+        sink = RecordingSink.start();
+        border = BorderDouble.start("border-paths", INTERNAL_TOKEN, Duration.ofSeconds(5), "127.0.0.2");
+    }
+
+    @AfterAll
+    static void stopTarget() {
+        border.close();
+        sink.close();
+    }
+
+    @BeforeEach
+    void route() {
+        publish(border.announcement());
+    }
+
+    static Stream<Arguments> table() {
+        List<Arguments> rows = new ArrayList<>();
+        for (Door door : Door.values()) {
+            for (PathVariant variant : PathVariant.values()) {
+                for (Token token : Token.values()) {
+                    rows.add(Arguments.of(door, variant, token, expected(door, variant, token)));
+                }
+            }
+        }
+        return rows.stream();
+    }
+
+    /** 400 for a spelling with two meanings; 401 for a wrong token; 403 for a tenant-bound token off its endpoints; 404 no route. */
+    static int expected(Door door, PathVariant variant, Token token) {
+        if (variant.refused()) {
+            return 400;
+        }
+        if (door.token == null && variant == PathVariant.CANONICAL) {
+            return 200;
+        }
+        // A variant of an open path is not open: it falls to the door of its first segment (the API's).
+        Token required = door.token != null ? door.token : Token.API;
+        if (required == Token.API && token == Token.ACME_BOUND) {
+            return door.tenantScoped() && variant == PathVariant.CANONICAL ? 200 : 403;
+        }
+        if (token != required) {
+            return 401;
+        }
+        if (variant == PathVariant.TRAILING_SLASH) {
+            return door.trailingSlash;
+        }
+        return variant == PathVariant.CANONICAL ? 200 : 404;
+    }
+
+    private WebTestClient raw() {
+        return WebTestClient.bindToServer().responseTimeout(Duration.ofSeconds(60)).build();
+    }
+
+    @ParameterizedTest(name = "{0} {1} with {2} -> {3}")
+    @MethodSource("table")
+    void onlyATokenOfTheDoorOnTheCanonicalPathGetsThrough(Door door, PathVariant variant, Token token, int status) {
+        int before = sink.received().size();
+        URI uri = URI.create("http://127.0.0.1:" + port + variant.of(door.path));
+        WebTestClient.RequestBodySpec request = raw().method(door.method).uri(uri);
+        if (token.value != null) {
+            request.header("Authorization", "Bearer " + token.value);
+        }
+        if (door == Door.DELIVERIES) {
+            request.contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("tenantId", "acme",
+                    "url", sink.baseUri() + "/hook", "payload", Map.of("event", "ping")));
+        }
+        request.exchange().expectStatus().isEqualTo(status).expectBody().returnResult();
+        if (door == Door.DELIVERIES) {
+            assertThat(sink.received()).as("requests that reached the target").hasSize(before + (status == 200 ? 1 : 0));
+        }
+    }
+
+    @Test
+    void anUnauthenticatedCallToTheOperatorApiGets401EvenWhereNoRouteExists() {
+        raw().get().uri(URI.create("http://127.0.0.1:" + port + "/ops/v1/fleet")).exchange()
+                .expectStatus().isUnauthorized().expectHeader().valueEquals("WWW-Authenticate", "Bearer")
+                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:unauthorized");
+        raw().put().uri(URI.create("http://127.0.0.1:" + port + "/ops/v1/ips/127.0.0.2"))
+                .header("Authorization", "Bearer " + API_TOKEN).exchange()
+                .expectStatus().isUnauthorized().expectBody().returnResult();
+    }
+
+    @Test
+    void theOperatorPagesAssetsStayOpenForReadingOnly() {
+        // No page is bundled in this build: an open path finds no resource (404), it is not refused (401).
+        raw().get().uri(URI.create("http://127.0.0.1:" + port + "/ops/index.html")).exchange()
+                .expectStatus().isNotFound().expectBody().returnResult();
+        raw().post().uri(URI.create("http://127.0.0.1:" + port + "/ops/index.html")).exchange()
+                .expectStatus().isUnauthorized().expectBody().returnResult();
+    }
+}
