@@ -142,16 +142,18 @@ class NetworkPartitionsIT {
         DeliveryLoad load = platform.load("cut-border-registry", LOAD_PERIOD);
         awaitDeliveries(load, 10);
         Instant cut = Instant.now();
-        net.partition("border-a", "cut", List.of(NetworkPlatform.REGISTRY));
+        net.partition("cut", "border-a", "registry");
         Duration removal;
         Instant healed;
+        long dropped;
         try {
             await("both Apps drop border-a").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                     .until(() -> !platform.liveBorders(0).contains("border-a") && !platform.liveBorders(1).contains("border-a"));
             removal = Duration.between(cut, Instant.now());
             awaitDeliveries(load, load.delivered().size() + 30);
         } finally {
-            net.heal("border-a", "cut");
+            dropped = net.droppedOnTheWire("cut");
+            net.heal("cut");
             healed = Instant.now();
         }
         Instant removedAt = cut.plus(removal);
@@ -169,8 +171,9 @@ class NetworkPartitionsIT {
         Figures figures = Figures.of("border-a <-> registry", load, outcomes);
         Duration bound = NetworkPlatform.SESSION_TIMEOUT.plus(NetworkPlatform.POLL_INTERVAL);
         System.out.printf("[netns] border-a <-> registry: removed from both Apps after %d ms (session timeout + poll"
-                        + " = %d ms); deliveries while removed by egress IP %s; re-registered %d ms after healing%n",
-                removal.toMillis(), bound.toMillis(), viaAfterRemoval, back.toMillis());
+                        + " = %d ms); deliveries while removed by egress IP %s; re-registered %d ms after healing;"
+                        + " packets dropped on the wire %d%n",
+                removal.toMillis(), bound.toMillis(), viaAfterRemoval, back.toMillis(), dropped);
 
         figures.assertNoMisrouteNoLoss();
         figures.assertErrorsAreRetryable();
@@ -187,9 +190,10 @@ class NetworkPartitionsIT {
         awaitDeliveries(load, 10);
         Instant cut = Instant.now();
         Instant staleAt = cut.plus(NetworkPlatform.MAX_STALENESS);
-        net.partition("app", "cut", List.of(NetworkPlatform.REGISTRY));
+        net.partition("cut", "app", "registry");
         long ageAtHeal;
         Instant healed;
+        long dropped;
         try {
             await("acme fails closed past max-staleness").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                     .until(() -> load.outcomesSoFar().stream().anyMatch(o -> o.tenant().equals("acme")
@@ -198,7 +202,8 @@ class NetworkPartitionsIT {
                     .until(() -> Instant.now().isAfter(staleAt.plusSeconds(4)));
             ageAtHeal = Math.min(platform.snapshotAgeMillis(0), platform.snapshotAgeMillis(1));
         } finally {
-            net.heal("app", "cut");
+            dropped = net.droppedOnTheWire("cut");
+            net.heal("cut");
             healed = Instant.now();
         }
         await("both Apps fresh again").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
@@ -219,9 +224,9 @@ class NetworkPartitionsIT {
         Figures figures = Figures.of("app <-> registry", load, outcomes);
         System.out.printf("[netns] app <-> registry: snapshot age at healing %d ms (max-staleness %d ms); served within"
                         + " staleness %d (failed %d); acme beyond it %d (503: %d); small-co failed %d; fresh again %d ms"
-                        + " after healing%n", ageAtHeal, NetworkPlatform.MAX_STALENESS.toMillis(), withinStaleness.size(),
+                        + " after healing; packets dropped on the wire %d%n", ageAtHeal, NetworkPlatform.MAX_STALENESS.toMillis(), withinStaleness.size(),
                 withinStaleness.stream().filter(o -> !isSuccess(o)).count(), acmeBeyond.size(),
-                acmeBeyond.stream().filter(o -> o.status() == 503).count(), sharedFailed.size(), fresh.toMillis());
+                acmeBeyond.stream().filter(o -> o.status() == 503).count(), sharedFailed.size(), fresh.toMillis(), dropped);
 
         figures.assertNoMisrouteNoLoss();
         assertThat(ageAtHeal).isGreaterThan(NetworkPlatform.MAX_STALENESS.toMillis());
@@ -236,9 +241,10 @@ class NetworkPartitionsIT {
         DeliveryLoad load = platform.load("cut-app-border", LOAD_PERIOD);
         awaitDeliveries(load, 10);
         Instant cut = Instant.now();
-        net.partition("app", "cut", List.of(NetworkPlatform.BORDER_A));
+        net.partition("cut", "app", "border-a");
         Instant healed;
         Instant movedAt;
+        long dropped;
         try {
             await("deliveries flow around border-a").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(100))
                     .until(() -> lastSuccessesAvoid(load, NetworkPlatform.BORDER_IPS.get("border-a"), 20));
@@ -246,7 +252,8 @@ class NetworkPartitionsIT {
             assertThat(platform.liveBorders(0)).as("border-a still looks healthy in the registry").contains("border-a");
             awaitDeliveries(load, load.delivered().size() + 20);
         } finally {
-            net.heal("app", "cut");
+            dropped = net.droppedOnTheWire("cut");
+            net.heal("cut");
             healed = Instant.now();
         }
         await("border-a carries traffic again").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
@@ -257,7 +264,8 @@ class NetworkPartitionsIT {
 
         Figures figures = Figures.of("app <-> border-a", load, outcomes);
         System.out.printf("[netns] app <-> border-a: traffic moved to border-b within %d ms; border-a carried traffic"
-                        + " again %d ms after healing%n", Duration.between(cut, movedAt).toMillis(), back.toMillis());
+                        + " again %d ms after healing; packets dropped on the wire %d%n",
+                Duration.between(cut, movedAt).toMillis(), back.toMillis(), dropped);
 
         figures.assertNoMisrouteNoLoss();
         figures.assertErrorsAreRetryable();
@@ -288,6 +296,34 @@ class NetworkPartitionsIT {
 
         figures.assertNoMisrouteNoLoss();
         figures.assertErrorsAreRetryable();
+    }
+
+    @Test
+    @Order(8)
+    void lossyLinkLosesPacketsButNoWebhook() {
+        DeliveryLoad load = platform.load("lossy-link", LOAD_PERIOD);
+        List<Outcome> outcomes;
+        long dropped;
+        net.lossy("loss", "border-a", 5);
+        try {
+            awaitDeliveries(load, 150);
+        } finally {
+            outcomes = load.stop();
+            dropped = net.droppedOnTheWire("loss");
+            net.heal("loss");
+        }
+        List<Outcome> viaLossy = outcomes.stream().filter(o -> isSuccess(o)
+                && NetworkPlatform.BORDER_IPS.get("border-a").contains(canonical(o.egressIp()))).toList();
+        List<Outcome> viaOther = outcomes.stream().filter(o -> isSuccess(o) && !viaLossy.contains(o)).toList();
+        Figures figures = Figures.of("lossy link (5 % each way on border-a, nftables on the bridge)", load, outcomes);
+        System.out.printf("[netns] lossy link: packets dropped %d; latency p50/p95 via the lossy Border %d/%d ms (%d),"
+                        + " via the other %d/%d ms (%d)%n", dropped, percentile(viaLossy, 50), percentile(viaLossy, 95),
+                viaLossy.size(), percentile(viaOther, 50), percentile(viaOther, 95), viaOther.size());
+
+        figures.assertNoMisrouteNoLoss();
+        figures.assertErrorsAreRetryable();
+        assertThat(dropped).as("the link did lose packets").isPositive();
+        assertThat(viaLossy).as("the lossy Border kept carrying traffic").isNotEmpty();
     }
 
     /**

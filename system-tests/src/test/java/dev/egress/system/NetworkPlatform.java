@@ -20,7 +20,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The platform on {@link NetworkTopology}'s private network, each service in its host's namespace
  * ({@code ip netns exec <ns> java -jar ...}): the coordination node on {@code registry}, two Borders
- * with two dedicated IPs each (border-b: one IPv4, one IPv6), two Apps on {@code app}, the customer's
+ * with two dedicated IPs each (border-b: one IPv4, one IPv6, and reached by App over IPv6), two Apps
+ * on {@code app}, the customer's
  * receiver on {@code customer} behind an nftables allowlist of acme's IPs.
  *
  * <p>All launch configuration is in this class ({@link #borderArgs}, {@link #appArgs},
@@ -35,7 +36,8 @@ final class NetworkPlatform implements AutoCloseable {
     static final String REGISTRY = V4 + "2";
     static final String APP = V4 + "3";
     static final String BORDER_A = V4 + "10";
-    static final String BORDER_B = V4 + "20";
+    /** border-b is reached over IPv6: its listening socket and advertised URL use a bracketed literal. */
+    static final String BORDER_B = V6 + "20";
     static final String CUSTOMER_V4 = V4 + "30";
     static final String CUSTOMER_V6 = V6 + "30";
     static final String ACME_V4 = V4 + "11";
@@ -82,9 +84,10 @@ final class NetworkPlatform implements AutoCloseable {
     static Map<String, List<String>> hosts() {
         Map<String, List<String>> hosts = new LinkedHashMap<>();
         hosts.put("registry", List.of(REGISTRY));
-        hosts.put("app", List.of(APP));
+        hosts.put("app", List.of(APP, V6 + "3"));
         hosts.put("border-a", List.of(BORDER_A, ACME_V4, SHARED_A));
-        hosts.put("border-b", List.of(BORDER_B, ACME_V6, SHARED_B));
+        // A plain IPv4 address too, so border-b's own IPv4 traffic (the registry) does not leave from a dedicated IP.
+        hosts.put("border-b", List.of(BORDER_B, V4 + "20", ACME_V6, SHARED_B));
         hosts.put("customer", List.of(CUSTOMER_V4, CUSTOMER_V6));
         return hosts;
     }
@@ -165,7 +168,7 @@ final class NetworkPlatform implements AutoCloseable {
                 "--server.port=" + BORDER_PORT,
                 "--egress.border.id=" + border,
                 "--egress.border.ips=" + String.join(",", BORDER_IPS.get(border)),
-                "--egress.border.advertised-url=http://" + address + ":" + BORDER_PORT,
+                "--egress.border.advertised-url=" + borderUri(border, ""),
                 "--egress.border.drain-timeout=5s",
                 "--egress.security.internal-token=" + Platform.INTERNAL_TOKEN,
                 "--egress.security.operator-token=" + Platform.OPERATOR_TOKEN,
@@ -206,7 +209,9 @@ final class NetworkPlatform implements AutoCloseable {
     }
 
     URI borderUri(String border, String path) {
-        return URI.create("http://" + ("border-a".equals(border) ? BORDER_A : BORDER_B) + ":" + BORDER_PORT + path);
+        return URI.create("border-a".equals(border)
+                ? "http://" + BORDER_A + ":" + BORDER_PORT + path
+                : "http://[" + BORDER_B + "]:" + BORDER_PORT + path);
     }
 
     List<URI> deliveryUris() {

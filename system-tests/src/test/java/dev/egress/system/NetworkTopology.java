@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
 /**
  * A private network for {@link NetworkPartitionsIT}: one Linux network namespace per host, each with
  * an {@code eth0} veth whose peer sits on a bridge in a {@code lan} namespace, and one more veth from
- * the test JVM's namespace to that bridge so the test can call the APIs. Addresses are documentation
+ * the test JVM's namespace to that bridge so the test can call the APIs. Faults are applied on the
+ * bridge (nftables {@code bridge} family: partitions, random loss) or on a host's interface (netem). Addresses are documentation
  * and unique-local ranges ({@code 198.51.100.0/24}, {@code fd00:e9e5::/64}) and there is no default
  * route anywhere: nothing sent inside can leave, and the bridge has no real interface.
  *
@@ -35,6 +36,7 @@ final class NetworkTopology implements AutoCloseable {
     static final String V6 = "fd00:e9e5::";
     /** The test JVM's address on the bridge. */
     static final String TEST_HOST = V4 + "1";
+    static final String TEST_HOST_V6 = V6 + "1";
 
     private static final Path LOCK = Path.of("/tmp/egress-netns-it.lock");
 
@@ -57,8 +59,9 @@ final class NetworkTopology implements AutoCloseable {
      * @return a reason for a skipped test, or null
      */
     static String unavailableReason() {
-        if (!"root".equals(System.getProperty("user.name"))) {
-            return "network namespaces need root (running as " + System.getProperty("user.name") + ")";
+        String uid = exec(List.of("id", "-u")).output().strip();
+        if (!"0".equals(uid)) {
+            return "network namespaces need root (uid " + uid + ", user " + System.getProperty("user.name") + ")";
         }
         for (String tool : List.of("ip", "nft")) {
             if (!onPath(tool)) {
@@ -128,6 +131,7 @@ final class NetworkTopology implements AutoCloseable {
         run("ip", "link", "add", HOST_LINK, "type", "veth", "peer", "name", "test", "netns", LAN);
         run("ip", "-n", LAN, "link", "set", "test", "master", "br0", "up");
         run("ip", "addr", "add", TEST_HOST + "/24", "dev", HOST_LINK);
+        run("ip", "addr", "add", TEST_HOST_V6 + "/64", "dev", HOST_LINK, "nodad");
         run("ip", "link", "set", HOST_LINK, "up");
     }
 
@@ -159,31 +163,86 @@ final class NetworkTopology implements AutoCloseable {
     }
 
     /**
-     * Cuts a host off from some peers in both directions (packets dropped, as a partition does: no
-     * reset, no ICMP), in an nftables table of its own.
+     * Cuts two hosts apart in both directions, on the wire: the bridge drops every IP packet between
+     * their addresses (no reset, no ICMP, as a real partition; ARP still passes). Dropping on the bridge
+     * rather than in either host's output chain matters: a local output drop fails {@code connect()}
+     * at once with EPERM, which no real network does.
      *
-     * @param host  the host whose firewall drops
-     * @param table a name for the cut, used by {@link #heal}
-     * @param peers IPv4 addresses of the other side
+     * @param name  a name for the cut, used by {@link #heal}
+     * @param hostA one side
+     * @param hostB the other side
      */
-    void partition(String host, String table, List<String> peers) {
-        String set = String.join(", ", peers);
-        nft(host, """
-                table inet %1$s {
-                  chain in { type filter hook input priority -10; policy accept; ip saddr { %2$s } drop; }
-                  chain out { type filter hook output priority -10; policy accept; ip daddr { %2$s } drop; }
-                }
-                """.formatted(table, set));
+    void partition(String name, String hostA, String hostB) {
+        StringBuilder rules = new StringBuilder();
+        for (String family : List.of("ip", "ip6")) {
+            String a = addresses(hostA, family);
+            String b = addresses(hostB, family);
+            if (a != null && b != null) {
+                rules.append("    %1$s saddr %2$s %1$s daddr %3$s counter drop\n".formatted(family, a, b));
+                rules.append("    %1$s saddr %3$s %1$s daddr %2$s counter drop\n".formatted(family, a, b));
+            }
+        }
+        wire(name, rules.toString());
     }
 
     /**
-     * Removes a cut.
+     * Makes a host's link lossy: the bridge drops a share of the IP packets to and from it at random.
      *
-     * @param host  the host
-     * @param table the cut's name
+     * @param name    a name for the fault, used by {@link #heal}
+     * @param host    the host
+     * @param percent the share dropped, each way
      */
-    void heal(String host, String table) {
-        nft(host, "delete table inet " + table + "\n");
+    void lossy(String name, String host, int percent) {
+        StringBuilder rules = new StringBuilder();
+        for (String family : List.of("ip", "ip6")) {
+            String addresses = addresses(host, family);
+            if (addresses != null) {
+                for (String direction : List.of("saddr", "daddr")) {
+                    rules.append("    %s %s %s numgen random mod 100 < %d counter drop\n"
+                            .formatted(family, direction, addresses, percent));
+                }
+            }
+        }
+        wire(name, rules.toString());
+    }
+
+    private void wire(String name, String rules) {
+        String script = """
+                table bridge %s {
+                  chain wire {
+                    type filter hook forward priority -10; policy accept;
+                %s  }
+                }
+                """.formatted(name, rules);
+        Result r = exec(List.of("ip", "netns", "exec", LAN, "nft", "-f", "-"), script);
+        if (!r.ok()) {
+            throw new IllegalStateException("nft on the bridge failed: " + r.output() + "\n" + script);
+        }
+    }
+
+    /** A host's addresses of one family as an nftables set, or null if it has none. */
+    private String addresses(String host, String family) {
+        List<String> of = hosts.get(host).stream().filter(a -> a.contains(":") == family.equals("ip6")).toList();
+        return of.isEmpty() ? null : "{ " + String.join(", ", of) + " }";
+    }
+
+    /**
+     * Removes a cut or a lossy link.
+     *
+     * @param name its name
+     */
+    void heal(String name) {
+        exec(List.of("ip", "netns", "exec", LAN, "nft", "delete", "table", "bridge", name));
+    }
+
+    /**
+     * Packets the bridge dropped for a fault so far.
+     *
+     * @param name the fault's name
+     * @return the sum of its counters
+     */
+    long droppedOnTheWire(String name) {
+        return countDrops(exec(List.of("ip", "netns", "exec", LAN, "nft", "list", "table", "bridge", name)).output());
     }
 
     /**
@@ -194,9 +253,12 @@ final class NetworkTopology implements AutoCloseable {
      * @return the sum over the table's dropping counters
      */
     long droppedPackets(String host, String table) {
-        Result r = exec(List.of("ip", "netns", "exec", namespace(host), "nft", "list", "table", "inet", table));
+        return countDrops(exec(List.of("ip", "netns", "exec", namespace(host), "nft", "list", "table", "inet", table)).output());
+    }
+
+    private static long countDrops(String listing) {
         long total = 0;
-        Matcher m = Pattern.compile("counter packets (\\d+) bytes \\d+ drop").matcher(r.output());
+        Matcher m = Pattern.compile("counter packets (\\d+) bytes \\d+ drop").matcher(listing);
         while (m.find()) {
             total += Long.parseLong(m.group(1));
         }
