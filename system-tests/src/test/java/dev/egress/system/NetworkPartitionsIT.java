@@ -27,8 +27,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * The platform on a real (virtual) network, as its users run it: every host in its own network
  * namespace on one bridge ({@link NetworkTopology}), dedicated IPv4 and IPv6 addresses on the Borders'
  * interfaces, and a customer whose nftables firewall admits its webhook port only from acme's two
- * dedicated IPs. Faults are partitions (nftables drops between two hosts, no reset) and a slow link
- * (tc netem), under a steady load for acme (dedicated) and small-co (shared pool).
+ * dedicated IPs. Faults are partitions (the bridge drops every packet between two hosts: no reset, no
+ * ICMP), a slow link (tc netem, where the kernel has it) and a lossy link (random drops on the bridge),
+ * under a steady load for acme (dedicated) and small-co (shared pool).
  *
  * <p>Every scenario prints its figures — misroutes and losses (both must be 0) and the client-visible
  * errors by kind — on a line starting with {@code [netns]}. Skipped, with the reason, where namespaces
@@ -138,6 +139,29 @@ class NetworkPartitionsIT {
 
     @Test
     @Order(4)
+    void drainingAcmesIpv6ThroughTheOperatorApiMovesItsTrafficToTheIpv4One() {
+        // The IPv6 literal travels in the operator API's path and through the announcement.
+        setStatus("border-b", NetworkPlatform.ACME_V6, "DRAINING");
+        await("both Apps stop routing acme's IPv6").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> !platform.activeIps(0).contains(NetworkPlatform.ACME_V6)
+                        && !platform.activeIps(1).contains(NetworkPlatform.ACME_V6));
+        List<Http.Response> responses = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            responses.add(deliver("acme", NetworkPlatform.hookUrl("acme"), "v6-drained-" + i));
+        }
+        setStatus("border-b", NetworkPlatform.ACME_V6, "ACTIVE");
+        platform.awaitAllRoutable();
+        Map<String, String> peers = peersById("v6-drained-");
+        System.out.printf("[netns] drain acme IPv6: acme afterwards by peer address %s%n", peers.values().stream()
+                .collect(Collectors.groupingBy(p -> p, TreeMap::new, Collectors.counting())));
+
+        assertThat(responses).allSatisfy(r -> assertThat(r.status()).as(r.text()).isEqualTo(200));
+        assertThat(peers).hasSize(4);
+        assertThat(Set.copyOf(peers.values())).containsExactly(NetworkPlatform.ACME_V4);
+    }
+
+    @Test
+    @Order(5)
     void borderCutFromTheRegistryLeavesEveryAppAndReRegistersAfterHealing() {
         DeliveryLoad load = platform.load("cut-border-registry", LOAD_PERIOD);
         awaitDeliveries(load, 10);
@@ -184,7 +208,7 @@ class NetworkPartitionsIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void appCutFromTheRegistryServesUntilMaxStalenessThenFailsDedicatedTrafficClosed() {
         DeliveryLoad load = platform.load("cut-app-registry", LOAD_PERIOD);
         awaitDeliveries(load, 10);
@@ -198,8 +222,8 @@ class NetworkPartitionsIT {
             await("acme fails closed past max-staleness").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                     .until(() -> load.outcomesSoFar().stream().anyMatch(o -> o.tenant().equals("acme")
                             && o.status() == 503 && o.sentAt().isAfter(staleAt)));
-            await("stale for 4 s").atMost(Duration.ofSeconds(10))
-                    .until(() -> Instant.now().isAfter(staleAt.plusSeconds(4)));
+            await("stale for 5 s").atMost(Duration.ofSeconds(15))
+                    .until(() -> Instant.now().isAfter(staleAt.plusSeconds(5)));
             ageAtHeal = Math.min(platform.snapshotAgeMillis(0), platform.snapshotAgeMillis(1));
         } finally {
             dropped = net.droppedOnTheWire("cut");
@@ -216,10 +240,11 @@ class NetworkPartitionsIT {
                         && o.sentAt().isAfter(recovered)));
         List<Outcome> outcomes = load.stop();
 
-        // Margins of 1 s around max-staleness for the watcher's own detection and poll.
-        List<Outcome> withinStaleness = outcomes.stream().filter(o -> o.sentAt().isBefore(staleAt.minusSeconds(1))).toList();
+        // Margins of 2 s around max-staleness: the snapshot's age counts from the last poll before the
+        // cut, and a request sent just before the limit may be routed just after it on a loaded machine.
+        List<Outcome> withinStaleness = outcomes.stream().filter(o -> o.sentAt().isBefore(staleAt.minusSeconds(2))).toList();
         List<Outcome> acmeBeyond = outcomes.stream().filter(o -> o.tenant().equals("acme")
-                && o.sentAt().isAfter(staleAt.plusSeconds(1)) && o.sentAt().isBefore(healed)).toList();
+                && o.sentAt().isAfter(staleAt.plusSeconds(2)) && o.sentAt().isBefore(healed)).toList();
         List<Outcome> sharedFailed = outcomes.stream().filter(o -> o.tenant().equals("small-co") && !isSuccess(o)).toList();
         Figures figures = Figures.of("app <-> registry", load, outcomes);
         System.out.printf("[netns] app <-> registry: snapshot age at healing %d ms (max-staleness %d ms); served within"
@@ -236,7 +261,7 @@ class NetworkPartitionsIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void appCutFromAHealthyLookingBorderMovesTrafficToTheOtherBorder() {
         DeliveryLoad load = platform.load("cut-app-border", LOAD_PERIOD);
         awaitDeliveries(load, 10);
@@ -272,7 +297,7 @@ class NetworkPartitionsIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void slowLinkDegradesLatencyButNotCorrectness() {
         String netem = net.netemUnavailableReason();
         assumeTrue(netem == null, () -> "slow-link scenario skipped: " + netem);
@@ -299,7 +324,7 @@ class NetworkPartitionsIT {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void lossyLinkLosesPacketsButNoWebhook() {
         DeliveryLoad load = platform.load("lossy-link", LOAD_PERIOD);
         List<Outcome> outcomes;
