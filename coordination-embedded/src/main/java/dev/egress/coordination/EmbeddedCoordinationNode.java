@@ -136,9 +136,13 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
         return node;
     }
 
-    /** The SDK connection string, e.g. {@code grpc://127.0.0.1:41234/local} ({@code grpcs://} with TLS). */
+    /**
+     * The SDK connection string, e.g. {@code grpc://127.0.0.1:41234/local} ({@code grpcs://} with TLS);
+     * an IPv6 host is bracketed ({@code grpc://[fd00::2]:2136/local}), or the port would read as part of it.
+     */
     public String connectionString() {
-        return (tls ? "grpcs://" : "grpc://") + host + ":" + port() + database;
+        String authority = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
+        return (tls ? "grpcs://" : "grpc://") + authority + ":" + port() + database;
     }
 
     /** The port actually bound. */

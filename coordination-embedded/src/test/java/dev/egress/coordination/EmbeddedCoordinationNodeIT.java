@@ -38,6 +38,20 @@ class EmbeddedCoordinationNodeIT {
     }
 
     @Test
+    void bracketsAnIpv6HostInItsConnectionStringSoTheSdkCanConnectWithIt() throws Exception {
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.bind(new java.net.InetSocketAddress("::1", 0));
+        } catch (java.io.IOException e) {
+            org.junit.jupiter.api.Assumptions.abort("no IPv6 loopback here: " + e.getMessage());
+        }
+        try (EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start("::1", 0, "/local");
+             GrpcTransport transport = GrpcTransport.forConnectionString(node.connectionString()).build()) {
+            assertThat(node.connectionString()).isEqualTo("grpc://[::1]:" + node.port() + "/local");
+            assertThat(CoordinationClient.newClient(transport).createNode("over-ipv6").join().isSuccess()).isTrue();
+        }
+    }
+
+    @Test
     void discoveryAdvertisesTheListeningEndpointAndWhoAmIAnswers() throws Exception {
         try (EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start(0)) {
             ManagedChannel channel = NettyChannelBuilder.forAddress(node.host(), node.port()).usePlaintext().build();

@@ -1,6 +1,7 @@
 package dev.egress.system;
 
 import dev.egress.discovery.testing.RecordingSink;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -31,12 +33,15 @@ final class DeliveryLoad implements AutoCloseable {
      * @param status    App's HTTP status (0: no answer)
      * @param slug      problem slug for errors
      * @param egressIp  the egress IP App reported, for 200s
+     * @param millis    how long the client waited for App's answer
      */
-    record Outcome(String id, String tenant, Instant sentAt, int status, String slug, String egressIp) {
+    record Outcome(String id, String tenant, Instant sentAt, int status, String slug, String egressIp, long millis) {
     }
 
-    private final Platform platform;
-    private final RecordingSink sink;
+    private final Http http;
+    private final List<URI> deliveryUris;
+    private final Function<String, String> hookUrl;
+    private final Supplier<List<RecordingSink.Received>> received;
     private final String label;
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
     private final ExecutorService senders = Executors.newFixedThreadPool(16);
@@ -44,9 +49,12 @@ final class DeliveryLoad implements AutoCloseable {
     private final AtomicLong sequence = new AtomicLong();
     private volatile boolean stopped;
 
-    private DeliveryLoad(Platform platform, RecordingSink sink, String label) {
-        this.platform = platform;
-        this.sink = sink;
+    private DeliveryLoad(Http http, List<URI> deliveryUris, Function<String, String> hookUrl,
+                         Supplier<List<RecordingSink.Received>> received, String label) {
+        this.http = http;
+        this.deliveryUris = List.copyOf(deliveryUris);
+        this.hookUrl = hookUrl;
+        this.received = received;
         this.label = label;
     }
 
@@ -56,7 +64,27 @@ final class DeliveryLoad implements AutoCloseable {
      * @return the running load
      */
     static DeliveryLoad start(Platform platform, RecordingSink sink, String label, Duration period) {
-        DeliveryLoad load = new DeliveryLoad(platform, sink, label);
+        List<URI> apps = new ArrayList<>();
+        for (int i = 0; i < platform.apps.size(); i++) {
+            apps.add(platform.appUri(i, "/v1/deliveries"));
+        }
+        return start(platform.http, apps, tenant -> sink.baseUri() + "/hook", sink::received, label, period);
+    }
+
+    /**
+     * Starts sending to any set of Apps and targets (e.g. a platform inside network namespaces).
+     *
+     * @param http         the client
+     * @param deliveryUris each App's {@code /v1/deliveries} URL; requests alternate between them
+     * @param hookUrl      tenant to its webhook URL
+     * @param received     what the target(s) recorded so far
+     * @param label        marks this load's delivery ids
+     * @param period       one delivery per tenant each period
+     * @return the running load
+     */
+    static DeliveryLoad start(Http http, List<URI> deliveryUris, Function<String, String> hookUrl,
+                              Supplier<List<RecordingSink.Received>> received, String label, Duration period) {
+        DeliveryLoad load = new DeliveryLoad(http, deliveryUris, hookUrl, received, label);
         load.ticker.scheduleAtFixedRate(load::tick, 0, period.toMillis(), TimeUnit.MILLISECONDS);
         return load;
     }
@@ -68,7 +96,7 @@ final class DeliveryLoad implements AutoCloseable {
         long n = sequence.incrementAndGet();
         for (String tenant : List.of("acme", "small-co")) {
             String id = label + "-" + tenant + "-" + n;
-            int app = (int) (n % platform.apps.size());
+            int app = (int) (n % deliveryUris.size());
             senders.execute(() -> send(app, tenant, id));
         }
     }
@@ -76,11 +104,12 @@ final class DeliveryLoad implements AutoCloseable {
     private void send(int app, String tenant, String id) {
         Instant sentAt = Instant.now();
         String body = """
-                {"tenantId":"%s","url":"%s/hook","payload":{"id":"%s"}}""".formatted(tenant, sink.baseUri(), id);
-        Http.Response response = platform.http.post(platform.appUri(app, "/v1/deliveries"), Platform.API_TOKEN, body);
+                {"tenantId":"%s","url":"%s","payload":{"id":"%s"}}""".formatted(tenant, hookUrl.apply(tenant), id);
+        Http.Response response = http.post(deliveryUris.get(app), Platform.API_TOKEN, body);
         String egressIp = response.ok() && response.json() != null && response.json().has("egressIp")
                 ? response.json().get("egressIp").asString() : null;
-        outcomes.add(new Outcome(id, tenant, sentAt, response.status(), response.problemSlug(), egressIp));
+        outcomes.add(new Outcome(id, tenant, sentAt, response.status(), response.problemSlug(), egressIp,
+                Duration.between(sentAt, Instant.now()).toMillis()));
     }
 
     /**
@@ -115,7 +144,7 @@ final class DeliveryLoad implements AutoCloseable {
      * @return delivery id to the record
      */
     Map<String, RecordingSink.Received> delivered() {
-        return sink.received().stream()
+        return received.get().stream()
                 .filter(r -> r.body().contains("\"" + label + "-"))
                 .collect(Collectors.toMap(DeliveryLoad::idOf, Function.identity(), (a, b) -> a));
     }

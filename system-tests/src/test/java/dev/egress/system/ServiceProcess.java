@@ -36,12 +36,26 @@ final class ServiceProcess implements AutoCloseable {
      * @return the running process
      */
     static ServiceProcess start(String name, Path jar, List<String> args, Path logDir) {
-        List<String> command = new ArrayList<>();
+        return start(name, List.of(), List.of("-jar", jar.toString()), args, logDir);
+    }
+
+    /**
+     * Starts a JVM behind a command prefix, e.g. {@code ip netns exec <namespace>} (which execs the JVM
+     * in place, so signals reach it directly).
+     *
+     * @param name     name for logs
+     * @param prefix   words before the {@code java} executable
+     * @param launch   JVM options and the main part ({@code -jar x.jar} or {@code -cp ... Main})
+     * @param args     program arguments
+     * @param logDir   where {@code <name>.log} goes
+     * @return the running process
+     */
+    static ServiceProcess start(String name, List<String> prefix, List<String> launch, List<String> args, Path logDir) {
+        List<String> command = new ArrayList<>(prefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // Small, quick-starting JVMs: six of them share two cores during the run.
         command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k"));
-        command.add("-jar");
-        command.add(jar.toString());
+        command.addAll(launch);
         command.addAll(args);
         ServiceProcess service = new ServiceProcess(name, command, logDir.resolve(name + ".log"));
         service.launch();

@@ -1,0 +1,399 @@
+package dev.egress.system;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A private network for {@link NetworkPartitionsIT}: one Linux network namespace per host, each with
+ * an {@code eth0} veth whose peer sits on a bridge in a {@code lan} namespace, and one more veth from
+ * the test JVM's namespace to that bridge so the test can call the APIs. Faults are applied on the
+ * bridge (nftables {@code bridge} family: partitions, random loss) or on a host's interface (netem). Addresses are documentation
+ * and unique-local ranges ({@code 198.51.100.0/24}, {@code fd00:e9e5::/64}) and there is no default
+ * route anywhere: nothing sent inside can leave, and the bridge has no real interface.
+ *
+ * <p>Every object carries the prefix {@value #PREFIX} (namespaces) or {@value #HOST_LINK} (the one
+ * link in the test JVM's namespace). A run holds a machine-wide file lock, deletes leftovers with that
+ * prefix first (a killed run), and deletes what it made in {@link #close()} and in a JVM shutdown hook.
+ */
+final class NetworkTopology implements AutoCloseable {
+
+    static final String PREFIX = "egress-it-";
+    static final String HOST_LINK = "egress-it-host";
+    static final String LAN = PREFIX + "lan";
+    static final String V4 = "198.51.100.";
+    static final String V6 = "fd00:e9e5::";
+    /** The test JVM's address on the bridge. */
+    static final String TEST_HOST = V4 + "1";
+    static final String TEST_HOST_V6 = V6 + "1";
+
+    private static final Path LOCK = Path.of("/tmp/egress-netns-it.lock");
+
+    /** Host name → its addresses; the first one is the host's service address. */
+    private final Map<String, List<String>> hosts;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final Thread shutdownHook = new Thread(NetworkTopology::removeAll, "netns-cleanup");
+    private boolean closed;
+
+    private NetworkTopology(Map<String, List<String>> hosts, FileChannel lockChannel, FileLock lock) {
+        this.hosts = hosts;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+    }
+
+    /**
+     * Why this machine cannot build the topology, or null if it can.
+     *
+     * @return a reason for a skipped test, or null
+     */
+    static String unavailableReason() {
+        String uid = exec(List.of("id", "-u")).output().strip();
+        if (!"0".equals(uid)) {
+            return "network namespaces need root (uid " + uid + ", user " + System.getProperty("user.name") + ")";
+        }
+        for (String tool : List.of("ip", "nft")) {
+            if (!onPath(tool)) {
+                return "'" + tool + "' not found: install iproute2 and nftables (.ci/run does)";
+            }
+        }
+        String probe = PREFIX + "probe";
+        Result added = exec(List.of("ip", "netns", "add", probe));
+        exec(List.of("ip", "netns", "del", probe));
+        return added.ok() ? null : "cannot create a network namespace: " + added.output();
+    }
+
+    /**
+     * Whether {@code tc qdisc ... netem} works here (the kernel may lack {@code sch_netem}).
+     *
+     * @return null if it works, else why not
+     */
+    String netemUnavailableReason() {
+        Result r = exec(List.of("ip", "netns", "exec", LAN, "tc", "qdisc", "add", "dev", "lo", "root", "netem", "delay", "1ms"));
+        exec(List.of("ip", "netns", "exec", LAN, "tc", "qdisc", "del", "dev", "lo", "root"));
+        return r.ok() ? null : "tc netem unavailable (kernel module sch_netem missing?): " + r.output().strip();
+    }
+
+    /**
+     * Builds the network: the bridge, one namespace per host with its addresses, the test's link.
+     *
+     * @param hosts host name → addresses (IPv4 or IPv6 literals); the first is the service address
+     * @return the topology
+     * @throws IOException if the machine-wide lock cannot be taken
+     */
+    static NetworkTopology create(Map<String, List<String>> hosts) throws IOException {
+        FileChannel channel = FileChannel.open(LOCK, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        // Two runs on one machine (two worktrees) would fight over the names and the test link: serialise.
+        FileLock lock = channel.lock();
+        NetworkTopology topology = new NetworkTopology(new LinkedHashMap<>(hosts), channel, lock);
+        removeAll();
+        Runtime.getRuntime().addShutdownHook(topology.shutdownHook);
+        try {
+            topology.build();
+        } catch (RuntimeException e) {
+            topology.close();
+            throw e;
+        }
+        return topology;
+    }
+
+    private void build() {
+        run("ip", "netns", "add", LAN);
+        run("ip", "-n", LAN, "link", "add", "br0", "type", "bridge");
+        run("ip", "-n", LAN, "link", "set", "br0", "up");
+        for (Map.Entry<String, List<String>> host : hosts.entrySet()) {
+            String ns = namespace(host.getKey());
+            run("ip", "netns", "add", ns);
+            run("ip", "-n", ns, "link", "set", "lo", "up");
+            run("ip", "-n", LAN, "link", "add", host.getKey(), "type", "veth", "peer", "name", "eth0", "netns", ns);
+            run("ip", "-n", LAN, "link", "set", host.getKey(), "master", "br0", "up");
+            for (String address : host.getValue()) {
+                if (address.contains(":")) {
+                    // nodad: an address still in duplicate address detection cannot be bound yet.
+                    run("ip", "-n", ns, "addr", "add", address + "/64", "dev", "eth0", "nodad");
+                } else {
+                    run("ip", "-n", ns, "addr", "add", address + "/24", "dev", "eth0");
+                }
+            }
+            run("ip", "-n", ns, "link", "set", "eth0", "up");
+        }
+        run("ip", "link", "add", HOST_LINK, "type", "veth", "peer", "name", "test", "netns", LAN);
+        run("ip", "-n", LAN, "link", "set", "test", "master", "br0", "up");
+        run("ip", "addr", "add", TEST_HOST + "/24", "dev", HOST_LINK);
+        run("ip", "addr", "add", TEST_HOST_V6 + "/64", "dev", HOST_LINK, "nodad");
+        run("ip", "link", "set", HOST_LINK, "up");
+    }
+
+    static String namespace(String host) {
+        return PREFIX + host;
+    }
+
+    /**
+     * The words that run a command inside a host's namespace.
+     *
+     * @param host host name
+     * @return {@code ip netns exec <namespace>}
+     */
+    List<String> execIn(String host) {
+        return List.of(absolute("ip"), "netns", "exec", namespace(host));
+    }
+
+    /**
+     * Loads an nftables script into a host's namespace.
+     *
+     * @param host   host name
+     * @param script the ruleset (e.g. a {@code table inet ... { ... }})
+     */
+    void nft(String host, String script) {
+        Result r = exec(List.of("ip", "netns", "exec", namespace(host), "nft", "-f", "-"), script);
+        if (!r.ok()) {
+            throw new IllegalStateException("nft in " + host + " failed: " + r.output() + "\n" + script);
+        }
+    }
+
+    /**
+     * Cuts two hosts apart in both directions, on the wire: the bridge drops every IP packet between
+     * their addresses (no reset, no ICMP, as a real partition; ARP still passes). Dropping on the bridge
+     * rather than in either host's output chain matters: a local output drop fails {@code connect()}
+     * at once with EPERM, which no real network does.
+     *
+     * @param name  a name for the cut, used by {@link #heal}
+     * @param hostA one side
+     * @param hostB the other side
+     */
+    void partition(String name, String hostA, String hostB) {
+        StringBuilder rules = new StringBuilder();
+        for (String family : List.of("ip", "ip6")) {
+            String a = addresses(hostA, family);
+            String b = addresses(hostB, family);
+            if (a != null && b != null) {
+                rules.append("    %1$s saddr %2$s %1$s daddr %3$s counter drop\n".formatted(family, a, b));
+                rules.append("    %1$s saddr %3$s %1$s daddr %2$s counter drop\n".formatted(family, a, b));
+            }
+        }
+        wire(name, rules.toString());
+    }
+
+    /**
+     * Makes a host's link lossy: the bridge drops a share of the IP packets to and from it at random.
+     *
+     * @param name    a name for the fault, used by {@link #heal}
+     * @param host    the host
+     * @param percent the share dropped, each way
+     */
+    void lossy(String name, String host, int percent) {
+        StringBuilder rules = new StringBuilder();
+        for (String family : List.of("ip", "ip6")) {
+            String addresses = addresses(host, family);
+            if (addresses != null) {
+                for (String direction : List.of("saddr", "daddr")) {
+                    rules.append("    %s %s %s numgen random mod 100 < %d counter drop\n"
+                            .formatted(family, direction, addresses, percent));
+                }
+            }
+        }
+        wire(name, rules.toString());
+    }
+
+    private void wire(String name, String rules) {
+        String script = """
+                table bridge %s {
+                  chain wire {
+                    type filter hook forward priority -10; policy accept;
+                %s  }
+                }
+                """.formatted(name, rules);
+        Result r = exec(List.of("ip", "netns", "exec", LAN, "nft", "-f", "-"), script);
+        if (!r.ok()) {
+            throw new IllegalStateException("nft on the bridge failed: " + r.output() + "\n" + script);
+        }
+    }
+
+    /** A host's addresses of one family as an nftables set, or null if it has none. */
+    private String addresses(String host, String family) {
+        List<String> of = hosts.get(host).stream().filter(a -> a.contains(":") == family.equals("ip6")).toList();
+        return of.isEmpty() ? null : "{ " + String.join(", ", of) + " }";
+    }
+
+    /**
+     * Removes a cut or a lossy link.
+     *
+     * @param name its name
+     */
+    void heal(String name) {
+        exec(List.of("ip", "netns", "exec", LAN, "nft", "delete", "table", "bridge", name));
+    }
+
+    /**
+     * Packets the bridge dropped for a fault so far.
+     *
+     * @param name the fault's name
+     * @return the sum of its counters
+     */
+    long droppedOnTheWire(String name) {
+        return countDrops(exec(List.of("ip", "netns", "exec", LAN, "nft", "list", "table", "bridge", name)).output());
+    }
+
+    /**
+     * Packets an nftables rule ending in {@code counter ... drop} has dropped.
+     *
+     * @param host  host name
+     * @param table the table holding the rule
+     * @return the sum over the table's dropping counters
+     */
+    long droppedPackets(String host, String table) {
+        return countDrops(exec(List.of("ip", "netns", "exec", namespace(host), "nft", "list", "table", "inet", table)).output());
+    }
+
+    private static long countDrops(String listing) {
+        long total = 0;
+        Matcher m = Pattern.compile("counter packets (\\d+) bytes \\d+ drop").matcher(listing);
+        while (m.find()) {
+            total += Long.parseLong(m.group(1));
+        }
+        return total;
+    }
+
+    /**
+     * Applies a netem qdisc on a host's interface (all its traffic, both directions' sends).
+     *
+     * @param host  host name
+     * @param netem e.g. {@code delay 200ms loss 5%}
+     */
+    void netem(String host, String netem) {
+        List<String> command = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", "eth0", "root", "netem"));
+        command.addAll(List.of(netem.split(" ")));
+        List<String> full = new ArrayList<>(execIn(host));
+        full.addAll(command);
+        run(full.toArray(String[]::new));
+    }
+
+    /**
+     * Removes a netem qdisc.
+     *
+     * @param host host name
+     */
+    void clearNetem(String host) {
+        exec(List.of("ip", "netns", "exec", namespace(host), "tc", "qdisc", "del", "dev", "eth0", "root"));
+    }
+
+    /** Deletes every namespace with the prefix (killing what still runs in it) and the test link. */
+    static void removeAll() {
+        Result list = exec(List.of("ip", "netns", "list"));
+        for (String line : list.output().split("\n")) {
+            String ns = line.split(" ")[0].strip();
+            if (!ns.startsWith(PREFIX)) {
+                continue;
+            }
+            Result pids = exec(List.of("ip", "netns", "pids", ns));
+            for (String pid : pids.output().split("\\s+")) {
+                if (pid.matches("\\d+")) {
+                    exec(List.of("kill", "-9", pid));
+                }
+            }
+            exec(List.of("ip", "netns", "del", ns));
+        }
+        exec(List.of("ip", "link", "del", HOST_LINK));
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        removeAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // Called from another hook while the JVM exits: the hook runs anyway.
+        }
+        try {
+            lock.release();
+            lockChannel.close();
+        } catch (IOException e) {
+            // The lock goes with the process anyway.
+        }
+    }
+
+    private static void run(String... command) {
+        Result r = exec(List.of(command));
+        if (!r.ok()) {
+            throw new IllegalStateException(String.join(" ", command) + " failed: " + r.output());
+        }
+    }
+
+    record Result(int code, String output) {
+        boolean ok() {
+            return code == 0;
+        }
+    }
+
+    static Result exec(List<String> command) {
+        return exec(command, null);
+    }
+
+    private static Result exec(List<String> command, String stdin) {
+        try {
+            List<String> resolved = new ArrayList<>(command);
+            resolved.set(0, absolute(command.get(0)));
+            ProcessBuilder builder = new ProcessBuilder(resolved).redirectErrorStream(true);
+            // "ip netns exec <ns> nft" looks nft up on the child's PATH; root's usual one may be missing.
+            builder.environment().put("PATH", String.join(":", searchPath()));
+            Process p = builder.start();
+            if (stdin != null) {
+                p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+            }
+            p.getOutputStream().close();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return new Result(-1, "timed out: " + command);
+            }
+            return new Result(p.exitValue(), out);
+        } catch (IOException e) {
+            return new Result(-1, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Result(-1, "interrupted");
+        }
+    }
+
+    private static boolean onPath(String tool) {
+        return !absolute(tool).equals(tool);
+    }
+
+    private static String absolute(String tool) {
+        if (tool.contains("/")) {
+            return tool;
+        }
+        return searchPath().stream().map(d -> Path.of(d, tool)).filter(Files::isExecutable).findFirst()
+                .map(Path::toString).orElse(tool);
+    }
+
+    private static List<String> searchPath() {
+        List<String> dirs = new ArrayList<>();
+        for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!d.isEmpty()) {
+                dirs.add(d);
+            }
+        }
+        for (String d : List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin")) {
+            if (!dirs.contains(d)) {
+                dirs.add(d);
+            }
+        }
+        return dirs;
+    }
+}
