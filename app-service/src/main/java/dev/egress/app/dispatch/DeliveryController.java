@@ -1,6 +1,7 @@
 package dev.egress.app.dispatch;
 
 import dev.egress.app.config.ApiTokenFilter;
+import dev.egress.app.routing.Resolution;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -54,7 +55,8 @@ class DeliveryController {
                 @ApiResponse(responseCode = "404", description = "unknown-tenant"),
                 @ApiResponse(responseCode = "413", description = "payload-too-large"),
                 @ApiResponse(responseCode = "422", description = "idempotency-key-reused"),
-                @ApiResponse(responseCode = "429", description = "too-many-requests"),
+                @ApiResponse(responseCode = "429", description = "too-many-in-flight (App's admission limits) or "
+                        + "too-many-requests (every Border at its limit), with Retry-After"),
                 @ApiResponse(responseCode = "502", description = "target-unreachable or border-error"),
                 @ApiResponse(responseCode = "503", description = "no-egress-available, with Retry-After"),
                 @ApiResponse(responseCode = "504", description = "target-timeout")})
@@ -77,12 +79,14 @@ class DeliveryController {
                         throw new InvalidRequestException(IDEMPOTENCY_KEY, "expected 1..255 visible ASCII characters");
                     }
                     DeliveryRequest request = parser.parse(bytes);
+                    // Resolved first: an unknown tenant or a tenant without egress takes no idempotency slot.
+                    Resolution resolution = dispatcher.resolve(request);
                     if (key == null) {
-                        return dispatcher.dispatch(request).map(ResponseEntity::ok);
+                        return dispatcher.dispatch(request, resolution).map(ResponseEntity::ok);
                     }
                     String scope = exchange.getAttributeOrDefault(ApiTokenFilter.TOKEN_SCOPE_ATTRIBUTE, "anonymous");
                     IdempotencyStore.Result result = idempotency.run(scope + '\n' + request.tenantId() + '\n' + key,
-                            sha256(bytes), () -> dispatcher.dispatch(request));
+                            sha256(bytes), () -> dispatcher.dispatch(request, resolution));
                     return result.outcome().map(response -> result.replayed()
                             ? ResponseEntity.ok().header(REPLAYED, "true").body(response)
                             : ResponseEntity.ok(response));

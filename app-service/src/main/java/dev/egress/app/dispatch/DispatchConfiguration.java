@@ -40,8 +40,14 @@ class DispatchConfiguration {
     @Bean
     Dispatcher dispatcher(EgressRouter router, BorderClients clients, BorderBreakers breakers, PassiveHealth health,
                           RetryBudget budget, DispatchProperties properties, RoutingProperties routing,
-                          DispatchMetrics metrics, JsonMapper json) {
-        return new Dispatcher(router, clients, breakers, health, budget, properties, routing.retryAfter(), metrics, json);
+                          DispatchMetrics metrics, JsonMapper json, DeliveryAdmission admission) {
+        return new Dispatcher(router, clients, breakers, health, budget, properties, routing.retryAfter(), metrics, json,
+                admission);
+    }
+
+    @Bean
+    DeliveryAdmission deliveryAdmission(DispatchProperties properties, RoutingProperties routing, MeterRegistry meters) {
+        return new DeliveryAdmission(properties.maxInFlight(), properties.maxInFlightPerTenant(), routing.retryAfter(), meters);
     }
 
     @Bean

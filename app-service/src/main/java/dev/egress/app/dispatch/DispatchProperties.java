@@ -28,6 +28,10 @@ import org.springframework.validation.annotation.Validated;
  * @param connectionIdleTimeout   idle pooled connections to a Border are closed after this
  * @param idempotencyWindow       how long an {@code Idempotency-Key} is remembered
  * @param idempotencyMaxEntries   how many keys are remembered at most (oldest evicted first)
+ * @param maxInFlight             deliveries in flight in this App at most (429 too-many-in-flight above); bounds
+ *                                the memory held by requests and keeps a burst from queueing behind Borders
+ * @param maxInFlightPerTenant    deliveries of one tenant in flight in this App at most (429 above): below a
+ *                                Border's per-IP limit, so one slow tenant cannot fill a shared IP by itself
  */
 @Validated
 @ConfigurationProperties("egress.dispatch")
@@ -43,5 +47,7 @@ public record DispatchProperties(
         @DefaultValue("1024") @Min(1) int pendingAcquireMax,
         @DefaultValue("30s") @NotNull Duration connectionIdleTimeout,
         @DefaultValue("24h") @NotNull Duration idempotencyWindow,
-        @DefaultValue("100000") @Min(1) int idempotencyMaxEntries) {
+        @DefaultValue("100000") @Min(1) int idempotencyMaxEntries,
+        @DefaultValue("4096") @Min(1) int maxInFlight,
+        @DefaultValue("128") @Min(1) int maxInFlightPerTenant) {
 }
