@@ -57,6 +57,6 @@ class DispatchConfiguration {
 
     @Bean
     IdempotencyStore idempotencyStore(DispatchProperties properties, MeterRegistry meters) {
-        return new IdempotencyStore(properties.idempotencyWindow(), properties.idempotencyMaxEntries(), System::nanoTime, meters);
+        return new IdempotencyStore(properties.idempotency(), System::nanoTime, meters);
     }
 }

@@ -210,7 +210,7 @@ final class Dispatcher {
     private DeliveryResponse response(Delivery delivery, Route route, ForwardResponse answer) {
         DeliveryResponse.TargetResponse target = new DeliveryResponse.TargetResponse(answer.status(), answer.latencyMs(),
                 answer.headers(), answer.body() == null || answer.body().isEmpty() ? null : answer.body(),
-                answer.bodyTruncated() ? Boolean.TRUE : null);
+                answer.bodyTruncated() ? Boolean.TRUE : null, null);
         String egressIp = answer.sourceIp() != null ? answer.sourceIp() : route.ip().value();
         return new DeliveryResponse(delivery.id, delivery.request.tenantId(), egressIp, route.borderId().value(), target,
                 delivery.attemptsSoFar());
