@@ -79,15 +79,21 @@ class DeliveryController {
                         throw new InvalidRequestException(IDEMPOTENCY_KEY, "expected 1..255 visible ASCII characters");
                     }
                     DeliveryRequest request = parser.parse(bytes);
-                    // Resolved first: an unknown tenant or a tenant without egress takes no idempotency slot.
-                    Resolution resolution = dispatcher.resolve(request);
                     if (key == null) {
-                        return dispatcher.dispatch(request, resolution).map(ResponseEntity::ok);
+                        return dispatcher.dispatch(request, dispatcher.resolve(request)).map(ResponseEntity::ok);
                     }
                     String scope = exchange.getAttributeOrDefault(ApiTokenFilter.TOKEN_SCOPE_ATTRIBUTE, "anonymous");
-                    IdempotencyStore.Result result = idempotency.run(scope + '\n' + request.tenantId() + '\n' + key,
-                            sha256(bytes), () -> dispatcher.dispatch(request, resolution));
-                    return result.outcome().map(response -> result.replayed()
+                    String scopedKey = scope + '\n' + request.tenantId() + '\n' + key;
+                    byte[] fingerprint = sha256(bytes);
+                    // A repeat is answered from memory even while its tenant has no egress; a new key takes a
+                    // place only once the tenant is resolved (an unknown tenant takes none, its key stays free).
+                    IdempotencyStore.Result result = idempotency.replay(scopedKey, fingerprint);
+                    if (result == null) {
+                        Resolution resolution = dispatcher.resolve(request);
+                        result = idempotency.run(scopedKey, fingerprint, () -> dispatcher.dispatch(request, resolution));
+                    }
+                    IdempotencyStore.Result outcome = result;
+                    return outcome.outcome().map(response -> outcome.replayed()
                             ? ResponseEntity.ok().header(REPLAYED, "true").body(response)
                             : ResponseEntity.ok(response));
                 });

@@ -86,6 +86,28 @@ final class IdempotencyStore {
     }
 
     /**
+     * The remembered outcome of a key, without taking a place: asked before the tenant is resolved, so
+     * that a repeat is answered even while its tenant has no egress.
+     *
+     * @param key         scope and key
+     * @param fingerprint digest of the request body
+     * @return the replayed outcome (or the key-reuse problem), or null when the key is not remembered
+     */
+    Result replay(String key, byte[] fingerprint) {
+        Entry existing = entries.getIfPresent(key);
+        return existing == null ? null : replay(existing, fingerprint);
+    }
+
+    private Result replay(Entry existing, byte[] fingerprint) {
+        if (!MessageDigest.isEqual(existing.fingerprint(), fingerprint)) {
+            return new Result(Mono.error(new EgressProblemException(HttpStatus.UNPROCESSABLE_CONTENT, KEY_REUSED,
+                    "this Idempotency-Key was used for a different request", Map.of())), false);
+        }
+        replays.increment();
+        return new Result(Mono.fromFuture(existing.outcome(), true), true);
+    }
+
+    /**
      * Runs a delivery once per key.
      *
      * @param key         scope and key (the tenant already resolved)
@@ -97,12 +119,7 @@ final class IdempotencyStore {
         Entry pending = new Entry(fingerprint, new CompletableFuture<>(), ENTRY_OVERHEAD);
         Entry existing = entries.asMap().putIfAbsent(key, pending);
         if (existing != null) {
-            if (!MessageDigest.isEqual(existing.fingerprint(), fingerprint)) {
-                return new Result(Mono.error(new EgressProblemException(HttpStatus.UNPROCESSABLE_CONTENT, KEY_REUSED,
-                        "this Idempotency-Key was used for a different request", Map.of())), false);
-            }
-            replays.increment();
-            return new Result(Mono.fromFuture(existing.outcome(), true), true);
+            return replay(existing, fingerprint);
         }
         CompletableFuture<DeliveryResponse> future = pending.outcome();
         // Subscribed here, not by the client: a disconnect must not cancel a delivery others may wait for.

@@ -84,6 +84,17 @@ class IdempotencyIT extends AppITSupport {
     }
 
     @Test
+    void aRepeatIsAnsweredFromMemoryEvenWhileItsTenantHasNoEgress() {
+        deliver("acme", "before-outage", 1).expectStatus().isOk().expectBody().returnResult();
+        publish();
+
+        deliver("acme", "before-outage", 1).expectStatus().isOk()
+                .expectHeader().valueEquals("Idempotent-Replayed", "true").expectBody().returnResult();
+        deliver("acme", "during-outage", 1).expectStatus().isEqualTo(503).expectBody().returnResult();
+        assertThat(sink.received()).hasSize(1);
+    }
+
+    @Test
     void aKeyFirstUsedWithAnUnknownTenantIsNotBurnt() throws IOException {
         deliver("later-co", "early-key", 1).expectStatus().isNotFound()
                 .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:unknown-tenant");
