@@ -8,6 +8,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
@@ -36,7 +38,8 @@ final class RequestHeaderDeadline {
     private final long timeoutNanos;
     private final Runnable onTimeout;
     private ScheduledFuture<?> timer;
-    private boolean inRequest;
+    // Requests decoded and not yet answered (more than one when a client pipelines).
+    private int unanswered;
 
     private RequestHeaderDeadline(Channel channel, Duration timeout, Runnable onTimeout) {
         this.channel = channel;
@@ -65,7 +68,7 @@ final class RequestHeaderDeadline {
     }
 
     private void start() {
-        if (timer == null && !inRequest && channel.isActive()) {
+        if (timer == null && unanswered == 0 && channel.isActive()) {
             timer = channel.eventLoop().schedule(this::expire, timeoutNanos, TimeUnit.NANOSECONDS);
         }
     }
@@ -79,7 +82,7 @@ final class RequestHeaderDeadline {
 
     private void expire() {
         timer = null;
-        if (!inRequest && channel.isActive()) {
+        if (unanswered == 0 && channel.isActive()) {
             onTimeout.run();
             channel.close();
         }
@@ -89,7 +92,7 @@ final class RequestHeaderDeadline {
     private final class RawBytes extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (!inRequest && msg instanceof ByteBuf bytes && bytes.isReadable()) {
+            if (unanswered == 0 && msg instanceof ByteBuf bytes && bytes.isReadable()) {
                 start();
             }
             ctx.fireChannelRead(msg);
@@ -108,15 +111,18 @@ final class RequestHeaderDeadline {
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (msg instanceof HttpRequest) {
                 stop();
-                inRequest = true;
+                unanswered++;
             }
             ctx.fireChannelRead(msg);
         }
 
         @Override
         public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-            if (msg instanceof LastHttpContent) {
-                inRequest = false;
+            // A "100 Continue" is complete but does not answer the request: its body is still to come.
+            boolean informational = msg instanceof HttpResponse response
+                    && response.status().codeClass() == HttpStatusClass.INFORMATIONAL;
+            if (msg instanceof LastHttpContent && !informational && unanswered > 0) {
+                unanswered--;
             }
             ctx.write(msg, promise);
         }
