@@ -123,7 +123,8 @@ final class IdempotencyStore {
         }
         CompletableFuture<DeliveryResponse> future = pending.outcome();
         // Subscribed here, not by the client: a disconnect must not cancel a delivery others may wait for.
-        delivery.get().subscribe(response -> {
+        // Deferred: a supplier that throws becomes an error that frees the key, never a pending entry forever.
+        Mono.defer(delivery).subscribe(response -> {
             DeliveryResponse kept = cut(response);
             entries.asMap().replace(key, pending,
                     new Entry(fingerprint, CompletableFuture.completedFuture(kept), weigh(kept)));

@@ -103,6 +103,15 @@ class IdempotencyStoreTest {
     }
 
     @Test
+    void aDeliveryThatCannotEvenStartLeavesTheKeyFree() {
+        StepVerifier.create(store.run("broken", FP, () -> {
+            throw new IllegalStateException("no delivery");
+        }).outcome()).verifyError(IllegalStateException.class);
+        assertThat(store.contains("broken")).isFalse();
+        StepVerifier.create(store.run("broken", FP, () -> send("1")).outcome()).expectNextCount(1).verifyComplete();
+    }
+
+    @Test
     void aKeyReusedForAnotherRequestIsRefused() {
         store.run("k", FP, () -> send("1")).outcome().block();
         StepVerifier.create(store.run("k", new byte[] {2}, () -> send("2")).outcome())
