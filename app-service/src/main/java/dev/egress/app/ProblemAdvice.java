@@ -1,6 +1,7 @@
 package dev.egress.app;
 
 import dev.egress.discovery.forward.Problems;
+import io.netty.channel.ChannelException;
 import java.net.URI;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -27,6 +28,9 @@ import org.springframework.web.server.ServerWebInputException;
 public class ProblemAdvice {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
+
+    /** Problem slug: the client did not send its request within the listener's deadline. */
+    public static final String REQUEST_TIMEOUT = "request-timeout";
 
     /**
      * Maps a typed problem.
@@ -66,6 +70,21 @@ public class ProblemAdvice {
     @ExceptionHandler(DataBufferLimitException.class)
     public ResponseEntity<ProblemDetail> tooLarge(DataBufferLimitException e) {
         return respond(body(HttpStatus.CONTENT_TOO_LARGE, Problems.PAYLOAD_TOO_LARGE, "request body is over the limit"));
+    }
+
+    /**
+     * The client's connection failed while its request was read — typically Reactor Netty's request
+     * timeout ({@code egress.server.request-body-timeout}): 408, without a stack trace in the log (a slow
+     * client is not a bug, and one per connection must not flood the log). The connection is being
+     * closed, so the answer may not reach the client.
+     *
+     * @param e the error
+     * @return a 408 problem
+     */
+    @ExceptionHandler(ChannelException.class)
+    public ResponseEntity<ProblemDetail> requestTimeout(ChannelException e) {
+        log.debug("Request not received completely ({}); closing the connection", e.getMessage());
+        return respond(body(HttpStatus.REQUEST_TIMEOUT, REQUEST_TIMEOUT, "the request was not received in time"));
     }
 
     /**

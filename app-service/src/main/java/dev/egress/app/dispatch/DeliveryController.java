@@ -2,6 +2,7 @@ package dev.egress.app.dispatch;
 
 import dev.egress.app.config.ApiTokenFilter;
 import dev.egress.app.config.TenantAccess;
+import dev.egress.app.routing.Resolution;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -57,7 +58,8 @@ class DeliveryController {
                 @ApiResponse(responseCode = "413", description = "payload-too-large"),
                 @ApiResponse(responseCode = "415", description = "unsupported-media-type: Content-Type is not application/json"),
                 @ApiResponse(responseCode = "422", description = "idempotency-key-reused"),
-                @ApiResponse(responseCode = "429", description = "too-many-requests"),
+                @ApiResponse(responseCode = "429", description = "too-many-in-flight (App's admission limits) or "
+                        + "too-many-requests (every Border at its limit), with Retry-After"),
                 @ApiResponse(responseCode = "502", description = "target-unreachable or border-error"),
                 @ApiResponse(responseCode = "503", description = "no-egress-available, with Retry-After"),
                 @ApiResponse(responseCode = "504", description = "target-timeout")})
@@ -83,12 +85,20 @@ class DeliveryController {
                     DeliveryRequest request = parser.parse(bytes);
                     TenantAccess.check(exchange, request.tenantId());
                     if (key == null) {
-                        return dispatcher.dispatch(request).map(ResponseEntity::ok);
+                        return dispatcher.dispatch(request, dispatcher.resolve(request)).map(ResponseEntity::ok);
                     }
                     String scope = exchange.getAttributeOrDefault(ApiTokenFilter.TOKEN_SCOPE_ATTRIBUTE, "anonymous");
-                    IdempotencyStore.Result result = idempotency.run(scope + '\n' + request.tenantId() + '\n' + key,
-                            sha256(bytes), () -> dispatcher.dispatch(request));
-                    return result.outcome().map(response -> result.replayed()
+                    String scopedKey = scope + '\n' + request.tenantId() + '\n' + key;
+                    byte[] fingerprint = sha256(bytes);
+                    // A repeat is answered from memory even while its tenant has no egress; a new key takes a
+                    // place only once the tenant is resolved (an unknown tenant takes none, its key stays free).
+                    IdempotencyStore.Result result = idempotency.replay(scopedKey, fingerprint);
+                    if (result == null) {
+                        Resolution resolution = dispatcher.resolve(request);
+                        result = idempotency.run(scopedKey, fingerprint, () -> dispatcher.dispatch(request, resolution));
+                    }
+                    IdempotencyStore.Result outcome = result;
+                    return outcome.outcome().map(response -> outcome.replayed()
                             ? ResponseEntity.ok().header(REPLAYED, "true").body(response)
                             : ResponseEntity.ok(response));
                 });

@@ -18,16 +18,30 @@ record DeliveryResponse(String id, String tenantId, String egressIp, String bord
                         List<Attempt> attempts) {
 
     /**
+     * The same answer with another target response (the idempotency store keeps a cut copy).
+     *
+     * @param next the target response
+     * @return a copy
+     */
+    DeliveryResponse withResponse(TargetResponse next) {
+        return new DeliveryResponse(id, tenantId, egressIp, borderId, next, attempts);
+    }
+
+    /**
      * The target's answer.
      *
      * @param status        HTTP status
      * @param latencyMs     time the target took, as the Border measured it
      * @param headers       response headers (first value per name)
      * @param body          response body as text, absent when empty
-     * @param bodyTruncated present and true when the Border cut the body at its cap
+     * @param bodyTruncated present and true when the body was cut: by the Border at its cap, or by App's
+     *                      idempotency store when it replays an answer
+     * @param bodySha256    present when App's idempotency store cut the body: hex SHA-256 of the whole body
+     *                      as App first received it, so a client can check the copy it may have kept
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record TargetResponse(int status, long latencyMs, Map<String, String> headers, String body, Boolean bodyTruncated) {
+    record TargetResponse(int status, long latencyMs, Map<String, String> headers, String body, Boolean bodyTruncated,
+                          String bodySha256) {
     }
 
     /**

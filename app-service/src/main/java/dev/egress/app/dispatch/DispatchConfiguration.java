@@ -41,9 +41,14 @@ class DispatchConfiguration {
     @Bean
     Dispatcher dispatcher(EgressRouter router, BorderClients clients, BorderBreakers breakers, PassiveHealth health,
                           RetryBudget budget, DispatchProperties properties, RoutingProperties routing,
-                          DispatchMetrics metrics, JsonMapper json, RouteTraffic traffic) {
+                          DispatchMetrics metrics, JsonMapper json, RouteTraffic traffic, DeliveryAdmission admission) {
         return new Dispatcher(router, clients, breakers, health, budget, properties, routing.retryAfter(), metrics, json,
-                traffic);
+                traffic, admission);
+    }
+
+    @Bean
+    DeliveryAdmission deliveryAdmission(DispatchProperties properties, RoutingProperties routing, MeterRegistry meters) {
+        return new DeliveryAdmission(properties.maxInFlight(), properties.maxInFlightPerTenant(), routing.retryAfter(), meters);
     }
 
     @Bean
@@ -53,6 +58,6 @@ class DispatchConfiguration {
 
     @Bean
     IdempotencyStore idempotencyStore(DispatchProperties properties, MeterRegistry meters) {
-        return new IdempotencyStore(properties.idempotencyWindow(), properties.idempotencyMaxEntries(), System::nanoTime, meters);
+        return new IdempotencyStore(properties.idempotency(), System::nanoTime, meters);
     }
 }

@@ -1,5 +1,6 @@
 package dev.egress.app.dispatch;
 
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
@@ -26,8 +27,11 @@ import org.springframework.validation.annotation.Validated;
  * @param maxConnectionsPerBorder pooled connections to one Border endpoint
  * @param pendingAcquireMax       requests that may wait for a pooled connection to one Border (429 above)
  * @param connectionIdleTimeout   idle pooled connections to a Border are closed after this
- * @param idempotencyWindow       how long an {@code Idempotency-Key} is remembered
- * @param idempotencyMaxEntries   how many keys are remembered at most (oldest evicted first)
+ * @param idempotency             the {@code Idempotency-Key} store
+ * @param maxInFlight             deliveries in flight in this App at most (429 too-many-in-flight above); bounds
+ *                                the memory held by requests and keeps a burst from queueing behind Borders
+ * @param maxInFlightPerTenant    deliveries of one tenant in flight in this App at most (429 above): below a
+ *                                Border's per-IP limit, so one slow tenant cannot fill a shared IP by itself
  */
 @Validated
 @ConfigurationProperties("egress.dispatch")
@@ -42,6 +46,35 @@ public record DispatchProperties(
         @DefaultValue("256") @Min(1) int maxConnectionsPerBorder,
         @DefaultValue("1024") @Min(1) int pendingAcquireMax,
         @DefaultValue("30s") @NotNull Duration connectionIdleTimeout,
-        @DefaultValue("24h") @NotNull Duration idempotencyWindow,
-        @DefaultValue("100000") @Min(1) int idempotencyMaxEntries) {
+        @DefaultValue @NotNull @Valid Idempotency idempotency,
+        @DefaultValue("4096") @Min(1) int maxInFlight,
+        @DefaultValue("128") @Min(1) int maxInFlightPerTenant) {
+
+    /**
+     * The {@code Idempotency-Key} store: in memory per App instance, bounded in bytes.
+     *
+     * @param window      how long an outcome is remembered after the delivery ended
+     * @param maxSize     estimated memory of all remembered outcomes at most; beyond it the least useful
+     *                    entries are evicted (Caffeine's size eviction)
+     * @param maxBodySize how much of the target's body a remembered outcome keeps; a replay of a longer
+     *                    body says {@code bodyTruncated} and carries the whole body's {@code bodySha256}
+     */
+    public record Idempotency(
+            @DefaultValue("24h") @NotNull Duration window,
+            @DefaultValue("64MB") @NotNull DataSize maxSize,
+            @DefaultValue("4KB") @NotNull DataSize maxBodySize) {
+
+        /** Checks the sizes: a store that can hold nothing would silently disable idempotency. */
+        public Idempotency {
+            if (window != null && (window.isNegative() || window.isZero())) {
+                throw new IllegalArgumentException("egress.dispatch.idempotency.window: %s (expected: > 0)".formatted(window));
+            }
+            if (maxSize != null && maxSize.toBytes() < 64 * 1024) {
+                throw new IllegalArgumentException("egress.dispatch.idempotency.max-size: %s (expected: >= 64KB)".formatted(maxSize));
+            }
+            if (maxBodySize != null && (maxBodySize.toBytes() < 0 || maxBodySize.toBytes() > Integer.MAX_VALUE / 4)) {
+                throw new IllegalArgumentException("egress.dispatch.idempotency.max-body-size: %s (expected: 0..512MB)".formatted(maxBodySize));
+            }
+        }
+    }
 }

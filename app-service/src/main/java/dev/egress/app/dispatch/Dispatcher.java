@@ -32,7 +32,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Carries one delivery: tenant → allowed IPs → a live Border (from the local snapshot only) → the
  * Border's forward call, with one circuit breaker per Border, passive health, time limits per attempt
  * and overall, and retries under a budget that move to another Border only when nothing reached the
- * target. A request that may have reached the target is never sent twice.
+ * target. A request that may have reached the target is never sent twice. Each delivery holds a place
+ * of {@link DeliveryAdmission} while it runs, so one tenant cannot take every Border slot.
  */
 final class Dispatcher {
 
@@ -78,10 +79,11 @@ final class Dispatcher {
     private final DispatchMetrics metrics;
     private final JsonMapper json;
     private final RouteTraffic traffic;
+    private final DeliveryAdmission admission;
 
     Dispatcher(EgressRouter router, BorderClients clients, BorderBreakers breakers, PassiveHealth health,
                RetryBudget budget, DispatchProperties properties, Duration retryAfter, DispatchMetrics metrics,
-               JsonMapper json, RouteTraffic traffic) {
+               JsonMapper json, RouteTraffic traffic, DeliveryAdmission admission) {
         this.router = router;
         this.clients = clients;
         this.breakers = breakers;
@@ -92,23 +94,46 @@ final class Dispatcher {
         this.metrics = metrics;
         this.json = json;
         this.traffic = traffic;
+        this.admission = admission;
     }
 
     /**
-     * Delivers a webhook.
+     * Resolves the delivery's tenant against the current policy and snapshot. Done before anything is
+     * remembered or admitted, so that a request for an unknown tenant or without egress takes no place
+     * anywhere.
      *
      * @param request the validated request
+     * @return the tenant's candidate routes
+     * @throws dev.egress.app.tenants.UnknownTenantException for a tenant not in the policy
+     * @throws NoEgressAvailableException                   when no allowed IP can carry it now
+     */
+    Resolution resolve(DeliveryRequest request) {
+        long start = System.nanoTime();
+        try {
+            return router.resolve(request.tenantId());
+        } catch (NoEgressAvailableException e) {
+            metrics.refused(tenantClassOf(request), e.reason());
+            metrics.delivery(e.slug(), tenantClassOf(request), System.nanoTime() - start);
+            throw e;
+        }
+    }
+
+    /**
+     * Delivers a webhook of a resolved tenant, if admission lets it in; its place is given back when the
+     * delivery ends, whether it succeeds, fails or is cancelled.
+     *
+     * @param request    the validated request
+     * @param resolution its tenant's resolution from {@link #resolve}
      * @return the target's answer, or an {@link EgressProblemException} error
      */
-    Mono<DeliveryResponse> dispatch(DeliveryRequest request) {
+    Mono<DeliveryResponse> dispatch(DeliveryRequest request, Resolution resolution) {
         return Mono.defer(() -> {
             long start = System.nanoTime();
-            Resolution resolution;
+            DeliveryAdmission.Permit permit;
             try {
-                resolution = router.resolve(request.tenantId());
-            } catch (NoEgressAvailableException e) {
-                metrics.refused(tenantClassOf(request), e.reason());
-                metrics.delivery(e.slug(), tenantClassOf(request), System.nanoTime() - start);
+                permit = admission.admit(request.tenantId());
+            } catch (TooManyInFlightException e) {
+                metrics.delivery(e.slug(), resolution.tenantClass(), System.nanoTime() - start);
                 return Mono.error(e);
             }
             budget.onDelivery();
@@ -123,7 +148,8 @@ final class Dispatcher {
                             metrics.refused(resolution.tenantClass(), n.reason());
                         }
                         metrics.delivery(e.slug(), resolution.tenantClass(), System.nanoTime() - start);
-                    });
+                    })
+                    .doFinally(signal -> permit.release());
         });
     }
 
@@ -189,7 +215,7 @@ final class Dispatcher {
     private DeliveryResponse response(Delivery delivery, Route route, ForwardResponse answer) {
         DeliveryResponse.TargetResponse target = new DeliveryResponse.TargetResponse(answer.status(), answer.latencyMs(),
                 answer.headers(), answer.body() == null || answer.body().isEmpty() ? null : answer.body(),
-                answer.bodyTruncated() ? Boolean.TRUE : null);
+                answer.bodyTruncated() ? Boolean.TRUE : null, null);
         String egressIp = answer.sourceIp() != null ? answer.sourceIp() : route.ip().value();
         return new DeliveryResponse(delivery.id, delivery.request.tenantId(), egressIp, route.borderId().value(), target,
                 delivery.attemptsSoFar());

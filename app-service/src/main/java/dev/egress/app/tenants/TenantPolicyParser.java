@@ -2,6 +2,7 @@ package dev.egress.app.tenants;
 
 import dev.egress.discovery.EgressIp;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,6 +53,7 @@ final class TenantPolicyParser {
             throw new InvalidTenantsFileException("tenants: expected a list");
         }
         Map<String, Tenant> tenants = new LinkedHashMap<>();
+        Map<EgressIp, String> owners = new HashMap<>();
         for (int i = 0; i < entries.size(); i++) {
             String where = "tenants[" + i + "]";
             if (!(entries.get(i) instanceof Map<?, ?> entry)) {
@@ -71,6 +73,12 @@ final class TenantPolicyParser {
                 // A dedicated IP in the shared pool would let every shared tenant leave from it.
                 if (sharedSet.contains(ip)) {
                     throw new InvalidTenantsFileException("%s.dedicatedIps: %s is also in sharedPool (expected: disjoint)".formatted(where, ip));
+                }
+                // One IP for two tenants would let each send from the other's allowlisted address.
+                String owner = owners.putIfAbsent(ip, id);
+                if (owner != null && !owner.equals(id)) {
+                    throw new InvalidTenantsFileException("%s.dedicatedIps: %s is dedicated to both '%s' and '%s' (expected: one tenant per dedicated IP)"
+                            .formatted(where, ip, owner, id));
                 }
             }
             if (tenants.put(id, new Tenant(id, dedicated)) != null) {

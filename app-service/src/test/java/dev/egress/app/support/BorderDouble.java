@@ -61,6 +61,8 @@ public final class BorderDouble implements AutoCloseable {
     private final AtomicReference<String> reportedSourceIp = new AtomicReference<>();
     private final AtomicInteger calls = new AtomicInteger();
     private final AtomicInteger openConnections = new AtomicInteger();
+    private final Map<EgressIp, AtomicInteger> inFlightPerIp = new ConcurrentHashMap<>();
+    private volatile int limitPerIp = Integer.MAX_VALUE;
     private final java.util.concurrent.atomic.AtomicLong generation = new java.util.concurrent.atomic.AtomicLong();
     private final Duration targetTimeout;
     private final DisposableServer server;
@@ -118,6 +120,16 @@ public final class BorderDouble implements AutoCloseable {
         if (injected != null) {
             return problem(response, injected.status(), injected.slug(), injected.targetContacted());
         }
+        // The real Border's egress.limits.max-concurrency-per-ip: one more answers 429, nothing sent.
+        AtomicInteger inFlight = inFlightPerIp.computeIfAbsent(ip, k -> new AtomicInteger());
+        if (inFlight.incrementAndGet() > limitPerIp) {
+            inFlight.decrementAndGet();
+            return problem(response, 429, Problems.TOO_MANY_REQUESTS, false);
+        }
+        return forward(forward, ip, response).doFinally(signal -> inFlight.decrementAndGet());
+    }
+
+    private Mono<Void> forward(ForwardRequest forward, EgressIp ip, HttpServerResponse response) {
         long start = System.nanoTime();
         return bound.get(ip)
                 .headers(h -> forward.headers().forEach(h::set))
@@ -175,6 +187,15 @@ public final class BorderDouble implements AutoCloseable {
      */
     public void reportSourceIp(String ip) {
         reportedSourceIp.set(ip);
+    }
+
+    /**
+     * Limits egress calls in flight per IP, like the real Border's {@code egress.limits.max-concurrency-per-ip}.
+     *
+     * @param limit calls per IP; one more answers 429 {@code too-many-requests} with {@code targetContacted:false}
+     */
+    public void limitPerIp(int limit) {
+        limitPerIp = limit;
     }
 
     /**

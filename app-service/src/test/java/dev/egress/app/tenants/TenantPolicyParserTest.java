@@ -41,6 +41,8 @@ class TenantPolicyParserTest {
         "duplicate id              | 'sharedPool: [127.0.0.8]\ntenants: [{id: a}, {id: a}]'             | defined twice",
         "bad id                    | 'sharedPool: [127.0.0.8]\ntenants: [{id: \"a b\"}]'                | .id",
         "dedicated in shared       | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, dedicatedIps: [127.0.0.8]}]' | also in sharedPool",
+        "dedicated in shared (v6)  | 'sharedPool: [\"::1\"]\ntenants: [{id: a, dedicatedIps: [\"0:0::1\"]}]' | also in sharedPool",
+        "one ip, two tenants       | 'tenants: [{id: acme, dedicatedIps: [127.0.0.2, 127.0.0.3]}, {id: globex, dedicatedIps: [127.0.0.3]}]' | 127.0.0.3 is dedicated to both 'acme' and 'globex'",
         "shared tenant, no pool    | 'tenants: [{id: a}]'                                               | sharedPool: empty",
         "duplicate ip              | 'sharedPool: [127.0.0.8, 127.0.0.8]\ntenants: []'                  | listed twice",
         "duplicate yaml key        | 'tenants: []\ntenants: []'                                         | not valid YAML"})

@@ -61,6 +61,36 @@ class TenantPolicyStoreTest {
     }
 
     @Test
+    void aDedicatedIpGivenToTwoTenantsIsRejectedKeepingTheLastGoodPolicy() throws Exception {
+        Path file = Files.writeString(dir.resolve("t.yaml"), """
+                tenants:
+                  - id: acme
+                    dedicatedIps: [127.0.0.3]
+                  - id: globex
+                    dedicatedIps: [127.0.0.4]
+                """);
+        try (TenantPolicyStore store = store(file)) {
+            replace(file, """
+                    tenants:
+                      - id: acme
+                        dedicatedIps: [127.0.0.3]
+                      - id: globex
+                        dedicatedIps: [127.0.0.3]
+                    """);
+            await().atMost(Duration.ofSeconds(20)).until(() -> !store.state().valid());
+
+            assertThat(store.current().tenant("globex").orElseThrow().dedicatedIps())
+                    .containsExactly(dev.egress.discovery.EgressIp.of("127.0.0.4"));
+            assertThat(store.state().lastError()).contains("127.0.0.3", "'acme'", "'globex'");
+            assertThat(meters.get("egress.tenants.file.valid").gauge().value()).isZero();
+            assertThat(meters.get("egress.tenants.reloads").tag("result", "rejected").counter().count()).isEqualTo(1);
+            var health = new TenantsHealthIndicator(store).health();
+            assertThat(health.getDetails()).containsEntry("valid", false);
+            assertThat((String) health.getDetails().get("lastError")).contains("127.0.0.3", "acme", "globex");
+        }
+    }
+
+    @Test
     void anUnchangedFileIsNotReapplied() throws Exception {
         Path file = Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
         try (TenantPolicyStore store = store(file)) {
