@@ -75,8 +75,10 @@ class TenantPolicyStoreTest {
                       - id: acme
                         dedicatedIps: [127.0.0.3]
                       - id: globex
-                        dedicatedIps: [127.0.0.3]
+                        dedicatedIps: [127.0.0.3]   # taken from acme by mistake
                     """);
+            // (The comment also changes the size: a same-size rewrite within one file-timestamp tick of the
+            // first write would look unchanged to the poller's cheap stat check.)
             await().atMost(Duration.ofSeconds(20)).until(() -> !store.state().valid());
 
             assertThat(store.current().tenant("globex").orElseThrow().dedicatedIps())
