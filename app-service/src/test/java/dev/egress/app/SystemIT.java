@@ -29,6 +29,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -43,6 +46,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ExtendWith(OutputCaptureExtension.class)
 class SystemIT {
 
     private static final String API_TOKEN = "system-api-token";
@@ -242,6 +246,23 @@ class SystemIT {
                 .jsonPath("$.targetContacted").isEqualTo(false)
                 .jsonPath("$.detail").value(detail -> assertThat((String) detail)
                         .startsWith("the target refused the connection").doesNotContain("finishConnect"));
+    }
+
+    @Test
+    @Order(4)
+    void refusedTargetsAreLoggedWithTenantAndReasonAtMostOncePerInterval(CapturedOutput output) {
+        // Port 80 of 127.0.0.1 is outside the Borders' allowed 127.0.0.1/32:1024-65535: vetted, never connected.
+        for (int i = 0; i < 5; i++) {
+            client().post().uri("/v1/deliveries").contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(Map.of("tenantId", "acme", "url", "http://127.0.0.1:80/probe-" + i, "payload", Map.of()))
+                    .exchange().expectStatus().isForbidden()
+                    .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:target-denied");
+        }
+
+        List<String> lines = output.getAll().lines().filter(l -> l.contains("Refused webhook target for tenant 'acme'")).toList();
+        assertThat(lines).hasSize(1);
+        assertThat(lines.get(0)).contains("DENIED_RANGE");
+        assertThat(sink.received()).noneMatch(r -> r.path().startsWith("/probe-"));
     }
 
     @Test

@@ -9,6 +9,8 @@ import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.NoEgressAvailableException;
 import dev.egress.app.routing.Resolution;
 import dev.egress.discovery.BorderId;
+import dev.egress.discovery.LogText;
+import dev.egress.discovery.RateLimitedLog;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
@@ -24,6 +26,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
@@ -36,6 +40,8 @@ import tools.jackson.databind.json.JsonMapper;
  * of {@link DeliveryAdmission} while it runs, so one tenant cannot take every Border slot.
  */
 final class Dispatcher {
+
+    private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
 
     /** Problem slug for a Border that failed in a way that may have reached the target. */
     static final String BORDER_ERROR = "border-error";
@@ -80,6 +86,7 @@ final class Dispatcher {
     private final JsonMapper json;
     private final RouteTraffic traffic;
     private final DeliveryAdmission admission;
+    private final RateLimitedLog refusedTargets = new RateLimitedLog(log, Duration.ofSeconds(10));
 
     Dispatcher(EgressRouter router, BorderClients clients, BorderBreakers breakers, PassiveHealth health,
                RetryBudget budget, DispatchProperties properties, Duration retryAfter, DispatchMetrics metrics,
@@ -246,7 +253,7 @@ final class Dispatcher {
                     result.targetContacted(), null);
             case BORDER_PROBLEM -> switch (result.borderStatus()) {
                 case 400 -> failure(delivery, HttpStatus.BAD_REQUEST, Problems.INVALID_REQUEST, detail, false, null);
-                case 403 -> failure(delivery, HttpStatus.FORBIDDEN, Problems.TARGET_DENIED, detail, false, result.reason());
+                case 403 -> refusedTarget(delivery, detail, result.reason());
                 case 413 -> failure(delivery, HttpStatus.CONTENT_TOO_LARGE, Problems.PAYLOAD_TOO_LARGE, detail, false, null);
                 // The Border names why the target failed (reason: connection-refused, tls-handshake-failed, ...)
                 // and which kind of 502 it was; both reach the caller unchanged.
@@ -264,6 +271,17 @@ final class Dispatcher {
             };
             default -> failure(delivery, HttpStatus.BAD_GATEWAY, BORDER_ERROR, detail, result.targetContacted(), null);
         };
+    }
+
+    /**
+     * A target the Border's SSRF guard refused. Counted in {@code egress.delivery.attempts} like every
+     * outcome, and logged (rate-limited: a caller can send thousands) with the tenant and the reason, so an
+     * operator can tell a misconfigured tenant from a probing one.
+     */
+    private EgressProblemException refusedTarget(Delivery delivery, String detail, String reason) {
+        refusedTargets.warn("Refused webhook target for tenant '%s': %s (%s)".formatted(delivery.request.tenantId(),
+                LogText.escape(String.valueOf(reason)), LogText.escape(String.valueOf(detail))), null);
+        return failure(delivery, HttpStatus.FORBIDDEN, Problems.TARGET_DENIED, detail, false, reason);
     }
 
     /** The Border's 502 kinds that App passes on; anything else is a plain {@code target-unreachable}. */

@@ -15,6 +15,7 @@ import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.forward.Problems;
 import io.netty.buffer.Unpooled;
 import dev.egress.discovery.LogText;
+import dev.egress.discovery.RateLimitedLog;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.ReadTimeoutException;

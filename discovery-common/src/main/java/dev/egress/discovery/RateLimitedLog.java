@@ -1,23 +1,29 @@
-package dev.egress.border.egress;
+package dev.egress.discovery;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 
 /**
- * At most one log line per interval for a failure a target can cause at will (a malformed answer, an
- * unexpected error): one bad endpoint receiving thousands of webhooks must not write thousands of
- * lines, or stack traces. The line says how many were left out since the last one; the metric
- * {@code border.egress.requests} still counts every one.
+ * At most one log line per interval for an event a caller or a target can cause at will (a malformed
+ * answer, a refused target, an unexpected error): one bad endpoint receiving thousands of webhooks must
+ * not write thousands of lines, or stack traces. The line says how many were left out since the last
+ * one; a metric beside each use still counts every one. Both services use it.
  */
-final class RateLimitedLog {
+public final class RateLimitedLog {
 
     private final Logger log;
     private final long intervalNanos;
     private final AtomicLong nextAllowed = new AtomicLong(Long.MIN_VALUE);
     private final AtomicLong suppressed = new AtomicLong();
 
-    RateLimitedLog(Logger log, Duration interval) {
+    /**
+     * Creates the limiter.
+     *
+     * @param log      where lines go
+     * @param interval at most one line per this interval
+     */
+    public RateLimitedLog(Logger log, Duration interval) {
         this.log = log;
         this.intervalNanos = interval.toNanos();
     }
@@ -28,7 +34,7 @@ final class RateLimitedLog {
      * @param message the message (already safe for a log line)
      * @param cause   logged with its stack trace when not null
      */
-    void warn(String message, Throwable cause) {
+    public void warn(String message, Throwable cause) {
         long now = System.nanoTime();
         long next = nextAllowed.get();
         if ((next != Long.MIN_VALUE && now - next < 0) || !nextAllowed.compareAndSet(next, now + intervalNanos)) {
