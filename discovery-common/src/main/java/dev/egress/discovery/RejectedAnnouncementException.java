@@ -9,6 +9,7 @@ import java.util.Objects;
 public final class RejectedAnnouncementException extends RuntimeException {
 
     private final RejectionReason reason;
+    private final String detail;
     private final transient BorderId claimedBorderId;
 
     /**
@@ -21,6 +22,7 @@ public final class RejectedAnnouncementException extends RuntimeException {
     public RejectedAnnouncementException(RejectionReason reason, String detail, BorderId claimedBorderId) {
         super(reason.slug() + ": " + detail, null, false, false);
         this.reason = Objects.requireNonNull(reason, "reason");
+        this.detail = detail;
         this.claimedBorderId = claimedBorderId;
     }
 
@@ -31,6 +33,15 @@ public final class RejectedAnnouncementException extends RuntimeException {
      */
     public RejectionReason reason() {
         return reason;
+    }
+
+    /**
+     * What exactly failed, without the reason's slug.
+     *
+     * @return the detail
+     */
+    public String detail() {
+        return detail;
     }
 
     /**

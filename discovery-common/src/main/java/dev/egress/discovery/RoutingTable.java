@@ -32,6 +32,8 @@ public final class RoutingTable {
     private final List<Consumer<RoutingSnapshot>> listeners = new CopyOnWriteArrayList<>();
     private final Clock clock;
     private volatile Instant confirmedAt;
+    /** The rejections of the latest read offered, whether or not it was swapped in (a view for operators). */
+    private volatile List<RoutingSnapshot.Rejection> latestRejections = List.of();
     /** Set while reads keep coming back unusable, so the warning is logged once per episode, not per poll. */
     private volatile boolean unusableReads;
 
@@ -51,6 +53,16 @@ public final class RoutingTable {
      */
     public RoutingSnapshot current() {
         return current.get();
+    }
+
+    /**
+     * The owner payloads refused by the latest read (malformed, unsigned, forged...). Rejections do not
+     * count as routing content, so a change in them alone swaps nothing; this view follows every read.
+     *
+     * @return the rejections of the latest read offered; empty before the first
+     */
+    public List<RoutingSnapshot.Rejection> latestRejections() {
+        return latestRejections;
     }
 
     /**
@@ -74,10 +86,11 @@ public final class RoutingTable {
             throw new IllegalArgumentException(
                     "candidate: RoutingSnapshot.empty() (expected: a snapshot built from a registry read)");
         }
+        latestRejections = candidate.rejections();
         if (candidate.isEmpty() && !candidate.rejections().isEmpty()) {
             if (!unusableReads) {
                 unusableReads = true;
-                log.warn("Registry read unusable: all {} payloads were malformed; keeping routing snapshot {}",
+                log.warn("Registry read unusable: all {} payloads were rejected; keeping routing snapshot {}",
                         candidate.rejections().size(), current.get().generation());
             }
             return false;

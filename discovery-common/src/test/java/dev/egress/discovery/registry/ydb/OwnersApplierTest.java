@@ -27,7 +27,7 @@ class OwnersApplierTest {
     private final MutableClock clock = new MutableClock(T0);
     private final RoutingTable table = new RoutingTable(clock);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    private final OwnersApplier applier = new OwnersApplier(codec, table, clock, new WatcherMetrics(meters, table));
+    private final OwnersApplier applier = new OwnersApplier(dev.egress.discovery.trust.AnnouncementVerifier.unverified(), table, clock, new WatcherMetrics(meters, table));
 
     @Test
     void offersEveryReadAndSwapsOnlyOnChange() {
