@@ -11,10 +11,13 @@ import org.springframework.validation.annotation.Validated;
  * @param apiTokens     tokens accepted on the public API ({@code egress.security.api-tokens}, comma list);
  *                      none configured means every authenticated endpoint answers 401
  * @param internalToken token App presents to Borders ({@code egress.security.internal-token})
+ * @param insecureLocal run without trust material ({@code egress.security.insecure-local}): plaintext
+ *                      link to Borders, unsigned announcements accepted; local development only
  */
 @Validated
 @ConfigurationProperties("egress.security")
-public record SecurityProperties(@DefaultValue List<String> apiTokens, @DefaultValue("") String internalToken) {
+public record SecurityProperties(@DefaultValue List<String> apiTokens, @DefaultValue("") String internalToken,
+                                 @DefaultValue("false") boolean insecureLocal) {
 
     /** Drops blank entries (a trailing comma must not create an empty, always-matching token). */
     public SecurityProperties {
@@ -25,7 +28,7 @@ public record SecurityProperties(@DefaultValue List<String> apiTokens, @DefaultV
 
     @Override
     public String toString() {
-        return "SecurityProperties{apiTokens=[%d redacted], internalToken=%s}"
-                .formatted(apiTokens.size(), internalToken.isEmpty() ? "<unset>" : "<redacted>");
+        return "SecurityProperties{apiTokens=[%d redacted], internalToken=%s, insecureLocal=%s}"
+                .formatted(apiTokens.size(), internalToken.isEmpty() ? "<unset>" : "<redacted>", insecureLocal);
     }
 }

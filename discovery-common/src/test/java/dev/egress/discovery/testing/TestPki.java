@@ -13,6 +13,14 @@ import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import dev.egress.discovery.trust.Identity;
+import dev.egress.discovery.trust.IdentityKeyManager;
+import dev.egress.discovery.trust.Pem;
+import dev.egress.discovery.trust.ReloadingFile;
 
 /**
  * A throwaway certificate authority for tests, made by the JDK's own {@code keytool} in real processes
@@ -96,7 +104,9 @@ public final class TestPki {
      * @return the identity
      */
     public Issued border(String borderId) {
-        return issue("spiffe://egress.local/border/" + borderId);
+        // Also 127.0.0.1 and localhost, so that ordinary https clients (curl, a test's HttpClient) can
+        // verify the host name of a local Border; App checks the SPIFFE id instead.
+        return issue("spiffe://egress.local/border/" + borderId, ",ip:127.0.0.1,dns:localhost");
     }
 
     /**
@@ -116,6 +126,10 @@ public final class TestPki {
      * @return the identity
      */
     public Issued issue(String uri) {
+        return issue(uri, "");
+    }
+
+    private Issued issue(String uri, String moreNames) {
         int serial = SERIAL.incrementAndGet();
         try {
             Path leafStore = dir.resolve("leaf-" + serial + ".p12");
@@ -130,7 +144,7 @@ public final class TestPki {
                     "-file", csr.toString());
             keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", caStore.toString(), "-storepass", PASSWORD,
                     "-infile", csr.toString(), "-outfile", leafPem.toString(), "-validity", "2",
-                    "-ext", "san=uri:" + uri, "-ext", "eku=serverAuth,clientAuth", "-ext", "ku:c=digitalSignature");
+                    "-ext", "san=uri:" + uri + moreNames, "-ext", "eku=serverAuth,clientAuth", "-ext", "ku:c=digitalSignature");
             Files.writeString(chainPem, Files.readString(leafPem) + Files.readString(caPem));
             KeyStore keys = KeyStore.getInstance("PKCS12");
             try (InputStream in = Files.newInputStream(leafStore)) {
@@ -148,6 +162,52 @@ public final class TestPki {
             return new Issued(certificate, privateKey);
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("could not issue a test certificate for " + uri, e);
+        }
+    }
+
+    /**
+     * Loads an issued identity.
+     *
+     * @param issued the files
+     * @return the identity
+     */
+    public static Identity identity(Issued issued) {
+        try (ReloadingFile<Identity> file = ReloadingFile.identity(issued.certificate(), issued.privateKey(),
+                "egress.trust.certificate", "egress.trust.private-key", java.time.Duration.ofHours(1))) {
+            return file.get();
+        }
+    }
+
+    /**
+     * A JDK TLS context presenting an identity (a server, or a client certificate) and trusting CAs.
+     *
+     * @param identity the identity to present, or null for none
+     * @param trusted  PEM CA files to trust; none means the JDK defaults
+     * @return the context
+     */
+    public static SSLContext context(Issued identity, Path... trusted) {
+        try {
+            KeyManager[] keys = identity == null ? null
+                    : new KeyManager[] {new IdentityKeyManager(() -> identity(identity))};
+            TrustManager[] trust = null;
+            if (trusted.length > 0) {
+                KeyStore anchors = KeyStore.getInstance("PKCS12");
+                anchors.load(null, null);
+                int i = 0;
+                for (Path ca : trusted) {
+                    for (var certificate : Pem.certificates(Files.readAllBytes(ca), ca.toString())) {
+                        anchors.setCertificateEntry("ca-" + i++, certificate);
+                    }
+                }
+                TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+                factory.init(anchors);
+                trust = factory.getTrustManagers();
+            }
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(keys, trust, null);
+            return context;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("could not build a test TLS context", e);
         }
     }
 
