@@ -19,7 +19,8 @@ import javax.net.ssl.X509ExtendedKeyManager;
 public final class IdentityKeyManager extends X509ExtendedKeyManager {
 
     private final Supplier<Identity> identity;
-    private volatile Identity previous;
+    private Identity last;      // guarded by this: the identity the latest alias named
+    private Identity previous;  // guarded by this: the one before it (a handshake may still hold its alias)
 
     /**
      * Creates the key manager.
@@ -30,20 +31,30 @@ public final class IdentityKeyManager extends X509ExtendedKeyManager {
         this.identity = Objects.requireNonNull(identity, "identity");
     }
 
-    private String alias() {
-        Identity current = identity.get();
-        return "egress-" + Integer.toHexString(System.identityHashCode(current));
+    private static String aliasOf(Identity identity) {
+        return "egress-" + Integer.toHexString(System.identityHashCode(identity));
     }
 
-    private Identity byAlias(String alias) {
+    private synchronized String alias() {
         Identity current = identity.get();
-        if (alias == null || alias.equals("egress-" + Integer.toHexString(System.identityHashCode(current)))) {
-            previous = current;
+        if (current != last) {
+            previous = last;
+            last = current;
+        }
+        return aliasOf(current);
+    }
+
+    private synchronized Identity byAlias(String alias) {
+        Identity current = identity.get();
+        if (alias == null || alias.equals(aliasOf(current))) {
             return current;
         }
-        Identity before = previous;
-        return before != null && alias.equals("egress-" + Integer.toHexString(System.identityHashCode(before)))
-                ? before : current;
+        for (Identity known : new Identity[] {last, previous}) {
+            if (known != null && alias.equals(aliasOf(known))) {
+                return known;
+            }
+        }
+        return current;
     }
 
     @Override
