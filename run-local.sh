@@ -5,6 +5,9 @@
 #   border-b               127.0.0.1:8182  dedicated IPs 127.0.0.4, 127.0.0.5 (+ spare 127.0.0.6)
 #   app                    127.0.0.1:8080  dispatch API, tenants from local/tenants.yaml
 #   demo sink              127.0.0.1:9999  prints every webhook with the source IP it came from
+# Borders serve https and sign their announcements; App calls them over mutual TLS. The certificates come
+# from a throwaway local CA made at every start with the JDK's keytool (local/LocalPki.java) in
+# .run-local/pki/. The coordination node stays anonymous, like local YDB.
 #
 # Usage: ./run-local.sh [--rebuild] [--smoke] [--help]
 #        ./run-local.sh stop|start|restart border-a|border-b   (while the platform runs)
@@ -17,6 +20,7 @@ cd "$ROOT"
 
 RUN_DIR="$ROOT/.run-local"
 LOG_DIR="$RUN_DIR/logs"
+PKI_DIR="$RUN_DIR/pki"
 
 # Settings shared by the services go to them as environment variables, so a value the user already
 # exported wins (EGRESS_ROUTING_STRATEGY=round-robin ./run-local.sh); the per-part layout below (ids,
@@ -305,11 +309,25 @@ wait_until() {
 }
 
 log_has() { grep -qF -- "$2" "$LOG_DIR/$1.log" 2>/dev/null; }
+# Borders serve https with a certificate of the local CA (which also names 127.0.0.1); App serves http.
 ready() { curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$1/actuator/health/readiness" 2>/dev/null; }
+ready_tls() { curl -fsS -o /dev/null --max-time 2 --cacert "$CA" "https://127.0.0.1:$1/actuator/health/readiness" 2>/dev/null; }
 
 # ---------------------------------------------------------------------------------------------
 # Start the platform
 # ---------------------------------------------------------------------------------------------
+# A fresh throwaway CA and identities at every start: nothing from an earlier run is trusted.
+say "making a throwaway local CA and the Border/App certificates with keytool (.run-local/pki/)"
+rm -rf "$PKI_DIR"
+if ! "$JAVA" local/LocalPki.java "$PKI_DIR" \
+    "border-a=uri:spiffe://egress.local/border/border-a,ip:127.0.0.1,dns:localhost" \
+    "border-b=uri:spiffe://egress.local/border/border-b,ip:127.0.0.1,dns:localhost" \
+    "app=uri:spiffe://egress.local/app/app" >"$LOG_DIR/pki.log" 2>&1; then
+  cat "$LOG_DIR/pki.log" >&2
+  die "could not make the local PKI (log: .run-local/logs/pki.log)."
+fi
+CA="$PKI_DIR/ca.pem"
+
 say "starting the platform (logs in .run-local/logs/)"
 say "local mode: Borders may send to $EGRESS_SSRF_ALLOWEDRANGES only (egress.ssrf.allowed-ranges), the demo"
 say "            sink; App, the Borders, the coordination node and every other private/loopback address"
@@ -332,7 +350,10 @@ border() { # border ID PORT IPS
     "--server.port=$2" \
     "--egress.border.id=$1" \
     "--egress.border.ips=$3" \
-    "--egress.border.advertised-url=http://127.0.0.1:$2" \
+    "--egress.border.advertised-url=https://127.0.0.1:$2" \
+    "--egress.trust.certificate=$PKI_DIR/$1.pem" \
+    "--egress.trust.private-key=$PKI_DIR/$1-key.pem" \
+    "--egress.trust.app-ca=$CA" \
     "${common_registry[@]}"
 }
 # 127.0.0.6 on border-b is a spare: no tenant uses it, so a new dedicated tenant can take it.
@@ -350,13 +371,16 @@ start_border border-b
 start app "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} -jar "$APP_JAR" \
   "--server.address=127.0.0.1" \
   "--server.port=$APP_PORT" \
+  "--egress.trust.certificate=$PKI_DIR/app.pem" \
+  "--egress.trust.private-key=$PKI_DIR/app-key.pem" \
+  "--egress.trust.border-ca=$CA" \
   "--egress.tenants.file=$TENANTS_FILE" \
   "--egress.registry.create-if-missing=true" \
   "${common_registry[@]}"
 
 wait_until sink "http://127.0.0.1:$SINK_PORT" log_has sink "Demo sink listening"
-wait_until border-a "readiness UP" ready "$BORDER_A_PORT"
-wait_until border-b "readiness UP" ready "$BORDER_B_PORT"
+wait_until border-a "readiness UP" ready_tls "$BORDER_A_PORT"
+wait_until border-b "readiness UP" ready_tls "$BORDER_B_PORT"
 wait_until app "readiness UP" ready "$APP_PORT"
 
 # App's readiness does not wait for Borders; wait until its snapshot routes every dedicated IP.
@@ -406,7 +430,7 @@ start_border_again() {
   start_border "$1"
   DOWN=$(printf '%s' "$DOWN" | sed "s/ $1 / /")
   # shellcheck disable=SC2046
-  (wait_until "$1" "readiness UP" ready "$(port_of "$1")" \
+  (wait_until "$1" "readiness UP" ready_tls "$(port_of "$1")" \
     && wait_until app "$1's IPs routable again" ips_routable $(ips_of "$1"))
 }
 
@@ -530,12 +554,14 @@ cat <<EOF
 
 The egress platform is running on loopback:
   App (dispatch API)      http://127.0.0.1:$APP_PORT        API token:      $API_TOKEN
-  border-a (127.0.0.2/3)  http://127.0.0.1:$BORDER_A_PORT        operator token: $OPERATOR_TOKEN
-  border-b (127.0.0.4/5)  http://127.0.0.1:$BORDER_B_PORT        internal token: $INTERNAL_TOKEN (App -> Border)
+  border-a (127.0.0.2/3)  https://127.0.0.1:$BORDER_A_PORT       operator token: $OPERATOR_TOKEN
+  border-b (127.0.0.4/5)  https://127.0.0.1:$BORDER_B_PORT       internal token: $INTERNAL_TOKEN (App -> Border)
   coordination node       $REGISTRY
   demo sink               http://127.0.0.1:$SINK_PORT/   (tail -f .run-local/logs/sink.log)
   operator page           http://127.0.0.1:$APP_PORT/ops/   sign in with the operator token: $OPERATOR_TOKEN
 These tokens are fixed, local-only values. Local mode allows 127.0.0.1/32 as a webhook target.
+Trust chain: Borders sign their announcements and serve https; App calls them over mutual TLS. The
+throwaway CA and certificates of this run are in .run-local/pki/ (CA: .run-local/pki/ca.pem).
 
 Try it (watch the sink log: acme's webhooks arrive from 127.0.0.3 or 127.0.0.4 only):
 
@@ -554,9 +580,9 @@ Try it (watch the sink log: acme's webhooks arrive from 127.0.0.3 or 127.0.0.4 o
   curl -s -H 'Authorization: Bearer $API_TOKEN' http://127.0.0.1:$APP_PORT/v1/tenants/acme/egress
 
   # drain 127.0.0.3 on border-a: acme's webhooks move to 127.0.0.4 (set "ACTIVE" to undo)
-  curl -s -X PUT -H 'Authorization: Bearer $OPERATOR_TOKEN' -H 'Content-Type: application/json' \\
-    -d '{"status":"DRAINING"}' http://127.0.0.1:$BORDER_A_PORT/ops/v1/ips/127.0.0.3
-  curl -s -H 'Authorization: Bearer $OPERATOR_TOKEN' http://127.0.0.1:$BORDER_A_PORT/ops/v1/ips
+  curl -s --cacert .run-local/pki/ca.pem -X PUT -H 'Authorization: Bearer $OPERATOR_TOKEN' \\
+    -H 'Content-Type: application/json' -d '{"status":"DRAINING"}' https://127.0.0.1:$BORDER_A_PORT/ops/v1/ips/127.0.0.3
+  curl -s --cacert .run-local/pki/ca.pem -H 'Authorization: Bearer $OPERATOR_TOKEN' https://127.0.0.1:$BORDER_A_PORT/ops/v1/ips
 
   # failover drill: stop border-b (acme leaves only from 127.0.0.3 meanwhile), then bring it back
   ./run-local.sh stop border-b

@@ -46,12 +46,14 @@ nginx -c "$WORK/nginx.conf" -p "$WORK" & PIDS+=($!)
 java -jar "$COORD_JAR" --port "$COORD_PORT" > "$WORK/coord.log" 2>&1 & PIDS+=($!)
 java -Xmx512m -jar "$BORDER_JAR" --server.port="$BORDER_PORT" --egress.border.id=border-bench-app \
   --egress.border.ips="$SRC_IP" --egress.border.advertised-url="http://127.0.0.1:$BORDER_PORT" \
-  --egress.security.internal-token="$INTERNAL_TOKEN" --egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535 \
+  --egress.security.internal-token="$INTERNAL_TOKEN" --egress.security.insecure-local=true \
+  --egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535 \
   --egress.registry.connection-string="grpc://127.0.0.1:$COORD_PORT/local" > "$WORK/border.log" 2>&1 & PIDS+=($!)
 APP_JFR=()
 [[ ${PROFILE:-0} == 1 ]] && APP_JFR=(-XX:StartFlightRecording=filename="$WORK/app.jfr",settings=profile,delay=25s,duration=15s)
 java -Xmx512m "${APP_JFR[@]}" -jar "$APP_JAR" --server.port="$APP_PORT" --egress.tenants.file="$WORK/tenants.yaml" \
   --egress.security.api-tokens="$APP_TOKEN" --egress.security.internal-token="$INTERNAL_TOKEN" \
+  --egress.security.insecure-local=true \
   --egress.registry.connection-string="grpc://127.0.0.1:$COORD_PORT/local" > "$WORK/app.log" 2>&1 & PIDS+=($!)
 
 for _ in $(seq 1 240); do curl -s -o /dev/null "http://127.0.0.1:$SINK_PORT/" && break; sleep 0.5; done

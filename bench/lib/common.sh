@@ -44,9 +44,11 @@ wait_http() { # url [tries] : any HTTP answer
   for _ in $(seq 1 "${2:-240}"); do curl -s -o /dev/null "$1" && return 0; sleep 0.5; done
   echo "timeout waiting for $1" >&2; exit 1
 }
-wait_ready() { # base-url : readiness 200
+wait_ready() { # base-url : readiness 200 (https: verified against $WORK/pki/ca.pem)
+  local ca=()
+  [[ $1 == https:* ]] && ca=(--cacert "$WORK/pki/ca.pem")
   for _ in $(seq 1 240); do
-    [[ $(curl -s -o /dev/null -w '%{http_code}' "$1/actuator/health/readiness") == 200 ]] && return 0; sleep 0.5
+    [[ $(curl -s "${ca[@]}" -o /dev/null -w '%{http_code}' "$1/actuator/health/readiness") == 200 ]] && return 0; sleep 0.5
   done
   echo "not ready: $1" >&2; exit 1
 }
@@ -82,10 +84,13 @@ start_coord() { # port
   echo "coordination node did not start" >&2; exit 1
 }
 
+# Borders and Apps run in insecure-local mode (plaintext, unsigned) unless the caller passes egress.trust.*
+# arguments; see start_border_tls/start_app_tls and bench/app/mtls.sh for the trust chain.
 start_border() { # id port ips coord-port [extra args...] -> BORDER_PID (not waited for)
   local id=$1 port=$2 ips=$3 coord=$4; shift 4
   java -Xmx512m -jar "$BORDER_JAR" --server.port="$port" --egress.border.id="$id" --egress.border.ips="$ips" \
-    --egress.border.advertised-url="http://127.0.0.1:$port" --egress.security.internal-token="$INTERNAL_TOKEN" \
+    --egress.border.advertised-url="http://127.0.0.1:$port" --egress.security.insecure-local=true \
+    --egress.security.internal-token="$INTERNAL_TOKEN" \
     --egress.security.operator-token="$OPERATOR_TOKEN" --egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535 \
     --egress.registry.connection-string="grpc://127.0.0.1:$coord/local" "$@" > "$WORK/border-$id.log" 2>&1 &
   BORDER_PID=$!; PIDS+=($BORDER_PID)
@@ -95,6 +100,40 @@ start_app() { # name port tenants-file coord-port [extra args...] -> APP_PID (no
   local name=$1 port=$2 tenants=$3 coord=$4; shift 4
   java -Xmx512m "${APP_JVM_OPTS[@]}" -jar "$APP_JAR" --server.port="$port" --egress.tenants.file="$tenants" \
     --egress.security.api-tokens="$APP_TOKEN" --egress.security.internal-token="$INTERNAL_TOKEN" \
+    --egress.security.insecure-local=true \
+    --egress.registry.connection-string="grpc://127.0.0.1:$coord/local" "$@" > "$WORK/app-$name.log" 2>&1 &
+  APP_PID=$!; PIDS+=($APP_PID)
+}
+
+make_pki() { # names... : a throwaway CA and identities in $WORK/pki (local/LocalPki.java, keytool)
+  local specs=() name
+  for name in "$@"; do
+    case $name in
+      app*) specs+=("$name=uri:spiffe://egress.local/app/$name") ;;
+      *) specs+=("$name=uri:spiffe://egress.local/border/$name,ip:127.0.0.1,dns:localhost") ;;
+    esac
+  done
+  java "$LIB_ROOT/local/LocalPki.java" "$WORK/pki" "${specs[@]}" > "$WORK/pki.log" 2>&1 \
+    || { cat "$WORK/pki.log" >&2; exit 1; }
+}
+
+start_border_tls() { # id port ips coord-port [extra args...] : on the trust chain (make_pki first)
+  local id=$1 port=$2 ips=$3 coord=$4; shift 4
+  java -Xmx512m -jar "$BORDER_JAR" --server.port="$port" --egress.border.id="$id" --egress.border.ips="$ips" \
+    --egress.border.advertised-url="https://127.0.0.1:$port" --egress.security.internal-token="$INTERNAL_TOKEN" \
+    --egress.trust.certificate="$WORK/pki/$id.pem" --egress.trust.private-key="$WORK/pki/$id-key.pem" \
+    --egress.trust.app-ca="$WORK/pki/ca.pem" \
+    --egress.security.operator-token="$OPERATOR_TOKEN" --egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535 \
+    --egress.registry.connection-string="grpc://127.0.0.1:$coord/local" "$@" > "$WORK/border-$id.log" 2>&1 &
+  BORDER_PID=$!; PIDS+=($BORDER_PID)
+}
+
+start_app_tls() { # name port tenants-file coord-port [extra args...] : on the trust chain (make_pki with "app-<name>")
+  local name=$1 port=$2 tenants=$3 coord=$4; shift 4
+  java -Xmx512m "${APP_JVM_OPTS[@]}" -jar "$APP_JAR" --server.port="$port" --egress.tenants.file="$tenants" \
+    --egress.security.api-tokens="$APP_TOKEN" --egress.security.internal-token="$INTERNAL_TOKEN" \
+    --egress.trust.certificate="$WORK/pki/app-$name.pem" --egress.trust.private-key="$WORK/pki/app-$name-key.pem" \
+    --egress.trust.border-ca="$WORK/pki/ca.pem" \
     --egress.registry.connection-string="grpc://127.0.0.1:$coord/local" "$@" > "$WORK/app-$name.log" 2>&1 &
   APP_PID=$!; PIDS+=($APP_PID)
 }

@@ -23,7 +23,36 @@ class AppWiringTest {
         return new ReactiveWebApplicationContextRunner()
                 .withUserConfiguration(AppApplication.class)
                 .withPropertyValues("egress.tenants.file=" + tenants, "egress.security.api-tokens=t",
-                        "egress.security.internal-token=i");
+                        "egress.security.internal-token=i", "egress.security.insecure-local=true");
+    }
+
+    @Test
+    void refusesToStartWithoutTrustMaterialNamingTheProperties() throws Exception {
+        runner().withPropertyValues("egress.security.insecure-local=false").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("egress.trust.certificate")
+                    .hasMessageContaining("egress.trust.private-key").hasMessageContaining("egress.trust.border-ca")
+                    .hasMessageContaining("egress.security.insecure-local");
+        });
+    }
+
+    @Test
+    void refusesToStartWithPartOfTheTrustMaterialNamingWhatIsMissing() throws Exception {
+        dev.egress.discovery.testing.TestPki pki = dev.egress.discovery.testing.TestPki.create("app wiring CA");
+        dev.egress.discovery.testing.TestPki.Issued app = pki.app("app-1");
+        runner().withPropertyValues("egress.security.insecure-local=false", "egress.trust.certificate=" + app.certificate(),
+                "egress.trust.private-key=" + app.privateKey()).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageStartingWith("egress.trust.border-ca: not set");
+        });
+        // A Border's certificate is not an App identity.
+        dev.egress.discovery.testing.TestPki.Issued border = pki.border("border-a");
+        runner().withPropertyValues("egress.security.insecure-local=false", "egress.trust.certificate=" + border.certificate(),
+                "egress.trust.private-key=" + border.privateKey(), "egress.trust.border-ca=" + pki.caPem()).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("spiffe://egress.local/border/border-a")
+                    .hasMessageContaining("expected: spiffe://egress.local/app/<name>");
+        });
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.egress.app.support.BorderProcess;
+import dev.egress.app.support.TestTrust;
 import dev.egress.coordination.EmbeddedCoordinationNode;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
@@ -83,11 +84,14 @@ class SystemIT {
                   - id: small-co
                 """);
         // Start together: three JVMs boot in parallel on the shared cores.
+        // On the trust chain: signed announcements, mutual TLS between App and Borders.
+        TestTrust trust = TestTrust.shared();
         borderA = BorderProcess.start("border-a", List.of("127.0.0.6", "127.0.0.8", "127.0.0.2"), node.connectionString(),
-                INTERNAL_TOKEN, "--egress.limits.response-timeout=2s");
+                INTERNAL_TOKEN, trust, "--egress.limits.response-timeout=2s");
         borderB = BorderProcess.start("border-b", List.of("127.0.0.7", "127.0.0.5", "127.0.0.9"), node.connectionString(),
-                INTERNAL_TOKEN, "--egress.limits.response-timeout=2s");
-        borderC = BorderProcess.start("border-c", List.of("127.0.0.3", "127.0.0.4"), node.connectionString(), INTERNAL_TOKEN);
+                INTERNAL_TOKEN, trust, "--egress.limits.response-timeout=2s");
+        borderC = BorderProcess.start("border-c", List.of("127.0.0.3", "127.0.0.4"), node.connectionString(), INTERNAL_TOKEN,
+                trust);
         borderA = readyOrRestart(borderA);
         borderB = readyOrRestart(borderB);
         borderC = readyOrRestart(borderC);
@@ -117,6 +121,7 @@ class SystemIT {
         registry.add("egress.security.api-tokens", () -> API_TOKEN);
         registry.add("egress.security.internal-token", () -> INTERNAL_TOKEN);
         registry.add("egress.dispatch.attempt-timeout", () -> "10s");
+        TestTrust.shared().appProperties(registry);
     }
 
     @AfterAll

@@ -72,6 +72,7 @@ class BorderProcessIT {
                 "--egress.border.drain-timeout=" + DRAIN_TIMEOUT.toSeconds() + "s",
                 "--egress.security.internal-token=" + Tokens.INTERNAL,
                 "--egress.security.operator-token=" + Tokens.OPERATOR,
+                "--egress.security.insecure-local=true",
                 "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
                 "--egress.registry.connection-string=" + node.connectionString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();

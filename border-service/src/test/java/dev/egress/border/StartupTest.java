@@ -48,7 +48,7 @@ class StartupTest {
     void refusesToStartWhenADedicatedIpCannotBeBoundAndNamesTheIp() {
         // 192.0.2.1 (TEST-NET-1) is not on any interface here: bind fails locally, nothing is sent.
         Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2,192.0.2.1",
-                "--egress.security.internal-token=" + Tokens.INTERNAL));
+                "--egress.security.internal-token=" + Tokens.INTERNAL, "--egress.security.insecure-local=true"));
         assertThat(failure.getMessage()).contains("cannot bind 192.0.2.1").containsIgnoringCase("assign");
     }
 
@@ -58,7 +58,7 @@ class StartupTest {
         java.nio.file.Files.writeString(notPem, "not a certificate");
         for (String location : new String[] {"/nonexistent/ca.pem", notPem.toString()}) {
             Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2", "--egress.security.internal-token=" + Tokens.INTERNAL,
-                    "--egress.tls.trusted-certificates=" + location));
+                    "--egress.security.insecure-local=true", "--egress.tls.trusted-certificates=" + location));
             assertThat(failure.getMessage()).contains("egress.tls.trusted-certificates").contains(location);
         }
     }
@@ -99,7 +99,8 @@ class StartupTest {
         try (ConfigurableApplicationContext border = new SpringApplicationBuilder(BorderApplication.class)
                 .initializers(ctx -> ctx.getBeanFactory().registerSingleton("inMemoryBorderRegistry", registry))
                 .run("--server.port=0", "--egress.border.id=border-start", "--egress.border.advertised-url=http://127.0.0.1:8181",
-                        "--egress.border.ips=127.0.0.2", "--egress.security.internal-token=" + Tokens.INTERNAL)) {
+                        "--egress.border.ips=127.0.0.2", "--egress.security.internal-token=" + Tokens.INTERNAL,
+                        "--egress.security.insecure-local=true")) {
             int port = ((WebServerApplicationContext) border).getWebServer().getPort();
             WebTestClient web = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(30)).build();
             web.get().uri("/actuator/health/readiness").exchange().expectStatus().isEqualTo(503)

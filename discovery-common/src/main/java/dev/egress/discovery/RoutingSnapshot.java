@@ -36,17 +36,30 @@ public final class RoutingSnapshot {
     private final Instant builtAt;
 
     /**
-     * A payload the snapshot skipped.
+     * A payload the snapshot skipped: never routed on, and never able to replace or shadow a verified
+     * announcement of the Border it claims to be.
      *
-     * @param index  position of the payload in the input list (lets the caller name the owner)
-     * @param reason the broken rule; it quotes the payload, so it is kept escaped for logs
-     *               ({@link LogText#escape}): one line, bounded length
+     * @param index           position of the payload in the input list (lets the caller name the owner)
+     * @param reason          the broken rule, in detail; it quotes the payload, so it is kept escaped for
+     *                        logs ({@link LogText#escape}): one line, bounded length
+     * @param cause           the class of failure
+     * @param claimedBorderId the Border id the payload claims (unverified, for display), or null
      */
-    public record Rejection(int index, String reason) {
+    public record Rejection(int index, String reason, RejectionReason cause, BorderId claimedBorderId) {
 
         /** Escapes the reason once, here, so that every log and status view shows the safe form. */
         public Rejection {
             reason = LogText.escape(reason);
+        }
+
+        /**
+         * A malformed payload.
+         *
+         * @param index  position of the payload in the input list
+         * @param reason the broken rule
+         */
+        public Rejection(int index, String reason) {
+            this(index, reason, RejectionReason.MALFORMED, null);
         }
     }
 
@@ -83,13 +96,33 @@ public final class RoutingSnapshot {
      * @return the snapshot (generation 0; {@link RoutingTable} assigns generations)
      */
     public static RoutingSnapshot fromPayloads(List<byte[]> payloads, AnnouncementCodec codec, Instant builtAt) {
+        return fromPayloads(payloads, data -> {
+            try {
+                return codec.decode(data);
+            } catch (InvalidAnnouncementException e) {
+                throw new RejectedAnnouncementException(RejectionReason.MALFORMED, e.getMessage(), null);
+            }
+        }, builtAt);
+    }
+
+    /**
+     * Builds a snapshot from raw owner payloads, each read (and verified) by {@code reader}. Never
+     * fails: refused payloads become rejections and take no part in the build, so a forged payload
+     * naming a real Border cannot replace or shadow that Border's verified announcement.
+     *
+     * @param payloads owner data in registry order
+     * @param reader   decodes and verifies one payload
+     * @param builtAt  the build time
+     * @return the snapshot (generation 0; {@link RoutingTable} assigns generations)
+     */
+    public static RoutingSnapshot fromPayloads(List<byte[]> payloads, AnnouncementReader reader, Instant builtAt) {
         List<Announcement> decoded = new ArrayList<>(payloads.size());
         List<Rejection> rejections = new ArrayList<>();
         for (int i = 0; i < payloads.size(); i++) {
             try {
-                decoded.add(codec.decode(payloads.get(i)));
-            } catch (InvalidAnnouncementException e) {
-                rejections.add(new Rejection(i, e.getMessage()));
+                decoded.add(reader.read(payloads.get(i)));
+            } catch (RejectedAnnouncementException e) {
+                rejections.add(new Rejection(i, e.detail(), e.reason(), e.claimedBorderId()));
             } catch (RuntimeException e) {
                 // The codec should only throw the typed error, but one bad owner must never fail the
                 // whole build: anything else is a rejection too.

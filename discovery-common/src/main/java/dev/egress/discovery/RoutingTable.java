@@ -32,10 +32,10 @@ public final class RoutingTable {
     private final List<Consumer<RoutingSnapshot>> listeners = new CopyOnWriteArrayList<>();
     private final Clock clock;
     private volatile Instant confirmedAt;
+    /** The rejections of the latest read offered, whether or not it was swapped in (a view for operators). */
+    private volatile List<RoutingSnapshot.Rejection> latestRejections = List.of();
     /** Set while reads keep coming back unusable, so the warning is logged once per episode, not per poll. */
     private volatile boolean unusableReads;
-    /** Payloads skipped by the latest read: they never cause a swap, so they are kept beside the snapshot. */
-    private volatile List<RoutingSnapshot.Rejection> lastRejections = List.of();
 
     /**
      * Creates an empty, not yet ready table.
@@ -53,6 +53,16 @@ public final class RoutingTable {
      */
     public RoutingSnapshot current() {
         return current.get();
+    }
+
+    /**
+     * The owner payloads refused by the latest read (malformed, unsigned, forged...). Rejections do not
+     * count as routing content, so a change in them alone swaps nothing; this view follows every read.
+     *
+     * @return the rejections of the latest read offered; empty before the first
+     */
+    public List<RoutingSnapshot.Rejection> latestRejections() {
+        return latestRejections;
     }
 
     /**
@@ -76,11 +86,11 @@ public final class RoutingTable {
             throw new IllegalArgumentException(
                     "candidate: RoutingSnapshot.empty() (expected: a snapshot built from a registry read)");
         }
-        lastRejections = candidate.rejections();
+        latestRejections = candidate.rejections();
         if (candidate.isEmpty() && !candidate.rejections().isEmpty()) {
             if (!unusableReads) {
                 unusableReads = true;
-                log.warn("Registry read unusable: all {} payloads were malformed; keeping routing snapshot {}",
+                log.warn("Registry read unusable: all {} payloads were rejected; keeping routing snapshot {}",
                         candidate.rejections().size(), current.get().generation());
             }
             return false;
@@ -123,15 +133,6 @@ public final class RoutingTable {
                 : "%d, first %d: %s".formatted(count, LOGGED_BORDERS, ids);
     }
 
-    /**
-     * The payloads the latest registry read skipped, with their reasons. A rejection-only change causes
-     * no swap, so {@link #current()} may carry older rejections; operators want the latest read's.
-     *
-     * @return the rejections of the latest offered read; empty before the first read
-     */
-    public List<RoutingSnapshot.Rejection> rejections() {
-        return lastRejections;
-    }
 
     /**
      * Completes with the first snapshot read from the registry.

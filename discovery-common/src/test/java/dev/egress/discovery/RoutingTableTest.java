@@ -166,11 +166,11 @@ class RoutingTableTest {
         withGarbage.add("garbage".getBytes(StandardCharsets.UTF_8));
 
         assertThat(table.offer(RoutingSnapshot.fromPayloads(withGarbage, CODEC, clock.instant()))).isFalse();
-        assertThat(table.rejections()).singleElement()
+        assertThat(table.latestRejections()).singleElement()
                 .satisfies(r -> assertThat(r.index()).isEqualTo(1));
 
         table.offer(read(A));
-        assertThat(table.rejections()).isEmpty();
+        assertThat(table.latestRejections()).isEmpty();
     }
 
     private RoutingSnapshot read(Announcement... announcements) {

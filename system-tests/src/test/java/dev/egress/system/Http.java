@@ -37,7 +37,25 @@ final class Http {
         }
     }
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient client;
+
+    /** Plain http only (and https trusting the JDK's CAs). */
+    Http() {
+        this(null);
+    }
+
+    /**
+     * With a TLS context for https services (the Borders): what to trust and which certificate to present.
+     *
+     * @param tls the context, or null for the JDK default
+     */
+    Http(javax.net.ssl.SSLContext tls) {
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2));
+        if (tls != null) {
+            builder.sslContext(tls);
+        }
+        this.client = builder.build();
+    }
 
     Response get(URI uri, String token) {
         return send(HttpRequest.newBuilder(uri).GET(), token);

@@ -3,6 +3,7 @@ package dev.egress.system;
 import static org.awaitility.Awaitility.await;
 
 import dev.egress.discovery.testing.ListenPorts;
+import dev.egress.discovery.testing.TestPki;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -20,7 +21,10 @@ import tools.jackson.databind.JsonNode;
  * The whole platform as real processes on loopback: the embedded coordination node, Borders, Apps and a
  * tenants file, laid out by a {@link Layout}. The default layout is three Borders (127.0.0.5 hosted by
  * two of them) and two Apps; {@link Layout#LOCAL} is {@code ./run-local.sh}'s. Ports are picked free at
- * start; the coordination node keeps its port across restarts, as a restarted YDB would.
+ * start; the coordination node keeps its port across restarts, as a restarted YDB would. Everything runs
+ * on the trust chain: a throwaway Border CA and App CA (keytool), Borders on https signing their
+ * announcements, Apps calling them over mutual TLS. The test's own HTTP client presents an App
+ * certificate, so it meets the Borders' doors as App does.
  */
 final class Platform implements AutoCloseable {
 
@@ -74,7 +78,10 @@ final class Platform implements AutoCloseable {
     /** The shared pool. */
     static final Set<String> SHARED_IPS = Set.of("127.0.0.2", "127.0.0.4", "127.0.0.6");
 
-    final Http http = new Http();
+    final TestPki borderCa = TestPki.create("system Border CA");
+    final TestPki appCa = TestPki.create("system App CA");
+    final TestPki.Issued appIdentity = appCa.app("app");
+    final Http http = new Http(TestPki.context(appCa.app("system-test"), borderCa.caPem()));
     final Layout layout;
     final Path logs;
     final int coordinationPort;
@@ -133,11 +140,15 @@ final class Platform implements AutoCloseable {
     }
 
     private List<String> borderArgs(String id, List<String> ips, int port) {
+        TestPki.Issued identity = borderCa.border(id);
         return List.of("--server.port=" + port,
                 "--egress.border.id=" + id,
                 "--egress.border.ips=" + String.join(",", ips),
-                "--egress.border.advertised-url=http://127.0.0.1:" + port,
+                "--egress.border.advertised-url=https://127.0.0.1:" + port,
                 "--egress.border.drain-timeout=10s",
+                "--egress.trust.certificate=" + identity.certificate(),
+                "--egress.trust.private-key=" + identity.privateKey(),
+                "--egress.trust.app-ca=" + appCa.caPem(),
                 "--egress.security.internal-token=" + INTERNAL_TOKEN,
                 "--egress.security.operator-token=" + OPERATOR_TOKEN,
                 "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
@@ -151,6 +162,9 @@ final class Platform implements AutoCloseable {
                 "--egress.security.internal-token=" + INTERNAL_TOKEN,
                 "--egress.security.operator-token=" + OPERATOR_TOKEN,
                 "--egress.tenants.file=" + tenants.toAbsolutePath(),
+                "--egress.trust.certificate=" + appIdentity.certificate(),
+                "--egress.trust.private-key=" + appIdentity.privateKey(),
+                "--egress.trust.border-ca=" + borderCa.caPem(),
                 "--egress.routing.max-staleness=" + MAX_STALENESS.toMillis() + "ms",
                 "--egress.routing.poll-interval=" + POLL_INTERVAL.toMillis() + "ms",
                 "--egress.registry.connection-string=" + connectionString(),
@@ -171,7 +185,7 @@ final class Platform implements AutoCloseable {
     }
 
     URI borderUri(String border, String path) {
-        return URI.create("http://127.0.0.1:" + borderPorts.get(border) + path);
+        return URI.create("https://127.0.0.1:" + borderPorts.get(border) + path);
     }
 
     /**

@@ -27,8 +27,9 @@ import org.springframework.validation.annotation.Validated;
  * @param operatorToken     token for the operator API {@code /ops/v1/**} ({@code egress.security.operator-token});
  *                          none configured means it answers 401
  * @param operatorTokenFile file with operator tokens, one per line, instead of {@code operatorToken}
- * @param insecureLocal     local development only ({@code egress.security.insecure-local}): allows a registry token
- *                          over plaintext {@code grpc://}
+ * @param insecureLocal     local development only ({@code egress.security.insecure-local}): runs without trust
+ *                          material (plaintext link to Borders, unsigned announcements accepted) and allows a
+ *                          registry token over plaintext {@code grpc://}
  */
 @Validated
 @ConfigurationProperties("egress.security")

@@ -25,6 +25,11 @@ record AttemptResult(Kind kind, int borderStatus, String slug, boolean targetCon
         DELIVERED,
         /** The Border could not be reached: connect refused or timed out, nothing was written. */
         NOT_REACHED,
+        /**
+         * The Border did not prove the identity the route names (TLS handshake refused, or a scheme App
+         * may not use): nothing was sent, not even the token.
+         */
+        BORDER_UNVERIFIED,
         /** The Border left the snapshot between selection and the call: nothing was sent. */
         BORDER_LEFT,
         /** The circuit breaker of the Border is open: nothing was sent. */
@@ -54,7 +59,7 @@ record AttemptResult(Kind kind, int borderStatus, String slug, boolean targetCon
      */
     boolean retryable() {
         return switch (kind) {
-            case NOT_REACHED, BORDER_LEFT, BREAKER_OPEN -> true;
+            case NOT_REACHED, BORDER_UNVERIFIED, BORDER_LEFT, BREAKER_OPEN -> true;
             case BORDER_PROBLEM -> !targetContacted
                     && (borderStatus == 409 || borderStatus == 429 || borderStatus == 500 || borderStatus == 503);
             default -> false;
@@ -68,7 +73,7 @@ record AttemptResult(Kind kind, int borderStatus, String slug, boolean targetCon
      */
     boolean borderFault() {
         return switch (kind) {
-            case NOT_REACHED, ATTEMPT_TIMEOUT, BORDER_ERROR, SOURCE_IP_MISMATCH -> true;
+            case NOT_REACHED, BORDER_UNVERIFIED, ATTEMPT_TIMEOUT, BORDER_ERROR, SOURCE_IP_MISMATCH -> true;
             case BORDER_PROBLEM -> borderStatus == 500 || borderStatus == 503;
             default -> false;
         };
@@ -93,6 +98,7 @@ record AttemptResult(Kind kind, int borderStatus, String slug, boolean targetCon
         return switch (kind) {
             case DELIVERED -> "delivered";
             case NOT_REACHED -> "border-unreachable";
+            case BORDER_UNVERIFIED -> "border-unverified";
             case BORDER_LEFT -> "border-left";
             case BREAKER_OPEN -> "breaker-open";
             case ATTEMPT_TIMEOUT -> "attempt-timeout";

@@ -1,6 +1,8 @@
 package dev.egress.app.dispatch;
 
+import dev.egress.app.trust.BorderTls;
 import dev.egress.discovery.Announcement;
+import dev.egress.discovery.BorderId;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.forward.ForwardResponse;
@@ -12,10 +14,13 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import java.net.ConnectException;
 import java.net.URI;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -25,10 +30,13 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Calls Borders. One Reactor Netty {@link ConnectionProvider} per Border endpoint, so that the
+ * Calls Borders. One Reactor Netty {@link ConnectionProvider} per Border (endpoint and id), so that the
  * connections of a Border that leaves the snapshot can be closed as a whole: a removed endpoint must
  * not keep receiving traffic over a pooled keep-alive connection. Endpoints are known only from the
- * snapshot; a route whose endpoint already left is refused here without a call.
+ * snapshot; a route whose endpoint already left is refused here without a call. With trust material
+ * every client speaks mutual TLS and its handshake accepts only the certificate of the route's
+ * Border ({@link BorderTls}), so the token and the webhook go to nobody else; a refused handshake is
+ * an attempt that sent nothing.
  */
 public final class BorderClients implements AutoCloseable {
 
@@ -49,16 +57,22 @@ public final class BorderClients implements AutoCloseable {
     private record Client(HttpClient http, ConnectionProvider provider, String egressUrl) {
     }
 
-    private final ConcurrentHashMap<URI, Client> clients = new ConcurrentHashMap<>();
+    /** A Border as a route names it: the TLS identity expected at an endpoint is part of the key. */
+    private record Key(URI endpoint, BorderId borderId) {
+    }
+
+    private final ConcurrentHashMap<Key, Client> clients = new ConcurrentHashMap<>();
     private final DispatchProperties properties;
     private final JsonMapper json;
     private final String authorization;
-    private volatile Set<URI> live = Set.of();
+    private final Optional<BorderTls> tls;
+    private volatile Set<Key> live = Set.of();
 
-    BorderClients(DispatchProperties properties, JsonMapper json, String internalToken) {
+    BorderClients(DispatchProperties properties, JsonMapper json, String internalToken, Optional<BorderTls> tls) {
         this.properties = properties;
         this.json = json;
         this.authorization = "Bearer " + internalToken;
+        this.tls = tls;
     }
 
     /**
@@ -67,12 +81,12 @@ public final class BorderClients implements AutoCloseable {
      * @param snapshot the new snapshot
      */
     void retain(RoutingSnapshot snapshot) {
-        Set<URI> endpoints = new HashSet<>();
+        Set<Key> endpoints = new HashSet<>();
         for (Announcement announcement : snapshot.announcements().values()) {
-            endpoints.add(announcement.endpoint());
+            endpoints.add(new Key(announcement.endpoint(), announcement.borderId()));
         }
         live = Set.copyOf(endpoints);
-        for (Map.Entry<URI, Client> entry : clients.entrySet()) {
+        for (Map.Entry<Key, Client> entry : clients.entrySet()) {
             if (!endpoints.contains(entry.getKey()) && clients.remove(entry.getKey(), entry.getValue())) {
                 entry.getValue().provider().disposeLater().subscribe();
                 log.info("Closed connections to {}: no live Border announces it", entry.getKey());
@@ -90,7 +104,17 @@ public final class BorderClients implements AutoCloseable {
     Mono<AttemptResult> call(Route route, byte[] body) {
         return Mono.defer(() -> {
             long start = System.nanoTime();
-            Client client = client(route.endpoint());
+            Key key = new Key(route.endpoint(), route.borderId());
+            if (!live.contains(key)) {
+                return Mono.just(AttemptResult.failed(AttemptResult.Kind.BORDER_LEFT, false,
+                        "Border " + route.borderId() + " left the snapshot", 0));
+            }
+            if (!tlsMatches(route.endpoint())) {
+                return Mono.just(AttemptResult.failed(AttemptResult.Kind.BORDER_UNVERIFIED, false,
+                        tls.isPresent() ? "refusing plaintext endpoint " + route.endpoint() + " (mutual TLS is configured)"
+                                : "cannot verify https endpoint " + route.endpoint() + " without egress.trust.*", 0));
+            }
+            Client client = client(key);
             if (client == null) {
                 return Mono.just(AttemptResult.failed(AttemptResult.Kind.BORDER_LEFT, false,
                         "Border " + route.borderId() + " left the snapshot", 0));
@@ -110,15 +134,18 @@ public final class BorderClients implements AutoCloseable {
      * Asks a Border to set the status of one of its IPs ({@code PUT /internal/v1/ips/{ip}}), over the
      * same pooled, authenticated link as deliveries. Never fails: a missing answer is in the reply.
      *
-     * @param endpoint the Border's advertised endpoint (must be live in the snapshot)
+     * @param route    a route of the Border (its endpoint and id: the link checks that id, as for deliveries)
      * @param ip       the IP
      * @param body     the JSON body, e.g. {@code {"status":"DRAINING"}}
      * @param timeout  how long to wait for the answer
      * @return the reply
      */
-    public Mono<OpsReply> changeIpStatus(URI endpoint, String ip, byte[] body, java.time.Duration timeout) {
+    public Mono<OpsReply> changeIpStatus(Route route, String ip, byte[] body, java.time.Duration timeout) {
         return Mono.defer(() -> {
-            Client client = client(endpoint);
+            if (!tlsMatches(route.endpoint())) {
+                return Mono.just(new OpsReply(0, new byte[0], "cannot verify the Border's endpoint " + route.endpoint()));
+            }
+            Client client = client(new Key(route.endpoint(), route.borderId()));
             if (client == null) {
                 return Mono.just(new OpsReply(0, new byte[0], "the Border left the snapshot"));
             }
@@ -136,14 +163,20 @@ public final class BorderClients implements AutoCloseable {
         });
     }
 
-    private Client client(URI endpoint) {
-        if (!live.contains(endpoint)) {
+    /** With trust, only https; without, only http (an https Border could not be verified). */
+    private boolean tlsMatches(URI endpoint) {
+        boolean https = "https".equals(endpoint.getScheme().toLowerCase(Locale.ROOT));
+        return https == tls.isPresent();
+    }
+
+    private Client client(Key key) {
+        if (!live.contains(key)) {
             return null;
         }
-        Client client = clients.computeIfAbsent(endpoint, this::create);
-        if (!live.contains(endpoint)) {
+        Client client = clients.computeIfAbsent(key, this::create);
+        if (!live.contains(key)) {
             // Lost a race with retain(): do not leave a pool behind for a Border that just left.
-            if (clients.remove(endpoint, client)) {
+            if (clients.remove(key, client)) {
                 client.provider().disposeLater().subscribe();
             }
             return null;
@@ -151,12 +184,13 @@ public final class BorderClients implements AutoCloseable {
         return client;
     }
 
-    private Client create(URI endpoint) {
+    private Client create(Key key) {
+        URI endpoint = key.endpoint();
         String base = endpoint.toString();
         if (base.endsWith("/")) {
             base = base.substring(0, base.length() - 1);
         }
-        ConnectionProvider provider = ConnectionProvider.builder("border-" + endpoint.getHost() + "-" + endpoint.getPort())
+        ConnectionProvider provider = ConnectionProvider.builder("border-" + key.borderId() + "-" + endpoint.getHost() + "-" + endpoint.getPort())
                 .maxConnections(properties.maxConnectionsPerBorder())
                 .pendingAcquireMaxCount(properties.pendingAcquireMax())
                 .pendingAcquireTimeout(properties.attemptTimeout())
@@ -168,6 +202,9 @@ public final class BorderClients implements AutoCloseable {
                 .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, authorization)
                         .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
                         .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_JSON));
+        if (tls.isPresent()) {
+            http = tls.get().secure(http, key.borderId());
+        }
         return new Client(http, provider, base + EGRESS_PATH);
     }
 
@@ -203,10 +240,28 @@ public final class BorderClients implements AutoCloseable {
         if (error instanceof TimeoutException) {
             return AttemptResult.failed(AttemptResult.Kind.ATTEMPT_TIMEOUT, true, "no answer from the Border in time", latencyMs);
         }
+        SSLException tlsFailure = tlsFailure(error);
+        if (tlsFailure != null) {
+            // The handshake failed, so nothing (not even the token) was written: safe to try elsewhere.
+            return AttemptResult.failed(AttemptResult.Kind.BORDER_UNVERIFIED, false,
+                    "TLS handshake with the Border failed: " + tlsFailure.getMessage(), latencyMs);
+        }
         if (isConnectFailure(error)) {
             return AttemptResult.failed(AttemptResult.Kind.NOT_REACHED, false, "cannot connect to the Border", latencyMs);
         }
         return AttemptResult.failed(AttemptResult.Kind.BORDER_ERROR, true, "exchange with the Border failed", latencyMs);
+    }
+
+    private static SSLException tlsFailure(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof SSLException ssl) {
+                return ssl;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return null;
     }
 
     private static boolean isConnectFailure(Throwable error) {

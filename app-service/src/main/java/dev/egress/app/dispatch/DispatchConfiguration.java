@@ -7,6 +7,7 @@ import dev.egress.app.resilience.RetryBudget;
 import dev.egress.app.resilience.RouteTraffic;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.RoutingProperties;
+import dev.egress.app.trust.AppTrust;
 import dev.egress.discovery.RoutingTable;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -23,11 +24,11 @@ class DispatchConfiguration {
 
     @Bean(destroyMethod = "close")
     BorderClients borderClients(DispatchProperties properties, SecurityProperties security, JsonMapper json,
-                                RoutingTable table) {
+                                RoutingTable table, AppTrust trust) {
         if (security.internalToken().isEmpty()) {
             log.warn("egress.security.internal-token is not set: Borders will refuse App's calls");
         }
-        BorderClients clients = new BorderClients(properties, json, security.internalToken());
+        BorderClients clients = new BorderClients(properties, json, security.internalToken(), trust.borderTls());
         clients.retain(table.current());
         table.addListener(clients::retain);
         return clients;

@@ -8,7 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * Gauges an on-call pages on, read at scrape time from the same state the fleet view shows:
  * {@code egress.tenants.without.usable.ip{tenant_class}} (tenants whose webhooks cannot leave now; a
  * dedicated one above zero is an outage for a premium customer) and
- * {@code egress.registry.announcements.rejected} (owners the latest registry read skipped).
+ * {@code egress.registry.announcements.rejected.latest} (owners the latest registry read skipped).
  */
 final class FleetMetrics {
 
@@ -20,7 +20,7 @@ final class FleetMetrics {
                     .description("Tenants none of whose allowed IPs is usable now (ACTIVE on a live Border, fresh routing)")
                     .register(meters);
         }
-        Gauge.builder("egress.registry.announcements.rejected", table, t -> t.rejections().size())
+        Gauge.builder("egress.registry.announcements.rejected.latest", table, t -> t.latestRejections().size())
                 .description("Announcements the latest registry read skipped (malformed or not acceptable)")
                 .register(meters);
     }

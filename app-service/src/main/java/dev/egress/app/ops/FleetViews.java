@@ -134,7 +134,7 @@ public final class FleetViews {
     }
 
     private List<FleetView.Rejected> rejected() {
-        return table.rejections().stream().map(r -> new FleetView.Rejected(r.index(), r.reason())).toList();
+        return table.latestRejections().stream().map(r -> new FleetView.Rejected(r.index(), r.reason())).toList();
     }
 
     private List<FleetView.TenantWithoutIp> tenantsWithoutUsableIp(TenantPolicy policy) {

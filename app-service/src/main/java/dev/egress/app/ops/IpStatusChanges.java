@@ -68,7 +68,7 @@ final class IpStatusChanges {
             byte[] body = json.writeValueAsBytes(Map.of("status", status.name()));
             log.info("Operator sets {} to {} on {}", ip, status, routes.stream().map(Route::borderId).toList());
             return Flux.fromIterable(routes)
-                    .flatMap(route -> clients.changeIpStatus(route.endpoint(), ip.value(), body, timeout)
+                    .flatMap(route -> clients.changeIpStatus(route, ip.value(), body, timeout)
                             .map(reply -> new Reply(route.borderId(), reply)))
                     .collectList()
                     .flatMap(replies -> awaitSnapshot(ip, status, replies, deadline)

@@ -3,6 +3,7 @@ package dev.egress.app.routing;
 import dev.egress.app.config.SecurityProperties;
 import dev.egress.app.tenants.TenantPolicyStore;
 import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.AnnouncementReader;
 import dev.egress.discovery.registry.RegistrySettings;
 import dev.egress.discovery.registry.RegistryWatcher;
 import dev.egress.discovery.registry.ydb.YdbRegistryWatcher;
@@ -42,10 +43,10 @@ class RoutingConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnExpression("!'${egress.registry.connection-string:}'.isBlank()")
     RegistryWatcher registryWatcher(RegistryProperties registry, RoutingProperties routing, RoutingTable table,
-                                    SecurityProperties security, MeterRegistry meters) {
+                                    SecurityProperties security, MeterRegistry meters, AnnouncementReader reader) {
         RegistrySettings settings = new RegistrySettings(registry.connectionString().trim(), registry.node(),
                 registry.semaphore(), registry.sessionTimeout(), routing.pollInterval(), registry.auth(),
                 registry.createIfMissing()).requireTokenOverTls(security.insecureLocal());
-        return YdbRegistryWatcher.start(settings, table, meters);
+        return YdbRegistryWatcher.start(settings, table, meters, reader);
     }
 }

@@ -43,8 +43,20 @@ class EgressStatusController {
      * @param strategy   the selection strategy in use
      * @param ips        live IPs, sorted
      * @param conflicts  IPs announced by more than one live Border
+     * @param rejected   registry owners whose announcement App refused (never routed on) in the latest read
      */
-    record IpsView(long generation, Long ageMillis, String strategy, List<IpView> ips, List<ConflictView> conflicts) {
+    record IpsView(long generation, Long ageMillis, String strategy, List<IpView> ips, List<ConflictView> conflicts,
+                   List<RejectedView> rejected) {
+    }
+
+    /**
+     * A registry owner's announcement that App refused.
+     *
+     * @param borderId the Border id it claims (unverified; null if unreadable)
+     * @param reason   the reason slug, e.g. {@code untrusted-certificate}, {@code identity-mismatch}
+     * @param detail   what exactly failed
+     */
+    record RejectedView(String borderId, String reason, String detail) {
     }
 
     /**
@@ -109,8 +121,12 @@ class EgressStatusController {
         for (Map.Entry<EgressIp, List<dev.egress.discovery.BorderId>> e : snapshot.conflicts().entrySet()) {
             conflicts.add(new ConflictView(e.getKey().value(), e.getValue().stream().map(b -> b.value()).toList()));
         }
+        List<RejectedView> rejected = table.latestRejections().stream()
+                .map(r -> new RejectedView(r.claimedBorderId() == null ? null : r.claimedBorderId().value(),
+                        r.cause().slug(), r.reason()))
+                .toList();
         return new IpsView(snapshot.generation(), table.isReady() ? table.age().toMillis() : null, router.strategy(),
-                ips, conflicts);
+                ips, conflicts, rejected);
     }
 
     @Operation(summary = "A tenant's egress IPs (what to allowlist) and whether its webhooks can flow now")

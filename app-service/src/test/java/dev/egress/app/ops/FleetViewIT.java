@@ -63,7 +63,7 @@ class FleetViewIT extends AppITSupport {
             assertThat(r.get("owner").asInt()).isEqualTo(1);
             assertThat(r.get("reason").stringValue()).isNotBlank();
         });
-        assertThat(scrape()).contains("egress_registry_announcements_rejected 1.0");
+        assertThat(scrape()).contains("egress_registry_announcements_rejected_latest 1.0");
     }
 
     @Test

@@ -60,6 +60,8 @@ public abstract class AppITSupport {
         registry.add("egress.tenants.reload-interval", () -> "200ms");
         registry.add("egress.security.api-tokens", () -> API_TOKEN + ",second-token");
         registry.add("egress.security.internal-token", () -> INTERNAL_TOKEN);
+        // The Border double speaks plain http; the trust chain has its own tests (TrustChainIT).
+        registry.add("egress.security.insecure-local", () -> "true");
     }
 
     @Autowired

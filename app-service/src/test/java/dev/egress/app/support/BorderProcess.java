@@ -31,10 +31,16 @@ public final class BorderProcess implements AutoCloseable {
     private final String connectionString;
     private final String internalToken;
     private final String[] extraArgs;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final TestTrust trust;
+    private final String scheme;
+    private final HttpClient http;
 
     private BorderProcess(String id, int port, Process process, List<String> ips, String connectionString,
-                          String internalToken, String[] extraArgs) {
+                          String internalToken, TestTrust trust, String[] extraArgs) {
+        this.trust = trust;
+        this.scheme = trust == null ? "http" : "https";
+        this.http = trust == null ? HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build()
+                : trust.operatorClient();
         this.id = id;
         this.port = port;
         this.process = process;
@@ -66,6 +72,24 @@ public final class BorderProcess implements AutoCloseable {
      */
     public static BorderProcess start(String id, List<String> ips, String connectionString, String internalToken,
                                       String... extraArgs) throws IOException {
+        return start(id, ips, connectionString, internalToken, null, extraArgs);
+    }
+
+    /**
+     * Starts a Border on the trust chain (its own identity from {@code trust}, TLS, signed announcements),
+     * or in {@code insecure-local} mode when {@code trust} is null.
+     *
+     * @param id               Border id
+     * @param ips              its dedicated IPs
+     * @param connectionString the coordination node
+     * @param internalToken    the token App presents
+     * @param trust            the PKI, or null for insecure-local
+     * @param extraArgs        more {@code --name=value} arguments
+     * @return the started (not yet ready) process
+     * @throws IOException if it cannot start
+     */
+    public static BorderProcess start(String id, List<String> ips, String connectionString, String internalToken,
+                                      TestTrust trust, String... extraArgs) throws IOException {
         int port = ListenPorts.freeOutsideEphemeralRange();
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-Xmx192m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
@@ -73,18 +97,23 @@ public final class BorderProcess implements AutoCloseable {
                 "--server.port=" + port,
                 "--egress.border.id=" + id,
                 "--egress.border.ips=" + String.join(",", ips),
-                "--egress.border.advertised-url=http://127.0.0.1:" + port,
+                "--egress.border.advertised-url=" + (trust == null ? "http" : "https") + "://127.0.0.1:" + port,
                 "--egress.border.drain-timeout=5s",
                 "--egress.security.internal-token=" + internalToken,
                 "--egress.security.operator-token=" + OPERATOR_TOKEN,
                 "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
                 "--egress.registry.connection-string=" + connectionString,
                 "--egress.registry.session-timeout=3s"));
+        if (trust == null) {
+            command.add("--egress.security.insecure-local=true");
+        } else {
+            command.addAll(trust.borderArgs(id));
+        }
         command.addAll(List.of(extraArgs));
         Path log = Path.of("target", "system-it-" + id + ".log");
         Files.createDirectories(log.getParent());
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        return new BorderProcess(id, port, process, ips, connectionString, internalToken, extraArgs);
+        return new BorderProcess(id, port, process, ips, connectionString, internalToken, trust, extraArgs);
     }
 
     /**
@@ -94,7 +123,7 @@ public final class BorderProcess implements AutoCloseable {
      */
     public boolean ready() {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness"))
+            return http.send(HttpRequest.newBuilder(URI.create(scheme + "://127.0.0.1:" + port + "/actuator/health/readiness"))
                     .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
         } catch (IOException e) {
             return false;
@@ -113,11 +142,20 @@ public final class BorderProcess implements AutoCloseable {
      * @throws Exception if the call fails
      */
     public int setStatus(String ip, String status) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ops/v1/ips/" + ip))
+        return http.send(HttpRequest.newBuilder(URI.create(scheme + "://127.0.0.1:" + port + "/ops/v1/ips/" + ip))
                         .header("Authorization", "Bearer " + OPERATOR_TOKEN).header("Content-Type", "application/json")
                         .timeout(Duration.ofSeconds(30))
                         .PUT(HttpRequest.BodyPublishers.ofString("{\"status\":\"" + status + "\"}")).build(),
                 HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    /**
+     * The Border's listening port.
+     *
+     * @return the port
+     */
+    public int port() {
+        return port;
     }
 
     /**
@@ -137,7 +175,7 @@ public final class BorderProcess implements AutoCloseable {
      */
     public BorderProcess restart() throws Exception {
         close();
-        return start(id, ips, connectionString, internalToken, extraArgs);
+        return start(id, ips, connectionString, internalToken, trust, extraArgs);
     }
 
     /**

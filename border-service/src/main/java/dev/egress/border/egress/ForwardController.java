@@ -1,26 +1,34 @@
 package dev.egress.border.egress;
 
+import dev.egress.border.trust.ClientCertificates;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
-/** App's forward call, {@code POST /internal/v1/egress} (Bearer internal token, checked by the filter). */
+/**
+ * App's forward call, {@code POST /internal/v1/egress}: Bearer internal token (checked by the filter)
+ * and, with trust configured, an App client certificate (checked here, on the matched route).
+ */
 @RestController
 class ForwardController {
 
     private final EgressService egress;
+    private final ClientCertificates clients;
 
-    ForwardController(EgressService egress) {
+    ForwardController(EgressService egress, ClientCertificates clients) {
         this.egress = egress;
+        this.clients = clients;
     }
 
     @PostMapping(path = "/internal/v1/egress", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    Mono<ForwardResponse> forward(@RequestBody ForwardRequest request) {
+    Mono<ForwardResponse> forward(@RequestBody ForwardRequest request, ServerWebExchange exchange) {
+        clients.requireApp(exchange);
         return egress.forward(request);
     }
 }

@@ -122,6 +122,16 @@ public final class BorderRegistrar {
         return publish(a -> a.withAllIps(status));
     }
 
+    /**
+     * Publishes the same content again as a new generation: after a certificate rotation, so that the
+     * registry holds an announcement signed with the new key before the old certificate expires.
+     *
+     * @return completes with the published announcement
+     */
+    public CompletableFuture<Announcement> republish() {
+        return publish(a -> a);
+    }
+
     // Synchronized so that updates reach the registration in the order they were applied locally.
     private synchronized CompletableFuture<Announcement> publish(java.util.function.UnaryOperator<Announcement> change) {
         Announcement next = local.updateAndGet(change);

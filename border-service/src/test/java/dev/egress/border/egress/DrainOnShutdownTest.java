@@ -38,7 +38,8 @@ class DrainOnShutdownTest {
         border = new SpringApplicationBuilder(BorderApplication.class, InMemoryRegistryConfiguration.class).run(
                 "--server.port=0", "--egress.border.id=border-drain", "--egress.border.ips=127.0.0.8",
                 "--egress.border.advertised-url=http://127.0.0.1:8181",
-                "--egress.security.internal-token=" + Tokens.INTERNAL, "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
+                "--egress.security.internal-token=" + Tokens.INTERNAL, "--egress.security.insecure-local=true",
+                "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
                 "--egress.border.drain-timeout=30s");
     }
 

@@ -31,6 +31,7 @@ import reactor.test.StepVerifier;
         "egress.border.ips=127.0.0.2,127.0.0.3",
         "egress.border.advertised-url=http://127.0.0.1:8181",
         "egress.security.internal-token=" + Tokens.INTERNAL,
+        "egress.security.insecure-local=true",
         "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
         "egress.limits.max-concurrency-per-ip=1",
         "egress.limits.max-request-body=1KB",

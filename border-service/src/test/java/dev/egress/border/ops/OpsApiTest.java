@@ -21,6 +21,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         "egress.border.ips=127.0.0.7,127.0.0.8",
         "egress.border.advertised-url=http://127.0.0.1:8181",
         "egress.security.internal-token=" + Tokens.INTERNAL,
+        "egress.security.insecure-local=true",
         "egress.security.operator-token=" + Tokens.OPERATOR})
 @AutoConfigureWebTestClient(timeout = "60s")
 @Import(InMemoryRegistryConfiguration.class)

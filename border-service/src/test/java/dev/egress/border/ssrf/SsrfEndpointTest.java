@@ -20,7 +20,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         "egress.border.id=border-ssrf",
         "egress.border.ips=127.0.0.5",
         "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.internal-token=" + Tokens.INTERNAL})
+        "egress.security.internal-token=" + Tokens.INTERNAL,
+        "egress.security.insecure-local=true"})
 @AutoConfigureWebTestClient(timeout = "60s")
 @Import(InMemoryRegistryConfiguration.class)
 class SsrfEndpointTest {

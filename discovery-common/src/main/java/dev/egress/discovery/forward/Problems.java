@@ -42,6 +42,8 @@ public final class Problems {
     public static final String UNAVAILABLE = "unavailable";
     /** 504: the target did not answer in time. */
     public static final String TARGET_TIMEOUT = "target-timeout";
+    /** 403: a forward without a valid App client certificate (mutual TLS is configured). */
+    public static final String CLIENT_CERTIFICATE_REQUIRED = "client-certificate-required";
 
     private Problems() {
     }

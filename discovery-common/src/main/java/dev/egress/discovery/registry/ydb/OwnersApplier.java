@@ -1,8 +1,9 @@
 package dev.egress.discovery.registry.ydb;
 
 import dev.egress.discovery.Announcement;
-import dev.egress.discovery.AnnouncementCodec;
+import dev.egress.discovery.AnnouncementReader;
 import dev.egress.discovery.BorderId;
+import dev.egress.discovery.RejectionReason;
 import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.RoutingTable;
 import java.time.Clock;
@@ -19,9 +20,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns one successful read of the semaphore's owners into a {@link RoutingSnapshot} and offers it to
- * the {@link RoutingTable} (which swaps only on changed content). Also the bookkeeping that spans
- * reads: malformed payloads are reported once per owner, and propagation lag is recorded once per
- * announcement generation new to this watcher. Knows nothing of the SDK. Not thread-safe: the
+ * the {@link RoutingTable} (which swaps only on changed content). Each owner's data goes through the
+ * {@link AnnouncementReader} (signature verification in production), so a refused payload never
+ * reaches routing. Also the bookkeeping that spans reads: refused payloads are counted and logged
+ * once per owner session and reason, and propagation lag is recorded once per announcement
+ * generation new to this watcher. Knows nothing of the SDK. Not thread-safe: the
  * watcher's loop owns it.
  */
 final class OwnersApplier {
@@ -40,15 +43,18 @@ final class OwnersApplier {
     private record Seen(long generation, Instant publishedAt) {
     }
 
-    private final AnnouncementCodec codec;
+    private record Reported(long sessionId, RejectionReason reason) {
+    }
+
+    private final AnnouncementReader reader;
     private final RoutingTable table;
     private final Clock clock;
     private final WatcherMetrics metrics;
-    private final Set<Long> reportedMalformed = new HashSet<>();
+    private final Set<Reported> reported = new HashSet<>();
     private Map<BorderId, Seen> seen;
 
-    OwnersApplier(AnnouncementCodec codec, RoutingTable table, Clock clock, WatcherMetrics metrics) {
-        this.codec = codec;
+    OwnersApplier(AnnouncementReader reader, RoutingTable table, Clock clock, WatcherMetrics metrics) {
+        this.reader = reader;
         this.table = table;
         this.clock = clock;
         this.metrics = metrics;
@@ -65,25 +71,31 @@ final class OwnersApplier {
         for (Owner owner : owners) {
             payloads.add(owner.data());
         }
-        RoutingSnapshot snapshot = RoutingSnapshot.fromPayloads(payloads, codec, clock.instant());
-        reportMalformed(owners, snapshot);
+        RoutingSnapshot snapshot = RoutingSnapshot.fromPayloads(payloads, reader, clock.instant());
+        reportRejected(owners, snapshot);
         boolean swapped = table.offer(snapshot);
         recordLag(snapshot, clock.instant());
         return swapped;
     }
 
-    private void reportMalformed(List<Owner> owners, RoutingSnapshot snapshot) {
-        Set<Long> malformedNow = new HashSet<>();
+    private void reportRejected(List<Owner> owners, RoutingSnapshot snapshot) {
+        Set<Reported> now = new HashSet<>();
         for (RoutingSnapshot.Rejection rejection : snapshot.rejections()) {
-            long sessionId = owners.get(rejection.index()).sessionId();
-            malformedNow.add(sessionId);
-            if (reportedMalformed.add(sessionId)) {
-                metrics.malformed();
-                log.warn("Skipping the malformed announcement of registry session {}: {}", sessionId, rejection.reason());
+            Reported key = new Reported(owners.get(rejection.index()).sessionId(), rejection.cause());
+            now.add(key);
+            if (reported.add(key)) {
+                metrics.rejected(rejection.cause());
+                if (rejection.cause() == RejectionReason.MALFORMED) {
+                    log.warn("Skipping the malformed announcement of registry session {}: {}", key.sessionId(),
+                            rejection.reason());
+                } else {
+                    log.warn("Rejected the announcement of registry session {} claiming border {}: {}: {}",
+                            key.sessionId(), rejection.claimedBorderId(), rejection.cause().slug(), rejection.reason());
+                }
             }
         }
         // Forget owners that are gone or fixed, so the set stays as small as the registry.
-        reportedMalformed.retainAll(malformedNow);
+        reported.retainAll(now);
     }
 
     private void recordLag(RoutingSnapshot snapshot, Instant appliedAt) {

@@ -1,5 +1,8 @@
 package dev.egress.discovery.registry.ydb;
 
+import dev.egress.discovery.RejectionReason;
+import java.util.EnumMap;
+import java.util.Map;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -14,6 +17,8 @@ import java.time.Duration;
  *   <li>{@code egress.registry.propagation.lag} (timer with p50/p90/p99 and histogram): apply time minus
  *       {@code publishedAt} of each announcement generation new to this watcher</li>
  *   <li>{@code egress.registry.announcements.malformed}: malformed owner payloads, once per owner</li>
+ *   <li>{@code egress.registry.announcements.rejected{reason}}: refused owner payloads by
+ *       {@link RejectionReason#slug()} (malformed ones included), once per owner session and reason</li>
  *   <li>{@code egress.registry.session.state{role=watcher,state}}: 1 for the current session state</li>
  *   <li>{@code egress.registry.watch.failures}, {@code egress.registry.poll.failures},
  *       {@code egress.registry.session.failures}</li>
@@ -25,6 +30,7 @@ final class WatcherMetrics {
 
     private final Timer lag;
     private final Counter malformed;
+    private final Map<RejectionReason, Counter> rejected = new EnumMap<>(RejectionReason.class);
     private final Counter watchFailures;
     private final Counter pollFailures;
     private final Counter sessionFailures;
@@ -41,6 +47,11 @@ final class WatcherMetrics {
         this.malformed = Counter.builder("egress.registry.announcements.malformed")
                 .description("Owners whose payload was skipped as malformed (counted once per owner)")
                 .register(meters);
+        for (RejectionReason reason : RejectionReason.values()) {
+            rejected.put(reason, Counter.builder("egress.registry.announcements.rejected")
+                    .description("Owners whose announcement App refused to route on, by reason (once per owner and reason)")
+                    .tag("reason", reason.slug()).register(meters));
+        }
         this.watchFailures = Counter.builder("egress.registry.watch.failures")
                 .description("Failed or interrupted owner watches").register(meters);
         this.pollFailures = Counter.builder("egress.registry.poll.failures")
@@ -55,8 +66,11 @@ final class WatcherMetrics {
         lag.record(value.isNegative() ? Duration.ZERO : value);
     }
 
-    void malformed() {
-        malformed.increment();
+    void rejected(RejectionReason reason) {
+        if (reason == RejectionReason.MALFORMED) {
+            malformed.increment();
+        }
+        rejected.get(reason).increment();
     }
 
     void watchFailure() {

@@ -1,7 +1,7 @@
 package dev.egress.discovery.registry.ydb;
 
 import dev.egress.discovery.Announcement;
-import dev.egress.discovery.AnnouncementCodec;
+import dev.egress.discovery.AnnouncementWriter;
 import dev.egress.discovery.registry.BorderRegistry;
 import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrySettings;
@@ -21,13 +21,14 @@ public final class YdbBorderRegistry implements BorderRegistry {
 
     private final YdbConnection connection;
     private final MeterRegistry meters;
-    private final AnnouncementCodec codec = new AnnouncementCodec();
+    private final AnnouncementWriter writer;
     private final Clock clock;
     private final List<YdbRegistration> registrations = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
-    private YdbBorderRegistry(RegistrySettings settings, MeterRegistry meters, Clock clock,
+    private YdbBorderRegistry(RegistrySettings settings, MeterRegistry meters, Clock clock, AnnouncementWriter writer,
                               List<ClientInterceptor> interceptors) {
+        this.writer = writer;
         this.connection = new YdbConnection(settings, "egress-registry-connect", interceptors);
         this.meters = meters;
         this.clock = clock;
@@ -42,13 +43,32 @@ public final class YdbBorderRegistry implements BorderRegistry {
      * @return the client
      */
     public static YdbBorderRegistry connect(RegistrySettings settings, MeterRegistry meters) {
-        return connect(settings, meters, List.of());
+        return connect(settings, meters, AnnouncementWriter.unsigned());
+    }
+
+    /**
+     * Creates the registry client with a payload writer (production: an
+     * {@link dev.egress.discovery.trust.AnnouncementSigner}).
+     *
+     * @param settings where the registry is
+     * @param meters   metrics registry
+     * @param writer   turns announcements into owner data (signing them)
+     * @return the client
+     */
+    public static YdbBorderRegistry connect(RegistrySettings settings, MeterRegistry meters, AnnouncementWriter writer) {
+        return connect(settings, meters, writer, List.of());
     }
 
     /** As {@link #connect(RegistrySettings, MeterRegistry)}, with gRPC interceptors (tests cut streams with one). */
     static YdbBorderRegistry connect(RegistrySettings settings, MeterRegistry meters, List<ClientInterceptor> interceptors) {
+        return connect(settings, meters, AnnouncementWriter.unsigned(), interceptors);
+    }
+
+    private static YdbBorderRegistry connect(RegistrySettings settings, MeterRegistry meters, AnnouncementWriter writer,
+                                             List<ClientInterceptor> interceptors) {
         return new YdbBorderRegistry(Objects.requireNonNull(settings, "settings"),
-                Objects.requireNonNull(meters, "meters"), Clock.systemUTC(), interceptors);
+                Objects.requireNonNull(meters, "meters"), Clock.systemUTC(), Objects.requireNonNull(writer, "writer"),
+                interceptors);
     }
 
     /**
@@ -66,7 +86,7 @@ public final class YdbBorderRegistry implements BorderRegistry {
         if (closed) {
             throw new IllegalStateException("registry closed");
         }
-        YdbRegistration registration = new YdbRegistration(connection, initial, codec, clock,
+        YdbRegistration registration = new YdbRegistration(connection, initial, writer, clock,
                 new RegistrationMetrics(meters, initial.borderId()), registrations::remove);
         registrations.add(registration);
         registration.start();

@@ -4,7 +4,7 @@ import static dev.egress.discovery.registry.ydb.YdbConnection.bounded;
 import static dev.egress.discovery.registry.ydb.YdbConnection.reason;
 
 import dev.egress.discovery.Announcement;
-import dev.egress.discovery.AnnouncementCodec;
+import dev.egress.discovery.AnnouncementWriter;
 import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrationState;
 import dev.egress.discovery.registry.RegistryException;
@@ -50,7 +50,7 @@ final class YdbRegistration implements Registration {
 
     private final YdbConnection connection;
     private final RegistryLoop loop;
-    private final AnnouncementCodec codec;
+    private final AnnouncementWriter writer;
     private final Clock clock;
     private final String semaphore;
     private final RegistrationMetrics metrics;
@@ -71,13 +71,14 @@ final class YdbRegistration implements Registration {
     private SemaphoreLease lease;                   // loop: our slot in the current session
     private CoordinationSession acquiringOn;        // loop: the session an acquire is in flight on
     private Announcement held;                      // loop: what the registry holds for us (null = nothing)
+    private byte[] heldData;                        // loop: the exact owner data of held (signatures differ per write)
     private ScheduledFuture<?> retry;               // loop: the pending re-registration
     private final PendingUpdates pending = new PendingUpdates(); // loop
 
-    YdbRegistration(YdbConnection connection, Announcement initial, AnnouncementCodec codec, Clock clock,
+    YdbRegistration(YdbConnection connection, Announcement initial, AnnouncementWriter writer, Clock clock,
                     RegistrationMetrics metrics, Consumer<YdbRegistration> onClosed) {
         this.connection = connection;
-        this.codec = codec;
+        this.writer = writer;
         this.clock = clock;
         this.metrics = metrics;
         this.onClosed = onClosed;
@@ -141,7 +142,7 @@ final class YdbRegistration implements Registration {
 
     private Announcement stamp(Announcement content, long previousGeneration) {
         Announcement stamped = content.republished(previousGeneration, clock.instant());
-        codec.encode(stamped); // throws if it exceeds the payload limit
+        writer.write(stamped); // throws if it exceeds the payload limit
         return stamped;
     }
 
@@ -267,7 +268,7 @@ final class YdbRegistration implements Registration {
                 return;
             }
             Announcement expected = held;
-            boolean ours = expected != null && ownsWith(result.getValue(), on.getId(), codec.encode(expected));
+            boolean ours = expected != null && ownsWith(result.getValue(), on.getId(), heldData);
             if (!ours) {
                 log.warn("Border {} slot missing or changed; republishing", desired().borderId());
                 slotLost();
@@ -307,7 +308,8 @@ final class YdbRegistration implements Registration {
             return;
         }
         acquiringOn = on;
-        loop.when(bounded(on.acquireSemaphore(semaphore, 1, codec.encode(target), ACQUIRE_TIMEOUT)), (result, failure) -> {
+        byte[] data = writer.write(target);
+        loop.when(bounded(on.acquireSemaphore(semaphore, 1, data, ACQUIRE_TIMEOUT)), (result, failure) -> {
             if (acquiringOn == on) {
                 acquiringOn = null;
             }
@@ -318,6 +320,7 @@ final class YdbRegistration implements Registration {
                 boolean first = held == null;
                 lease = result.getValue();
                 held = target;
+                heldData = data;
                 if (first) {
                     log.info("Border {} registered with generation {} ({} IPs)", target.borderId(), target.generation(), target.ips().size());
                 } else {

@@ -3,10 +3,11 @@ package dev.egress.discovery.registry.ydb;
 import static dev.egress.discovery.registry.ydb.YdbConnection.bounded;
 import static dev.egress.discovery.registry.ydb.YdbConnection.reason;
 
-import dev.egress.discovery.AnnouncementCodec;
+import dev.egress.discovery.AnnouncementReader;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.RegistrySettings;
 import dev.egress.discovery.registry.RegistryWatcher;
+import dev.egress.discovery.trust.AnnouncementVerifier;
 import io.grpc.ClientInterceptor;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -66,13 +67,26 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
     private boolean waitingLogged;         // loop: the missing semaphore was reported (read-only mode)
 
     private YdbRegistryWatcher(RegistrySettings settings, RoutingTable table, MeterRegistry meters, Clock clock,
-                               List<ClientInterceptor> interceptors) {
+                               AnnouncementReader reader, List<ClientInterceptor> interceptors) {
         this.connection = new YdbConnection(settings, "egress-registry-watch-connect", interceptors);
         this.loop = new RegistryLoop("egress-registry-watch-" + System.identityHashCode(this));
         this.semaphore = settings.semaphore();
         this.createIfMissing = settings.createIfMissing();
         this.metrics = new WatcherMetrics(meters);
-        this.applier = new OwnersApplier(new AnnouncementCodec(), table, clock, metrics);
+        this.applier = new OwnersApplier(reader, table, clock, metrics);
+    }
+
+    /**
+     * Starts watching, reading owners without verification ({@code insecure-local} and tests).
+     * Returns at once; the table becomes ready with the first successful read.
+     *
+     * @param settings where the registry is
+     * @param table    the table to keep current
+     * @param meters   metrics registry
+     * @return the running watcher
+     */
+    public static YdbRegistryWatcher start(RegistrySettings settings, RoutingTable table, MeterRegistry meters) {
+        return start(settings, table, meters, AnnouncementVerifier.unverified());
     }
 
     /**
@@ -81,18 +95,25 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
      * @param settings where the registry is
      * @param table    the table to keep current
      * @param meters   metrics registry
+     * @param reader   reads and verifies each owner's data (production: an {@link AnnouncementVerifier})
      * @return the running watcher
      */
-    public static YdbRegistryWatcher start(RegistrySettings settings, RoutingTable table, MeterRegistry meters) {
-        return start(settings, table, meters, List.of());
+    public static YdbRegistryWatcher start(RegistrySettings settings, RoutingTable table, MeterRegistry meters,
+                                           AnnouncementReader reader) {
+        return start(settings, table, meters, reader, List.of());
     }
 
     /** As {@link #start(RegistrySettings, RoutingTable, MeterRegistry)}, with gRPC interceptors (tests cut streams with one). */
     static YdbRegistryWatcher start(RegistrySettings settings, RoutingTable table, MeterRegistry meters,
                                     List<ClientInterceptor> interceptors) {
+        return start(settings, table, meters, AnnouncementVerifier.unverified(), interceptors);
+    }
+
+    private static YdbRegistryWatcher start(RegistrySettings settings, RoutingTable table, MeterRegistry meters,
+                                            AnnouncementReader reader, List<ClientInterceptor> interceptors) {
         YdbRegistryWatcher watcher = new YdbRegistryWatcher(Objects.requireNonNull(settings, "settings"),
                 Objects.requireNonNull(table, "table"), Objects.requireNonNull(meters, "meters"), Clock.systemUTC(),
-                interceptors);
+                Objects.requireNonNull(reader, "reader"), interceptors);
         log.info("Watching registry {}/{} at {} (poll every {})", settings.node(), settings.semaphore(),
                 settings.connectionString(), settings.pollInterval());
         watcher.loop.execute(watcher::openSession);

@@ -28,7 +28,8 @@ class OwnersApplierTest {
     private final MutableClock clock = new MutableClock(T0);
     private final RoutingTable table = new RoutingTable(clock);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    private final OwnersApplier applier = new OwnersApplier(codec, table, clock, new WatcherMetrics(meters));
+    private final OwnersApplier applier = new OwnersApplier(dev.egress.discovery.trust.AnnouncementVerifier.unverified(),
+            table, clock, new WatcherMetrics(meters));
 
     {
         RoutingGauges.bind(table, meters); // the table's gauges show what the applier swapped in

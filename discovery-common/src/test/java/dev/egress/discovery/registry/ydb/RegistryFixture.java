@@ -86,6 +86,22 @@ final class RegistryFixture implements AutoCloseable {
         return watcher(List.of());
     }
 
+    /** A Border whose registry signs its announcements with {@code writer}. */
+    YdbBorderRegistry border(dev.egress.discovery.AnnouncementWriter writer) {
+        YdbBorderRegistry registry = YdbBorderRegistry.connect(settings(), new SimpleMeterRegistry(), writer);
+        participants.add(registry);
+        return registry;
+    }
+
+    /** A watcher that reads owners through {@code reader} (an App verifying signatures). */
+    Watched watcher(dev.egress.discovery.AnnouncementReader reader) {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        RoutingTable table = new RoutingTable(Clock.systemUTC());
+        YdbRegistryWatcher watcher = YdbRegistryWatcher.start(settings(), table, meters, reader);
+        participants.add(watcher);
+        return new Watched(watcher, table, meters);
+    }
+
     Watched watcher(List<ClientInterceptor> interceptors) {
         return watcher(settings(), interceptors);
     }

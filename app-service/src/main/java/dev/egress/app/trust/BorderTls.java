@@ -1,0 +1,58 @@
+package dev.egress.app.trust;
+
+import dev.egress.discovery.BorderId;
+import dev.egress.discovery.trust.IdentityKeyManager;
+import dev.egress.discovery.trust.PeerTrustManager;
+import dev.egress.discovery.trust.TrustMaterialException;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.util.KeyManagerFactoryWrapper;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import reactor.netty.http.client.HttpClient;
+
+/**
+ * Makes App's connections to one Border mutual TLS: App presents its current identity, and the
+ * handshake fails unless the server's chain leads to the Border CA and its leaf names
+ * {@code spiffe://<domain>/border/<borderId>} of the route. A failed handshake means nothing was
+ * written, not even the internal token, so the attempt counts as "not sent". Host names are not
+ * checked: the registry says where a Border is, only the CA says who it is. One TLS context per
+ * Border client; the key and trust managers read the files' current content on every handshake.
+ */
+public final class BorderTls {
+
+    private final AppTrust.Material material;
+    private final String domain;
+
+    BorderTls(AppTrust.Material material, String domain) {
+        this.material = material;
+        this.domain = domain;
+    }
+
+    /**
+     * Secures a client for one Border.
+     *
+     * @param client   the client (its pool is the Border's)
+     * @param borderId the Border the route names
+     * @return the client, speaking TLS and verifying that Border
+     */
+    public HttpClient secure(HttpClient client, BorderId borderId) {
+        SslContext context;
+        try {
+            context = SslContextBuilder.forClient()
+                    .keyManager(new KeyManagerFactoryWrapper(new IdentityKeyManager(material.identity())))
+                    .trustManager(PeerTrustManager.border(material.borderCa(), domain, borderId))
+                    .endpointIdentificationAlgorithm(null)
+                    .build();
+        } catch (SSLException e) {
+            throw new TrustMaterialException("cannot build the TLS context for Border " + borderId, e);
+        }
+        return client.secure(spec -> spec.sslContext(context).handlerConfigurator(handler -> {
+            SSLEngine engine = handler.engine();
+            SSLParameters parameters = engine.getSSLParameters();
+            parameters.setEndpointIdentificationAlgorithm(null);
+            engine.setSSLParameters(parameters);
+        }));
+    }
+}

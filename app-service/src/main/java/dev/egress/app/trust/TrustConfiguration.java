@@ -1,0 +1,81 @@
+package dev.egress.app.trust;
+
+import dev.egress.app.config.SecurityProperties;
+import dev.egress.discovery.AnnouncementReader;
+import dev.egress.discovery.trust.AnnouncementVerifier;
+import dev.egress.discovery.trust.Identity;
+import dev.egress.discovery.trust.ReloadingFile;
+import dev.egress.discovery.trust.SpiffeId;
+import dev.egress.discovery.trust.TrustBundle;
+import dev.egress.discovery.trust.TrustMaterialException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Wires App's side of the trust chain (DESIGN §8): loads {@code egress.trust.*} or refuses to start
+ * without it (unless {@code insecure-local}); the announcement reader (signature verification) used
+ * by the registry watcher; and the TLS of calls to Borders.
+ */
+@Configuration(proxyBeanMethods = false)
+class TrustConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(TrustConfiguration.class);
+
+    @Bean
+    AppTrust appTrust(TrustProperties trust, SecurityProperties security) {
+        if (!trust.anySet()) {
+            if (!security.insecureLocal()) {
+                throw new TrustMaterialException("egress.trust.certificate, egress.trust.private-key, egress.trust.border-ca: "
+                        + "not set (expected: this App's PEM certificate chain naming spiffe://" + trust.domain()
+                        + "/app/<name>, its PKCS#8 key, and the CA issuing Border certificates; "
+                        + "or egress.security.insecure-local=true for local runs only)");
+            }
+            log.warn("egress.security.insecure-local: no trust material; UNSIGNED announcements are routed on and "
+                    + "Borders are called without TLS");
+            return new AppTrust(Optional.empty(), trust.domain());
+        }
+        List<String> missing = new ArrayList<>();
+        if (trust.certificate().isEmpty()) {
+            missing.add("egress.trust.certificate");
+        }
+        if (trust.privateKey().isEmpty()) {
+            missing.add("egress.trust.private-key");
+        }
+        if (trust.borderCa().isEmpty()) {
+            missing.add("egress.trust.border-ca");
+        }
+        if (!missing.isEmpty()) {
+            throw new TrustMaterialException(String.join(", ", missing) + ": not set (expected: all of "
+                    + "egress.trust.certificate, egress.trust.private-key and egress.trust.border-ca, or none with "
+                    + "egress.security.insecure-local=true)");
+        }
+        ReloadingFile<Identity> identity = ReloadingFile.identity(Path.of(trust.certificate()), Path.of(trust.privateKey()),
+                "egress.trust.certificate", "egress.trust.private-key", trust.checkInterval());
+        ReloadingFile<TrustBundle> borderCa = ReloadingFile.bundle(Path.of(trust.borderCa()), "egress.trust.border-ca",
+                trust.checkInterval());
+        List<SpiffeId> named = SpiffeId.of(identity.get().leaf());
+        if (named.stream().noneMatch(id -> id.trustDomain().equals(trust.domain()) && id.role().equals(SpiffeId.APP))) {
+            identity.close();
+            borderCa.close();
+            throw new TrustMaterialException("egress.trust.certificate: names %s (expected: spiffe://%s/app/<name>)"
+                    .formatted(named.isEmpty() ? "no SPIFFE URI SAN" : named, trust.domain()));
+        }
+        log.info("Trust: routing only on announcements signed by Borders of {}; calling Borders over mutual TLS as {}",
+                trust.borderCa(), named);
+        return new AppTrust(Optional.of(new AppTrust.Material(identity, borderCa)), trust.domain());
+    }
+
+    @Bean
+    AnnouncementReader announcementReader(AppTrust trust, TrustProperties properties, Clock clock) {
+        return trust.material()
+                .<AnnouncementReader>map(m -> new AnnouncementVerifier(m.borderCa(), trust.domain(), clock, properties.maxClockSkew()))
+                .orElseGet(AnnouncementVerifier::unverified);
+    }
+}

@@ -1,0 +1,40 @@
+package dev.egress.border.config;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The Border's place in the platform's PKI ({@code egress.trust.*}). With all three files set, the
+ * Border serves TLS with its identity, signs its announcements, and accepts forwards only from App
+ * certificates of {@code app-ca}. Without them it refuses to start unless
+ * {@code egress.security.insecure-local=true}. Files are re-read when they change.
+ *
+ * @param certificate   PEM certificate chain of this Border, leaf first; the leaf must carry the URI SAN
+ *                      {@code spiffe://<domain>/border/<egress.border.id>}
+ * @param privateKey    PEM PKCS#8 private key of the leaf (unencrypted; mount it from a Secret)
+ * @param appCa         PEM CA certificates that issue App client certificates
+ * @param domain        the SPIFFE trust domain
+ * @param checkInterval how often the files are compared for a rotation
+ */
+@ConfigurationProperties("egress.trust")
+public record TrustProperties(@DefaultValue("") String certificate, @DefaultValue("") String privateKey,
+                              @DefaultValue("") String appCa, @DefaultValue("egress.local") String domain,
+                              @DefaultValue("2s") Duration checkInterval) {
+
+    /** Trims the paths. */
+    public TrustProperties {
+        certificate = certificate == null ? "" : certificate.trim();
+        privateKey = privateKey == null ? "" : privateKey.trim();
+        appCa = appCa == null ? "" : appCa.trim();
+    }
+
+    /**
+     * Whether any trust file is configured.
+     *
+     * @return true if at least one of the three paths is set
+     */
+    public boolean anySet() {
+        return !certificate.isEmpty() || !privateKey.isEmpty() || !appCa.isEmpty();
+    }
+}

@@ -1,0 +1,141 @@
+package dev.egress.border.trust;
+
+import dev.egress.border.config.BorderProperties;
+import dev.egress.border.config.SecurityProperties;
+import dev.egress.border.config.TrustProperties;
+import dev.egress.border.registration.BorderRegistrar;
+import dev.egress.discovery.AnnouncementWriter;
+import dev.egress.discovery.BorderId;
+import dev.egress.discovery.trust.AnnouncementSigner;
+import dev.egress.discovery.trust.Identity;
+import dev.egress.discovery.trust.IdentityKeyManager;
+import dev.egress.discovery.trust.ReloadingFile;
+import dev.egress.discovery.trust.SpiffeId;
+import dev.egress.discovery.trust.TrustBundle;
+import dev.egress.discovery.trust.TrustMaterialException;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.util.KeyManagerFactoryWrapper;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.reactor.netty.NettyServerCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Wires the trust chain of a Border (DESIGN §8): loads {@code egress.trust.*} or refuses to start
+ * without it (unless {@code insecure-local}); serves TLS with the identity, asking every client for a
+ * certificate of the App CA (optional at the handshake, so probes and operators connect without one;
+ * the forward door insists, see {@link ClientCertificates}); signs announcements; and republishes the
+ * announcement when the identity is rotated.
+ */
+@Configuration(proxyBeanMethods = false)
+class TrustConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(TrustConfiguration.class);
+
+    @Bean
+    TrustMode trustMode(TrustProperties trust, SecurityProperties security, BorderProperties border) {
+        if (!trust.anySet()) {
+            if (!security.insecureLocal()) {
+                throw new TrustMaterialException("egress.trust.certificate, egress.trust.private-key, egress.trust.app-ca: "
+                        + "not set (expected: this Border's PEM certificate chain naming spiffe://" + trust.domain()
+                        + "/border/" + border.id() + ", its PKCS#8 key, and the CA issuing App certificates; "
+                        + "or egress.security.insecure-local=true for local runs only)");
+            }
+            log.warn("egress.security.insecure-local: no trust material; serving plaintext, publishing UNSIGNED "
+                    + "announcements and accepting forwards from any client holding the internal token");
+            return TrustMode.insecure();
+        }
+        List<String> missing = new ArrayList<>();
+        if (trust.certificate().isEmpty()) {
+            missing.add("egress.trust.certificate");
+        }
+        if (trust.privateKey().isEmpty()) {
+            missing.add("egress.trust.private-key");
+        }
+        if (trust.appCa().isEmpty()) {
+            missing.add("egress.trust.app-ca");
+        }
+        if (!missing.isEmpty()) {
+            throw new TrustMaterialException(String.join(", ", missing) + ": not set (expected: all of "
+                    + "egress.trust.certificate, egress.trust.private-key and egress.trust.app-ca, or none with "
+                    + "egress.security.insecure-local=true)");
+        }
+        String scheme = String.valueOf(border.advertisedUrl().getScheme()).toLowerCase(Locale.ROOT);
+        if (!scheme.equals("https")) {
+            throw new TrustMaterialException("egress.border.advertised-url: " + border.advertisedUrl()
+                    + " (expected: https, since this Border serves TLS; Apps refuse plaintext endpoints)");
+        }
+        ReloadingFile<Identity> identity = ReloadingFile.identity(Path.of(trust.certificate()), Path.of(trust.privateKey()),
+                "egress.trust.certificate", "egress.trust.private-key", trust.checkInterval());
+        ReloadingFile<TrustBundle> appCa = ReloadingFile.bundle(Path.of(trust.appCa()), "egress.trust.app-ca",
+                trust.checkInterval());
+        BorderTrust material = BorderTrust.of(identity, appCa, trust.domain(), BorderId.of(border.id()));
+        requireNamesThisBorder(identity.get(), material.id());
+        log.info("Trust: serving TLS and signing announcements as {}; forwards accepted from App certificates of {}",
+                material.id(), trust.appCa());
+        return TrustMode.secure(material);
+    }
+
+    private static void requireNamesThisBorder(Identity identity, SpiffeId expected) {
+        List<SpiffeId> named = SpiffeId.of(identity.leaf());
+        if (!named.contains(expected)) {
+            throw new TrustMaterialException(("egress.trust.certificate: names %s (expected: %s, from egress.border.id "
+                    + "and egress.trust.domain)").formatted(named.isEmpty() ? "no SPIFFE URI SAN" : named, expected));
+        }
+    }
+
+    @Bean
+    AnnouncementWriter announcementWriter(TrustMode mode) {
+        return mode.material().<AnnouncementWriter>map(t -> new AnnouncementSigner(t.identity())).orElseGet(AnnouncementWriter::unsigned);
+    }
+
+    @Bean
+    ClientCertificates clientCertificates(TrustMode mode) {
+        return new ClientCertificates(mode.material().map(BorderTrust::apps).orElse(null));
+    }
+
+    @Bean
+    NettyServerCustomizer borderTls(TrustMode mode, ObjectProvider<BorderRegistrar> registrar) {
+        if (mode.material().isEmpty()) {
+            return server -> server;
+        }
+        BorderTrust material = mode.material().get();
+        material.identity().onChange(next -> {
+            if (!SpiffeId.of(next.leaf()).contains(material.id())) {
+                log.error("Rotated egress.trust.certificate names {} (expected: {}): Apps will refuse this Border",
+                        SpiffeId.of(next.leaf()), material.id());
+            }
+            registrar.ifAvailable(r -> r.republish().whenComplete((published, failure) -> {
+                if (failure == null) {
+                    log.info("Republished the announcement signed with the rotated certificate (generation {})",
+                            published.generation());
+                } else {
+                    log.warn("Could not republish after a certificate rotation: {}", failure.toString());
+                }
+            }));
+        });
+        SslContext context = serverContext(material);
+        return server -> server.secure(spec -> spec.sslContext(context));
+    }
+
+    private static SslContext serverContext(BorderTrust trust) {
+        try {
+            // The managers read the current files on every handshake: rotation needs no new context.
+            return SslContextBuilder.forServer(new KeyManagerFactoryWrapper(new IdentityKeyManager(trust.identity())))
+                    .trustManager(trust.apps())
+                    .clientAuth(ClientAuth.OPTIONAL)
+                    .build();
+        } catch (SSLException e) {
+            throw new TrustMaterialException("cannot build the Border's TLS context", e);
+        }
+    }
+}

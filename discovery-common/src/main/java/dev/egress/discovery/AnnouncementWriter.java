@@ -1,0 +1,29 @@
+package dev.egress.discovery;
+
+/**
+ * Turns a Border's announcement into the owner data it publishes. Production Borders sign
+ * ({@link dev.egress.discovery.trust.AnnouncementSigner}); {@code insecure-local} runs write the bare
+ * JSON of {@link AnnouncementCodec}.
+ */
+@FunctionalInterface
+public interface AnnouncementWriter {
+
+    /**
+     * Encodes (and signs) an announcement.
+     *
+     * @param announcement a valid announcement
+     * @return the owner data
+     * @throws InvalidAnnouncementException if the result would exceed {@link AnnouncementCodec#MAX_BYTES}
+     */
+    byte[] write(Announcement announcement);
+
+    /**
+     * The bare JSON of the codec, unsigned: for {@code egress.security.insecure-local} only.
+     *
+     * @return the writer
+     */
+    static AnnouncementWriter unsigned() {
+        AnnouncementCodec codec = new AnnouncementCodec();
+        return codec::encode;
+    }
+}

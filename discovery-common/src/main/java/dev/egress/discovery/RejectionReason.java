@@ -1,0 +1,33 @@
+package dev.egress.discovery;
+
+import java.util.Locale;
+
+/**
+ * Why App refused a registry owner's announcement. A closed set: each reason is a metric tag and a
+ * field of {@code GET /v1/egress/ips}'s {@code rejected} list.
+ */
+public enum RejectionReason {
+    /** Not a valid payload (codec rules: JSON, size, fields) or envelope. */
+    MALFORMED,
+    /** A bare announcement where a signed one is required. */
+    UNSIGNED,
+    /** The certificate chain does not lead to the Border CA, or is expired or not yet valid. */
+    UNTRUSTED_CERTIFICATE,
+    /** The signature does not verify with the certificate's key over the carried bytes. */
+    BAD_SIGNATURE,
+    /** The certificate names another Border (or none) than the announcement's {@code borderId}. */
+    IDENTITY_MISMATCH,
+    /** {@code publishedAt} lies further in the future than the allowed clock skew. */
+    PUBLISHED_IN_FUTURE,
+    /** The endpoint is {@code http}: App would send tokens and webhooks in plaintext. */
+    PLAINTEXT_ENDPOINT;
+
+    /**
+     * The reason as shown in APIs and metric tags.
+     *
+     * @return e.g. {@code identity-mismatch}
+     */
+    public String slug() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}

@@ -1,0 +1,246 @@
+package dev.egress.discovery.trust;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Trust material read from files and re-read when they change, without a restart (certificates are
+ * rotated by replacing files: a Kubernetes Secret volume, cert-manager, a cron job). The files are
+ * compared byte for byte on every check, so an atomic symlink swap and a coarse mtime are both
+ * noticed. A change that does not parse (a half-written file, a key that does not match its
+ * certificate) is logged and ignored: the last good material stays in use until a good one appears.
+ * {@link #get()} is a volatile read, cheap enough for every TLS handshake.
+ *
+ * @param <T> the parsed material ({@link Identity} or {@link TrustBundle})
+ */
+public final class ReloadingFile<T> implements Supplier<T>, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ReloadingFile.class);
+    /** How often files are compared when the caller does not say. */
+    public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofSeconds(2);
+    private static final ScheduledExecutorService CHECKER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "egress-trust-reload");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    private final String what;
+    private final List<Path> files;
+    private final Function<List<byte[]>, T> parser;
+    private final List<Consumer<T>> listeners = new CopyOnWriteArrayList<>();
+    private volatile T current;
+    private List<byte[]> lastBytes;     // guarded by this
+    private boolean lastFailed;         // guarded by this
+    private ScheduledFuture<?> task;    // guarded by this
+
+    private ReloadingFile(String what, List<Path> files, Function<List<byte[]>, T> parser) {
+        this.what = what;
+        this.files = List.copyOf(files);
+        this.parser = parser;
+        List<byte[]> bytes = read();
+        this.current = parser.apply(bytes);
+        this.lastBytes = bytes;
+    }
+
+    /**
+     * Loads an identity (certificate chain and matching private key) and keeps it current.
+     *
+     * @param certificate     PEM chain, leaf first
+     * @param privateKey      PEM PKCS#8 key of the leaf
+     * @param certificateName the property naming the certificate file, for messages
+     * @param keyName         the property naming the key file, for messages
+     * @param checkEvery      how often the files are compared
+     * @return the loaded identity
+     * @throws TrustMaterialException if the files are missing, unreadable, or the key does not match
+     */
+    public static ReloadingFile<Identity> identity(Path certificate, Path privateKey, String certificateName,
+                                                   String keyName, Duration checkEvery) {
+        String certWhat = certificateName + " (" + certificate + ")";
+        String keyWhat = keyName + " (" + privateKey + ")";
+        ReloadingFile<Identity> file = new ReloadingFile<>(certificateName + " / " + keyName,
+                List.of(certificate, privateKey), bytes -> {
+                    Identity identity = new Identity(Pem.certificates(bytes.get(0), certWhat),
+                            Pem.privateKey(bytes.get(1), keyWhat));
+                    requireMatchingKey(identity, certWhat, keyWhat);
+                    return identity;
+                });
+        return file.checkEvery(checkEvery);
+    }
+
+    /**
+     * Loads a CA bundle and keeps it current.
+     *
+     * @param bundle     PEM CA certificates
+     * @param name       the property naming the file, for messages
+     * @param checkEvery how often the file is compared
+     * @return the loaded bundle
+     * @throws TrustMaterialException if the file is missing or holds no readable certificate
+     */
+    public static ReloadingFile<TrustBundle> bundle(Path bundle, String name, Duration checkEvery) {
+        String what = name + " (" + bundle + ")";
+        return new ReloadingFile<>(name, List.of(bundle),
+                bytes -> new TrustBundle(Pem.certificates(bytes.get(0), what))).checkEvery(checkEvery);
+    }
+
+    private ReloadingFile<T> checkEvery(Duration interval) {
+        long millis = Math.max(50, interval.toMillis());
+        synchronized (this) {
+            task = CHECKER.scheduleWithFixedDelay(this::refreshQuietly, millis, millis, TimeUnit.MILLISECONDS);
+        }
+        return this;
+    }
+
+    /**
+     * The material in use.
+     *
+     * @return the last good material
+     */
+    @Override
+    public T get() {
+        return current;
+    }
+
+    /**
+     * Registers a listener for new material (called on the checker thread after the swap).
+     *
+     * @param listener receives each new material
+     */
+    public void onChange(Consumer<T> listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Compares the files now and swaps in changed material that parses.
+     *
+     * @return true if the material changed
+     */
+    public boolean refresh() {
+        T next;
+        synchronized (this) {
+            List<byte[]> bytes;
+            try {
+                bytes = read();
+            } catch (TrustMaterialException e) {
+                reportFailure(e);
+                return false;
+            }
+            if (sameBytes(bytes, lastBytes)) {
+                return false;
+            }
+            try {
+                next = parser.apply(bytes);
+            } catch (RuntimeException e) {
+                reportFailure(e);
+                return false;
+            }
+            lastBytes = bytes;
+            lastFailed = false;
+            if (next.equals(current)) {
+                return false;
+            }
+            current = next;
+        }
+        log.info("Reloaded {}: {}", what, next);
+        for (Consumer<T> listener : listeners) {
+            try {
+                listener.accept(next);
+            } catch (RuntimeException e) {
+                log.warn("Listener of {} failed", what, e);
+            }
+        }
+        return true;
+    }
+
+    private void refreshQuietly() {
+        try {
+            refresh();
+        } catch (RuntimeException e) {
+            log.warn("Checking {} failed; keeping the material in use", what, e);
+        }
+    }
+
+    private void reportFailure(RuntimeException e) {
+        // Once per bad state, not every check: a rotation in progress would flood the log.
+        if (!lastFailed) {
+            lastFailed = true;
+            log.warn("Ignoring changed {}: {}; keeping the material in use", what, e.getMessage());
+        }
+    }
+
+    private List<byte[]> read() {
+        List<byte[]> bytes = new ArrayList<>(files.size());
+        for (Path file : files) {
+            try {
+                bytes.add(Files.readAllBytes(file));
+            } catch (IOException e) {
+                throw new TrustMaterialException(what + ": cannot read " + file + " (" + e + ")");
+            }
+        }
+        return bytes;
+    }
+
+    private static boolean sameBytes(List<byte[]> a, List<byte[]> b) {
+        if (b == null || a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!Arrays.equals(a.get(i), b.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A key from another rotation than its certificate would fail every handshake: refuse it here. */
+    private static void requireMatchingKey(Identity identity, String certWhat, String keyWhat) {
+        PrivateKey key = identity.key();
+        X509Certificate leaf = identity.leaf();
+        byte[] probe = "egress-key-check".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        try {
+            String algorithm = Signatures.algorithmFor(key);
+            Signature signer = Signature.getInstance(algorithm);
+            signer.initSign(key);
+            signer.update(probe);
+            byte[] signature = signer.sign();
+            Signature verifier = Signature.getInstance(algorithm);
+            verifier.initVerify(leaf.getPublicKey());
+            verifier.update(probe);
+            if (!verifier.verify(signature)) {
+                throw new TrustMaterialException(keyWhat + " does not match the first certificate of " + certWhat);
+            }
+        } catch (GeneralSecurityException e) {
+            throw new TrustMaterialException(keyWhat + " does not match the first certificate of " + certWhat
+                    + " (" + e.getMessage() + ")");
+        }
+    }
+
+    /** Stops comparing the files; {@link #get()} keeps answering the last material. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (task != null) {
+                task.cancel(false);
+            }
+        }
+    }
+}
