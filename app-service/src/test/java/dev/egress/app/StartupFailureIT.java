@@ -25,7 +25,8 @@ class StartupFailureIT {
         String java = ProcessHandle.current().info().command().orElse("java");
         Process process = new ProcessBuilder(List.of(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString(),
                 "--server.port=0", "--egress.tenants.file=" + tenants, "--egress.security.api-tokens=t",
-                "--egress.security.internal-token=i", "--egress.routing.strategy=random"))
+                "--egress.security.internal-token=i", "--egress.security.insecure-local=true",
+                "--egress.routing.strategy=random"))
                 .redirectErrorStream(true).redirectOutput(dir.resolve("out.log").toFile()).start();
 
         assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the App stops by itself").isTrue();

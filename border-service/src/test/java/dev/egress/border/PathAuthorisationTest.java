@@ -35,6 +35,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         "egress.border.id=border-paths",
         "egress.border.ips=127.0.0.6",
         "egress.border.advertised-url=http://127.0.0.1:8181",
+        "egress.security.insecure-local=true",
         "egress.security.internal-token=" + Tokens.INTERNAL,
         "egress.security.operator-token=" + Tokens.OPERATOR,
         "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535"})

@@ -170,6 +170,8 @@ final class NetworkPlatform implements AutoCloseable {
                 "--egress.border.ips=" + String.join(",", BORDER_IPS.get(border)),
                 "--egress.border.advertised-url=" + borderUri(border, ""),
                 "--egress.border.drain-timeout=5s",
+                // Plaintext and unsigned: this test is about the network; the trust chain has its own tests.
+                "--egress.security.insecure-local=true",
                 "--egress.security.internal-token=" + Platform.INTERNAL_TOKEN,
                 "--egress.security.operator-token=" + Platform.OPERATOR_TOKEN,
                 // The customer is an internal target in a documentation/ULA range: allowed as an operator would.
@@ -186,6 +188,7 @@ final class NetworkPlatform implements AutoCloseable {
                 "--server.port=" + port,
                 "--egress.security.api-tokens=" + Platform.API_TOKEN,
                 "--egress.security.internal-token=" + Platform.INTERNAL_TOKEN,
+                "--egress.security.insecure-local=true",
                 "--egress.tenants.file=" + tenants.toAbsolutePath(),
                 // Round robin spreads acme over both its IPs, so every scenario exercises IPv4 and IPv6.
                 "--egress.routing.strategy=round-robin",

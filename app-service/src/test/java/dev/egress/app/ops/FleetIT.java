@@ -90,6 +90,7 @@ class FleetIT {
         registry.add("egress.security.internal-token", () -> INTERNAL_TOKEN);
         registry.add("egress.security.operator-token", () -> OPERATOR_TOKEN);
         registry.add("egress.ops.change-timeout", () -> "5s");
+        registry.add("egress.security.insecure-local", () -> "true"); // the Borders here run plaintext
     }
 
     @AfterAll

@@ -191,15 +191,6 @@ public final class BorderProcess implements AutoCloseable {
         }
     }
 
-    /**
-     * The Border's port on 127.0.0.1.
-     *
-     * @return the port
-     */
-    public int port() {
-        return port;
-    }
-
     /** Kills the process at once (SIGKILL): its slot stays until the session times out. */
     public void kill() throws InterruptedException {
         process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);

@@ -37,6 +37,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         "egress.border.id=border-slow",
         "egress.border.ips=127.0.0.2",
         "egress.border.advertised-url=http://127.0.0.1:8181",
+        "egress.security.insecure-local=true",
         "egress.security.internal-token=" + Tokens.INTERNAL,
         "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
         // Short so that the test is quick; the default is 10 s.

@@ -28,6 +28,7 @@ import reactor.core.scheduler.Schedulers;
         "egress.border.id=border-dns-cap",
         "egress.border.ips=127.0.0.2",
         "egress.border.advertised-url=http://127.0.0.1:8181",
+        "egress.security.insecure-local=true",
         "egress.security.internal-token=" + Tokens.INTERNAL,
         "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
         "egress.dns.query-timeout=1s",

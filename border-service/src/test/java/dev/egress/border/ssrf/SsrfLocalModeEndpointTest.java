@@ -22,6 +22,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         "egress.border.ips=127.0.0.5",
         "egress.border.advertised-url=http://127.0.0.1:8182",
         "egress.ssrf.allowed-ranges=127.0.0.1/32:9999",
+        "egress.security.insecure-local=true",
         "egress.security.internal-token=" + Tokens.INTERNAL})
 @AutoConfigureWebTestClient(timeout = "60s")
 @Import(InMemoryRegistryConfiguration.class)
