@@ -5,6 +5,7 @@ import dev.egress.border.IpNotHostedException;
 import dev.egress.border.UnavailableException;
 import dev.egress.border.egress.InFlightCalls;
 import dev.egress.border.registration.BorderRegistrar;
+import dev.egress.border.trust.ClientCertificates;
 import dev.egress.discovery.Announcement;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
@@ -14,6 +15,7 @@ import java.util.Locale;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
@@ -22,7 +24,8 @@ import reactor.core.publisher.Mono;
  * Operator API (Bearer operator token): see and change the status of this Border's IPs. A change is
  * applied locally at once and then republished as a whole announcement; the answer comes when the
  * registry holds it. The same change is offered to App at {@code PUT /internal/v1/ips/{ip}} (Bearer
- * internal token), so operators can steer the whole fleet from App over App's own link to the Borders.
+ * internal token and, on the trust chain, App's client certificate, like every forward), so operators can
+ * steer the whole fleet from App over App's own link to the Borders.
  */
 @RestController
 class OpsController {
@@ -31,10 +34,12 @@ class OpsController {
 
     private final BorderRegistrar registrar;
     private final InFlightCalls calls;
+    private final ClientCertificates clients;
 
-    OpsController(BorderRegistrar registrar, InFlightCalls calls) {
+    OpsController(BorderRegistrar registrar, InFlightCalls calls, ClientCertificates clients) {
         this.registrar = registrar;
         this.calls = calls;
+        this.clients = clients;
     }
 
     /**
@@ -74,8 +79,20 @@ class OpsController {
         return view(registrar.current());
     }
 
-    @PutMapping({"/ops/v1/ips/{ip}", "/internal/v1/ips/{ip}"})
+    @PutMapping("/ops/v1/ips/{ip}")
     Mono<BorderView> change(@PathVariable("ip") String ip, @RequestBody StatusChange change) {
+        return apply(ip, change);
+    }
+
+    @PutMapping("/internal/v1/ips/{ip}")
+    Mono<BorderView> changeFromApp(ServerWebExchange exchange, @PathVariable("ip") String ip,
+                                   @RequestBody StatusChange change) {
+        // The internal door's second factor: a token alone must not steer the fleet when the trust chain is on.
+        clients.requireApp(exchange);
+        return apply(ip, change);
+    }
+
+    private Mono<BorderView> apply(String ip, StatusChange change) {
         IpStatus status = parseStatus(change == null ? null : change.status());
         EgressIp egressIp;
         try {

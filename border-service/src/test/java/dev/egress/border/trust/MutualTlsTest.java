@@ -117,6 +117,26 @@ class MutualTlsTest {
     }
 
     @Test
+    void appsIpStatusRouteTakesAnAppCertificateToo() throws Exception {
+        try (ConfigurableApplicationContext border = run(secure(borderCa.border("border-a")))) {
+            int port = port(border);
+
+            assertThat(setStatus(port, TestPki.context(null, borderCa.caPem())).statusCode()).isEqualTo(403);
+            HttpResponse<String> withCertificate = setStatus(port, TestPki.context(app, borderCa.caPem()));
+            assertThat(withCertificate.statusCode()).as(withCertificate.body()).isEqualTo(200);
+            assertThat(withCertificate.body()).contains("\"status\":\"DRAINING\"");
+        }
+    }
+
+    private static HttpResponse<String> setStatus(int port, SSLContext tls) throws Exception {
+        HttpClient client = HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(10)).build();
+        return client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/internal/v1/ips/127.0.0.2"))
+                .header("Authorization", "Bearer " + Tokens.INTERNAL).header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(30)).PUT(HttpRequest.BodyPublishers.ofString("{\"status\":\"DRAINING\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
     void probesAnswerOverTlsWithoutAClientCertificate() throws Exception {
         try (ConfigurableApplicationContext border = run(secure(borderCa.border("border-a")))) {
             HttpClient client = HttpClient.newBuilder().sslContext(TestPki.context(null, borderCa.caPem())).build();
