@@ -154,10 +154,29 @@ class TenantPolicyStoreTest {
         store.addListener(p -> poller.set(Thread.currentThread()));
         replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: b}]\n");
         await().atMost(Duration.ofSeconds(20)).until(() -> poller.get() != null);
+        assertThat(poller.get().isDaemon()).as("the poller never keeps the JVM alive").isTrue();
 
         store.close();
 
         await().atMost(Duration.ofSeconds(20)).until(() -> !poller.get().isAlive());
+    }
+
+    @Test
+    void appliesAChangeThatKeepsTheFileSize() throws Exception {
+        Path file = Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
+        try (TenantPolicyStore store = store(file)) {
+            replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: b}]\n");
+            Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() + 5000));
+            store.refresh();
+
+            assertThat(store.current().tenant("b")).isPresent();
+        }
+    }
+
+    @Test
+    void refusesToStartWithoutTheFileNamingWhy() {
+        assertThatThrownBy(() -> store(dir.resolve("missing.yaml"))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("missing.yaml: cannot read: java.nio.file.NoSuchFileException");
     }
 
     @Test
