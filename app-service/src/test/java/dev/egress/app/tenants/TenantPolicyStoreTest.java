@@ -152,7 +152,8 @@ class TenantPolicyStoreTest {
         AtomicReference<Thread> poller = new AtomicReference<>();
         TenantPolicyStore store = store(file);
         store.addListener(p -> poller.set(Thread.currentThread()));
-        replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: b}]\n");
+        // Another size, so the poller sees the change even within the file system's timestamp granularity.
+        replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: bb}]\n");
         await().atMost(Duration.ofSeconds(20)).until(() -> poller.get() != null);
         assertThat(poller.get().isDaemon()).as("the poller never keeps the JVM alive").isTrue();
 
