@@ -68,8 +68,7 @@ class TenantPolicyParserTest {
     void namesOnlyTheFirstLineOfAYamlError() {
         assertThatThrownBy(() -> TenantPolicyParser.parse("tenants: [a"))
                 .isInstanceOf(InvalidTenantsFileException.class)
-                .satisfies(e -> assertThat(e.getMessage()).startsWith("not valid YAML: ").doesNotContain("\n")
-                        .hasSizeGreaterThan("not valid YAML: ".length()));
+                .satisfies(e -> assertThat(e.getMessage()).matches("not valid YAML: while (parsing|scanning) [^\n]+"));
     }
 
     @Test

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.nio.file.attribute.FileTime;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -132,9 +131,7 @@ class TenantPolicyStoreTest {
         }
     }
 
-    /** Slow (the parser reads megabytes): left out of the mutation run. */
     @Test
-    @Tag("slow")
     void readsAFileLargerThanTheYamlParsersDefaultLimit() throws Exception {
         Path file = Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
         try (TenantPolicyStore store = store(file)) {
@@ -178,6 +175,14 @@ class TenantPolicyStoreTest {
     void refusesToStartWithoutTheFileNamingWhy() {
         assertThatThrownBy(() -> store(dir.resolve("missing.yaml"))).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("missing.yaml: cannot read: java.nio.file.NoSuchFileException");
+    }
+
+    @Test
+    void refusesToStartWithAnOversizeFileNamingItsSize() throws Exception {
+        Path file = Files.writeString(dir.resolve("t.yaml"), " ".repeat(TenantPolicyStore.MAX_FILE_BYTES + 1));
+
+        assertThatThrownBy(() -> store(file)).isInstanceOf(IllegalStateException.class)
+                .hasMessageEndingWith("t.yaml: file is 8388609 bytes (expected: <= 8388608)");
     }
 
     @Test
