@@ -212,4 +212,17 @@ class EgressRouterTest {
 
         assertThat(seen).containsExactly(1, 2);
     }
+
+    @Test
+    void aPolicyListenerThatRunsBeforeTheRoutersOwnAlreadyRoutesOnTheNewPolicy() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<EgressRouter> router = new java.util.concurrent.atomic.AtomicReference<>();
+        List<Boolean> knowsLate = new java.util.ArrayList<>();
+        tenants.addListener(policy -> knowsLate.add(router.get().peek("late") != null));
+        router.set(router(RoutingProperties.SharedWhenStale.SERVE));
+
+        Files.writeString(tenants.state().file(), "sharedPool: [127.0.0.8]\ntenants: [{id: late}]\n");
+        tenants.refresh();
+
+        assertThat(knowsLate).containsExactly(true);
+    }
 }
