@@ -128,6 +128,45 @@ class AnnouncementCodecTest {
     }
 
     @Test
+    void rejectsMalformedUtf8EvenInFieldsItIgnores() {
+        // A lone lead byte, an overlong '/', and a UTF-16 surrogate encoded as if it were a character.
+        for (byte[] bad : List.of(new byte[] {(byte) 0xC3}, new byte[] {(byte) 0xC0, (byte) 0xAF},
+                new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80})) {
+            java.io.ByteArrayOutputStream payload = new java.io.ByteArrayOutputStream();
+            payload.writeBytes(utf8("{\"note\":\""));
+            payload.writeBytes(bad);
+            payload.writeBytes(utf8("\"," + DESIGN_EXAMPLE.strip().substring(1)));
+
+            assertRejected(payload.toByteArray(), "payload", "not valid UTF-8 (expected: UTF-8 JSON)");
+        }
+    }
+
+    @Test
+    void encodesAnAnnouncementOfExactlySixtyFourKibibytesAndRefusesALargerOne() {
+        byte[] small = codec.encode(withEndpointPath(""));
+        String fill = "p".repeat(AnnouncementCodec.MAX_BYTES - small.length);
+
+        byte[] largest = codec.encode(withEndpointPath(fill));
+        assertThat(largest).hasSize(AnnouncementCodec.MAX_BYTES);
+        assertThat(codec.decode(largest).endpoint().getPath()).isEqualTo("/" + fill);
+        assertThatThrownBy(() -> codec.encode(withEndpointPath(fill + "p")))
+                .isInstanceOfSatisfying(InvalidAnnouncementException.class, e -> assertThat(e.getMessage())
+                        .isEqualTo("payload: 65537 bytes (expected: <= 65536)"));
+    }
+
+    @Test
+    void quotesTheOffendingValueWholeUpToEightyCharactersAndCutsLongerOnes() {
+        String eighty = "B".repeat(80);
+
+        assertRejected(mutated(root -> root.put("borderId", eighty)), "borderId", "'" + eighty + "' (expected:");
+        assertRejected(mutated(root -> root.put("borderId", eighty + "C")), "borderId", "'" + eighty + "...' (expected:");
+    }
+
+    private static Announcement withEndpointPath(String path) {
+        return Announcements.of("border-a", "http://10.0.3.17:8181/" + path, "203.0.113.10");
+    }
+
+    @Test
     void rejectsUtf16EvenThoughJacksonCouldDetectIt() {
         assertRejected(DESIGN_EXAMPLE.getBytes(StandardCharsets.UTF_16BE), "payload", "NUL");
     }
@@ -144,8 +183,8 @@ class AnnouncementCodecTest {
         assertRejected(mutated(root -> root.remove("version")), "version", "missing");
         assertRejected(mutated(root -> root.put("version", 2)), "version", "2 (expected: 1)");
         assertRejected(mutated(root -> root.put("version", 0)), "version", "0 (expected: 1)");
-        assertRejected(mutated(root -> root.put("version", "1")), "version", "expected: an integer");
-        assertRejected(mutated(root -> root.put("version", 1.0)), "version", "expected: an integer");
+        assertRejected(mutated(root -> root.put("version", "1")), "version", "'\"1\"' (expected: an integer)");
+        assertRejected(mutated(root -> root.put("version", 1.0)), "version", "(expected: an integer)");
     }
 
     @ParameterizedTest
@@ -233,7 +272,8 @@ class AnnouncementCodecTest {
     void rejectsBadGenerations() {
         assertRejected(mutated(root -> root.remove("generation")), "generation", "missing");
         assertRejected(mutated(root -> root.put("generation", -1)), "generation", "-1 (expected: 0..");
-        assertRejected(mutated(root -> root.put("generation", 1.5)), "generation", "expected: an integer");
+        assertRejected(mutated(root -> root.put("generation", 1.5)), "generation",
+                "'1.5' (expected: an integer 0..9223372036854775807)");
         assertRejected(mutated(root -> root.put("generation", new java.math.BigInteger("9223372036854775808"))),
                 "generation", "expected: an integer");
     }

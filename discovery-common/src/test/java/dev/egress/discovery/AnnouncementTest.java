@@ -53,7 +53,8 @@ class AnnouncementTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"http://10.0.3.17:8181", "https://border-a.internal", "HTTP://[::1]:8181/base"})
+    @ValueSource(strings = {"http://10.0.3.17:8181", "https://border-a.internal", "HTTP://[::1]:8181/base",
+            "http://127.0.0.1:1", "http://127.0.0.1:65535"})
     void acceptsAbsoluteHttpUrls(String endpoint) {
         assertThat(Announcement.initial(BORDER, URI.create(endpoint), IPS, NOW).endpoint()).hasToString(endpoint);
     }

@@ -34,6 +34,8 @@ class EgressIpTest {
             // RFC 5952 §5: IPv4-mapped addresses keep the mixed notation
             "::FFFF:192.0.2.1, ::ffff:192.0.2.1",
             "0:0:0:0:0:ffff:c000:0201, ::ffff:192.0.2.1",
+            // the longest literal there is (45 characters) is still accepted
+            "ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255, ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
     })
     void canonicalisesLiterals(String literal, String canonical) {
         assertThat(EgressIp.of(literal).value()).isEqualTo(canonical);
@@ -54,6 +56,8 @@ class EgressIpTest {
             "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "1:2:3:4:5:6:7:8::", "1.2.3.4::", "1:2:3:4:5:6:7:1.2.3.4",
             "[::1]", "fe80::1%eth0", "g::1", ".::1", "::ｆ", "2001:db8::1/64",
             "ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.2550",
+            // "::" stands for at least one zero group, so it cannot sit beside eight explicit ones
+            "1:2:3:4::5:6:7:8", "::1:2:3:4:5:6:7:8", "1::2:3:4:5:6:7:8",
     })
     void rejectsAnythingButAStrictLiteral(String text) {
         assertThatIllegalArgumentException().isThrownBy(() -> EgressIp.of(text)).withMessageStartingWith("ip: ");
@@ -83,5 +87,21 @@ class EgressIpTest {
     void knowsItsFamily() {
         assertThat(EgressIp.of("10.0.0.1").isIpv6()).isFalse();
         assertThat(EgressIp.of("::1").isIpv6()).isTrue();
+    }
+
+    @Test
+    void namesTheRejectedTextWholeUpToTheLongestLiteralAndCutsLongerText() {
+        String longest = "x".repeat(45);
+        assertThatIllegalArgumentException().isThrownBy(() -> EgressIp.of(longest))
+                .withMessage("ip: '%s' (expected: an IPv4 or IPv6 literal)", longest);
+        assertThatIllegalArgumentException().isThrownBy(() -> EgressIp.of(longest + "yz"))
+                .withMessage("ip: '%s...' (expected: an IPv4 or IPv6 literal)", longest);
+    }
+
+    @Test
+    void sortsByCanonicalText() {
+        assertThat(java.util.stream.Stream.of("127.0.0.3", "10.0.0.1", "2001:db8::1", "127.0.0.2").map(EgressIp::of).sorted())
+                .extracting(EgressIp::value).containsExactly("10.0.0.1", "127.0.0.2", "127.0.0.3", "2001:db8::1");
+        assertThat(EgressIp.of("127.0.0.2")).isEqualByComparingTo(EgressIp.of("127.0.0.2"));
     }
 }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 class RoutingSnapshotTest {
@@ -204,7 +205,9 @@ class RoutingSnapshotTest {
         assertThatThrownBy(() -> snapshot.rejections().clear()).isInstanceOf(UnsupportedOperationException.class);
     }
 
+    /** Slow: left out of the mutation run, where it would run once per mutant of the build. */
     @Test
+    @Tag("slow")
     void buildsFromAThousandBordersWithOneBadPayload() {
         List<byte[]> input = new ArrayList<>(Collections.nCopies(1, "{}".getBytes(StandardCharsets.UTF_8)));
         for (int b = 0; b < 1000; b++) {
@@ -221,6 +224,14 @@ class RoutingSnapshotTest {
         assertThat(snapshot.ips()).hasSize(8000);
         assertThat(snapshot.rejections()).hasSize(1);
         assertThat(snapshot.conflicts()).isEmpty();
+    }
+
+    @Test
+    void describesItselfByGenerationBordersAndCounts() {
+        RoutingSnapshot snapshot = build(List.of(payload(Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2", "127.0.0.3")),
+                "{}".getBytes(StandardCharsets.UTF_8))).withGeneration(4);
+
+        assertThat(snapshot).hasToString("RoutingSnapshot{generation=4, borders=[border-a], ips=2, rejected=1}");
     }
 
     private static RoutingSnapshot build(List<byte[]> payloads) {

@@ -4,6 +4,10 @@ import static dev.egress.discovery.testing.Announcements.payloads;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.egress.discovery.testing.Announcements;
 import dev.egress.discovery.testing.MutableClock;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 class RoutingTableTest {
 
@@ -171,6 +176,64 @@ class RoutingTableTest {
 
         table.offer(read(A));
         assertThat(table.latestRejections()).isEmpty();
+    }
+
+    @Test
+    void warnsOncePerEpisodeOfUnusableReads() {
+        RoutingSnapshot unusable = RoutingSnapshot.fromPayloads(List.of("{}".getBytes(StandardCharsets.UTF_8)), CODEC, clock.instant());
+        List<String> warnings;
+        try (var log = LogCapture.of(RoutingTable.class)) {
+            table.offer(unusable);
+            table.offer(unusable);
+            table.offer(read(A));
+            table.offer(unusable);
+            warnings = log.messages(Level.WARN);
+        }
+
+        assertThat(warnings).hasSize(2).allMatch(m -> m.startsWith("Registry read unusable: all 1 payloads were malformed"));
+    }
+
+    @Test
+    void namesAtMostTwentyLiveBordersWhenItLogsASwap() {
+        List<String> infos;
+        try (var log = LogCapture.of(RoutingTable.class)) {
+            table.offer(read(borders(20)));
+            table.offer(read(borders(21)));
+            infos = log.messages(Level.INFO);
+        }
+
+        String twenty = java.util.stream.IntStream.range(0, 20).mapToObj(i -> "border-%02d".formatted(i))
+                .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
+        assertThat(infos).containsExactly(
+                "Routing snapshot 1 applied; live borders: " + twenty,
+                "Routing snapshot 2 applied; live borders: 21, first 20: " + twenty);
+    }
+
+    private static Announcement[] borders(int count) {
+        return java.util.stream.IntStream.range(0, count)
+                .mapToObj(i -> Announcements.of("border-%02d".formatted(i), "http://127.0.0.1:8181", "127.0.1." + i))
+                .toArray(Announcement[]::new);
+    }
+
+    /** Records one logger's events for the duration of a test. */
+    private record LogCapture(Logger logger, ListAppender<ILoggingEvent> appender) implements AutoCloseable {
+
+        static LogCapture of(Class<?> type) {
+            Logger logger = (Logger) LoggerFactory.getLogger(type);
+            ListAppender<ILoggingEvent> appender = new ListAppender<>();
+            appender.start();
+            logger.addAppender(appender);
+            return new LogCapture(logger, appender);
+        }
+
+        List<String> messages(Level level) {
+            return appender.list.stream().filter(e -> e.getLevel() == level).map(ILoggingEvent::getFormattedMessage).toList();
+        }
+
+        @Override
+        public void close() {
+            logger.detachAppender(appender);
+        }
     }
 
     private RoutingSnapshot read(Announcement... announcements) {

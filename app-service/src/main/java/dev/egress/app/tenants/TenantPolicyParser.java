@@ -34,6 +34,8 @@ final class TenantPolicyParser {
             LoaderOptions options = new LoaderOptions();
             options.setAllowDuplicateKeys(false);
             options.setMaxAliasesForCollections(0);
+            // SnakeYAML stops at 3 Mi code points by default; a file the store accepted must not fail on it.
+            options.setCodePointLimit(TenantPolicyStore.MAX_FILE_BYTES);
             root = new Yaml(new SafeConstructor(options)).load(yaml);
         } catch (YAMLException e) {
             throw new InvalidTenantsFileException("not valid YAML: " + firstLine(e.getMessage()));

@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
 public final class TenantPolicyStore implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(TenantPolicyStore.class);
-    private static final long MAX_FILE_BYTES = 8L * 1024 * 1024;
+    /** Largest tenants file read; the parser's code point limit follows it. */
+    static final int MAX_FILE_BYTES = 8 * 1024 * 1024;
 
     /**
      * What the store knows about the file.

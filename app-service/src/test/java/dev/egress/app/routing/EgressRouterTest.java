@@ -38,6 +38,7 @@ class EgressRouterTest {
 
     private final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T10:00:00Z"));
     private final RoutingTable table = new RoutingTable(clock);
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private TenantPolicyStore tenants;
 
     @BeforeEach
@@ -60,8 +61,7 @@ class EgressRouterTest {
     private EgressRouter router(RoutingProperties.SharedWhenStale sharedWhenStale) {
         RoutingProperties properties = new RoutingProperties("lowest-border-id", "lowest-border-id", Map.of(),
                 Duration.ofSeconds(30), sharedWhenStale, 3, Duration.ofSeconds(30), Duration.ofMillis(500), Duration.ofSeconds(5));
-        return new EgressRouter(table, tenants, BorderSelectors.byDefault(), BorderSelectors.byDefault(), properties,
-                new SimpleMeterRegistry());
+        return new EgressRouter(table, tenants, BorderSelectors.byDefault(), BorderSelectors.byDefault(), properties, meters);
     }
 
     private static Announcement border(String id, String... ipsAndStatus) {
@@ -164,5 +164,82 @@ class EgressRouterTest {
                 .hasMessageContaining("tenants file t.yaml was refused")
                 .hasMessageContaining("last good policy")
                 .satisfies(e -> assertThat(((UnknownTenantException) e).properties()).containsEntry("policyStale", true));
+    }
+
+    @Test
+    void aSnapshotExactlyAsOldAsMaxStalenessStillServesDedicatedTenants() {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.FAIL);
+        publish(border("a", "127.0.0.2", "ACTIVE", "127.0.0.8", "ACTIVE"));
+        clock.advance(Duration.ofSeconds(30));
+
+        assertThat(router.isStale()).isFalse();
+        assertThat(router.resolve("acme").candidates()).hasSize(1);
+        clock.advance(Duration.ofMillis(1));
+        assertThat(router.isStale()).isTrue();
+    }
+
+    @Test
+    void aStaleRefusalNamesTheTenantClassAndTheRetryAfter() {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.FAIL);
+        publish(border("a", "127.0.0.2", "ACTIVE", "127.0.0.8", "ACTIVE"));
+        clock.advance(Duration.ofMinutes(1));
+
+        assertThatThrownBy(() -> router.resolve("acme")).isInstanceOfSatisfying(NoEgressAvailableException.class, e -> {
+            assertThat(e.getMessage()).isEqualTo("routing data is older than PT30S; dedicated traffic fails closed");
+            assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(5));
+        });
+        assertThatThrownBy(() -> router.resolve("small")).isInstanceOfSatisfying(NoEgressAvailableException.class,
+                e -> assertThat(e.getMessage()).isEqualTo("routing data is older than PT30S; shared traffic fails closed"));
+        assertThat(router.peek("acme").tenantClass()).isEqualTo("dedicated");
+        assertThat(router.peek("small").tenantClass()).isEqualTo("shared");
+    }
+
+    @Test
+    void countsEachPanicSelection() {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        publish(border("a", "127.0.0.2", "ACTIVE"), border("b", "127.0.0.3", "ACTIVE"));
+        Resolution acme = router.resolve("acme");
+
+        router.choose(acme, 1, Set.of(), x -> !x.equals(BorderId.of("a")));
+        assertThat(meters.get("egress.routing.panic").counter().count()).isZero();
+        router.choose(acme, 1, Set.of(), x -> false);
+        assertThat(meters.get("egress.routing.panic").counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void peekShowsATenantWithoutCandidatesAndNothingForAnUnknownOne() {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        publish(border("a", "127.0.0.8", "ACTIVE"));
+
+        assertThat(router.peek("acme").candidates()).isEmpty();
+        assertThat(router.peek("acme").allowedIps()).extracting(EgressIp::value).containsExactly("127.0.0.2", "127.0.0.3");
+        assertThat(router.peek("ghost")).isNull();
+        assertThat(router.strategy()).isEqualTo("lowest-border-id");
+    }
+
+    @Test
+    void aListenerThatRunsBeforeTheRoutersOwnAlreadyRoutesOnTheNewSnapshot() {
+        java.util.concurrent.atomic.AtomicReference<EgressRouter> router = new java.util.concurrent.atomic.AtomicReference<>();
+        List<Integer> seen = new java.util.ArrayList<>();
+        table.addListener(snapshot -> seen.add(router.get().resolve("small").candidates().size()));
+        router.set(router(RoutingProperties.SharedWhenStale.SERVE));
+
+        publish(border("a", "127.0.0.8", "ACTIVE"));
+        publish(border("a", "127.0.0.8", "ACTIVE"), border("b", "127.0.0.8", "ACTIVE"));
+
+        assertThat(seen).containsExactly(1, 2);
+    }
+
+    @Test
+    void aPolicyListenerThatRunsBeforeTheRoutersOwnAlreadyRoutesOnTheNewPolicy() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<EgressRouter> router = new java.util.concurrent.atomic.AtomicReference<>();
+        List<Boolean> knowsLate = new java.util.ArrayList<>();
+        tenants.addListener(policy -> knowsLate.add(router.get().peek("late") != null));
+        router.set(router(RoutingProperties.SharedWhenStale.SERVE));
+
+        Files.writeString(tenants.state().file(), "sharedPool: [127.0.0.8]\ntenants: [{id: late}]\n");
+        tenants.refresh();
+
+        assertThat(knowsLate).containsExactly(true);
     }
 }

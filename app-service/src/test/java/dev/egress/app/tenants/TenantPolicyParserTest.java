@@ -57,4 +57,27 @@ class TenantPolicyParserTest {
         assertThatThrownBy(() -> TenantPolicyParser.parse("tenants: !!java.util.ArrayList []"))
                 .isInstanceOf(InvalidTenantsFileException.class);
     }
+
+    @Test
+    void refusesYamlAliases() {
+        // Without the alias limit this would parse, and two tenants would silently share one IP list.
+        assertThatThrownBy(() -> TenantPolicyParser.parse(
+                "tenants: [{id: a, dedicatedIps: &ips [127.0.0.2]}, {id: b, dedicatedIps: *ips}]"))
+                .isInstanceOf(InvalidTenantsFileException.class).hasMessageStartingWith("not valid YAML: ");
+    }
+
+    @Test
+    void namesOnlyTheFirstLineOfAYamlError() {
+        assertThatThrownBy(() -> TenantPolicyParser.parse("tenants: [a"))
+                .isInstanceOf(InvalidTenantsFileException.class)
+                .satisfies(e -> assertThat(e.getMessage()).matches("not valid YAML: while (parsing|scanning) [^\n]+"));
+    }
+
+    @Test
+    void aFileOfDedicatedTenantsOnlyNeedsNoSharedPool() throws Exception {
+        TenantPolicy policy = TenantPolicyParser.parse("tenants: [{id: a, dedicatedIps: [127.0.0.2]}]");
+
+        assertThat(policy.sharedPool()).isEmpty();
+        assertThat(policy.tenant("a")).isPresent();
+    }
 }

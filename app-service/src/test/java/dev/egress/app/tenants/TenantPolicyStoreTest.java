@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.nio.file.attribute.FileTime;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -102,6 +104,117 @@ class TenantPolicyStoreTest {
             store.refresh();
             assertThat(store.current()).isSameAs(first);
         }
+    }
+
+    @Test
+    void countsEachAppliedFileAndGaugesItsTenants() throws Exception {
+        Path file = Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
+        try (TenantPolicyStore store = store(file)) {
+            assertThat(meters.get("egress.tenants.reloads").tag("result", "applied").counter().count()).isEqualTo(1);
+            assertThat(meters.get("egress.tenants").gauge().value()).isEqualTo(1);
+            assertThat(meters.get("egress.tenants.file.valid").gauge().value()).isEqualTo(1);
+
+            replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: a}, {id: b}, {id: c}]\n");
+            store.refresh();
+
+            assertThat(meters.get("egress.tenants.reloads").tag("result", "applied").counter().count()).isEqualTo(2);
+            assertThat(meters.get("egress.tenants").gauge().value()).isEqualTo(3);
+            assertThat(meters.get("egress.tenants.reloads").tag("result", "rejected").counter().count()).isZero();
+        }
+    }
+
+    @Test
+    void anInvalidFileTouchedAgainIsNotRejectedAgainButRestoringTheLastGoodOneClearsTheError() throws Exception {
+        String good = "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n";
+        Path file = Files.writeString(dir.resolve("t.yaml"), good);
+        try (TenantPolicyStore store = store(file)) {
+            replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: a, dedicatedIps: [nope]}]\n");
+            store.refresh();
+            TenantPolicyStore.State rejected = store.state();
+
+            Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() + 5000));
+            store.refresh();
+
+            assertThat(store.state()).isEqualTo(rejected);
+            assertThat(meters.get("egress.tenants.reloads").tag("result", "rejected").counter().count()).isEqualTo(1);
+
+            replace(file, good);
+            store.refresh();
+
+            assertThat(store.state().valid()).isTrue();
+            assertThat(store.state().lastError()).isNull();
+        }
+    }
+
+    @Test
+    void refusesAFileOverEightMebibytesUnreadButReadsOneOfExactlyThatSize() throws Exception {
+        Path file = Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
+        try (TenantPolicyStore store = store(file)) {
+            // Broken from its first character, so the parser stops at once: the test only needs to see it reached.
+            String limit = "]" + " ".repeat(TenantPolicyStore.MAX_FILE_BYTES - 1);
+
+            replace(file, limit + " ");
+            store.refresh();
+            assertThat(store.state().lastError()).isEqualTo("file is 8388609 bytes (expected: <= 8388608)");
+
+            replace(file, limit);
+            store.refresh();
+            assertThat(store.state().lastError()).startsWith("not valid YAML");
+        }
+    }
+
+    @Test
+    void readsAFileLargerThanTheYamlParsersDefaultLimit() throws Exception {
+        Path file = Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
+        try (TenantPolicyStore store = store(file)) {
+            replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: b}]\n#" + "x".repeat(3 * 1024 * 1024 + 1));
+            store.refresh();
+
+            assertThat(store.state().lastError()).isNull();
+            assertThat(store.current().tenant("b")).isPresent();
+        }
+    }
+
+    @Test
+    void closingStopsThePoller() throws Exception {
+        Path file = Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
+        AtomicReference<Thread> poller = new AtomicReference<>();
+        TenantPolicyStore store = store(file);
+        store.addListener(p -> poller.set(Thread.currentThread()));
+        // Another size, so the poller sees the change even within the file system's timestamp granularity.
+        replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: bb}]\n");
+        await().atMost(Duration.ofSeconds(20)).until(() -> poller.get() != null);
+        assertThat(poller.get().isDaemon()).as("the poller never keeps the JVM alive").isTrue();
+
+        store.close();
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> !poller.get().isAlive());
+    }
+
+    @Test
+    void appliesAChangeThatKeepsTheFileSize() throws Exception {
+        Path file = Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
+        try (TenantPolicyStore store = store(file)) {
+            replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: b}]\n");
+            Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() + 5000));
+            store.refresh();
+
+            assertThat(store.current().tenant("b")).isPresent();
+        }
+    }
+
+    @Test
+    void refusesToStartWithoutTheFileNamingWhy() {
+        assertThatThrownBy(() -> store(dir.resolve("missing.yaml"))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("missing.yaml: cannot read: java.nio.file.NoSuchFileException");
+    }
+
+    @Test
+    void refusesToStartWithAnOversizeFileNamingItsSize() throws Exception {
+        Path file = Files.writeString(dir.resolve("t.yaml"), " ".repeat(TenantPolicyStore.MAX_FILE_BYTES + 1));
+
+        assertThatThrownBy(() -> store(file)).isInstanceOf(IllegalStateException.class)
+                .hasMessageEndingWith("t.yaml: file is 8388609 bytes (expected: <= 8388608)");
     }
 
     @Test

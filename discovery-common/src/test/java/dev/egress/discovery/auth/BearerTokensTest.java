@@ -37,7 +37,23 @@ class BearerTokensTest {
     }
 
     @Test
+    void acceptsEveryConfiguredTokenIncludingTheFirst() {
+        assertThat(tokens.isEmpty()).isFalse();
+        assertThat(tokens.matches("Bearer first-token")).isTrue();
+        assertThat(tokens.matches("Bearer second-token")).isTrue();
+    }
+
+    @Test
+    void aTokenConfiguredTwiceMatchesItsFirstPosition() {
+        BearerTokens repeated = BearerTokens.of(List.of("old", "new", "old"));
+
+        assertThat(repeated.match("Bearer old")).isZero();
+        assertThat(repeated.match("Bearer new")).isEqualTo(1);
+    }
+
+    @Test
     void neverPrintsTheSecrets() {
-        assertThat(tokens.toString()).doesNotContain("first-token").doesNotContain("second-token");
+        assertThat(tokens.toString()).doesNotContain("first-token").doesNotContain("second-token")
+                .isEqualTo("BearerTokens[2 configured]");
     }
 }

@@ -53,4 +53,18 @@ class LowestBorderIdSelectorTest {
             assertThat(selector.select(candidates, key).borderId().value()).isEqualTo("border-a");
         }
     }
+
+    @Test
+    void amongOneBordersRoutesKeepsTheFirstListed() {
+        // Candidates come in the tenant's IP order, so the tenant's first listed IP on that Border wins.
+        List<Route> candidates = List.of(route("border-a", "127.0.0.3", IpStatus.ACTIVE),
+                route("border-a", "127.0.0.2", IpStatus.ACTIVE));
+
+        assertThat(selector.select(candidates, 0)).isSameAs(candidates.get(0));
+    }
+
+    @Test
+    void isNamedByItsConfigurationName() {
+        assertThat(selector).hasToString("lowest-border-id");
+    }
 }

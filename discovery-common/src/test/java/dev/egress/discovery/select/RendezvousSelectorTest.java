@@ -131,4 +131,19 @@ class RendezvousSelectorTest {
         assertThat(selector.select(List.of(), 0)).isNull();
         assertThat(selector.select(List.of(route("border-a", "127.0.0.2", IpStatus.DRAINING)), 0)).isNull();
     }
+
+    @Test
+    void takesTheOneActiveRouteBesideADrainingOne() {
+        List<Route> candidates = List.of(route("border-a", "127.0.0.2", IpStatus.ACTIVE),
+                route("border-b", "127.0.0.3", IpStatus.DRAINING));
+
+        for (long key = 0; key < 100; key++) {
+            assertThat(selector.select(candidates, key).borderId().value()).isEqualTo("border-a");
+        }
+    }
+
+    @Test
+    void isNamedByItsConfigurationName() {
+        assertThat(selector).hasToString("rendezvous");
+    }
 }

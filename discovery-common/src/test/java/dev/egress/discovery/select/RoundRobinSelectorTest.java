@@ -118,4 +118,9 @@ class RoundRobinSelectorTest {
             }
         }
     }
+
+    @Test
+    void isNamedByItsConfigurationName() {
+        assertThat(new RoundRobinSelector()).hasToString("round-robin");
+    }
 }

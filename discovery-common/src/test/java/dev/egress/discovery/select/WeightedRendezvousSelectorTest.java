@@ -82,4 +82,19 @@ class WeightedRendezvousSelectorTest {
     private static double share(Map<String, Long> counts, String border) {
         return counts.getOrDefault(border, 0L) / (double) KEYS;
     }
+
+    @Test
+    void takesTheOneActiveRouteBesideADrainingOneWhateverItsWeight() {
+        BorderSelector selector = new WeightedRendezvousSelector(Map.of(BorderId.of("border-d"), 100));
+        List<Route> candidates = List.of(routes.get(0), routes.get(3));
+
+        for (long key = 0; key < 100; key++) {
+            assertThat(selector.select(candidates, key)).isSameAs(routes.get(0));
+        }
+    }
+
+    @Test
+    void isNamedByItsConfigurationNameAndWeights() {
+        assertThat(new WeightedRendezvousSelector(Map.of(BorderId.of("border-b"), 2))).hasToString("weighted{border-b=2}");
+    }
 }
