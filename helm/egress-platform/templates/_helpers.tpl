@@ -137,13 +137,16 @@ app.kubernetes.io/component: {{ .component }}
 {{- toYaml (omit . "enabled") -}}
 {{- end -}}
 
-{{/* startup/liveness/readiness probes on the actuator health groups; pass the component values. */}}
+{{/* startup/liveness/readiness probes on the actuator health groups; pass the component values. They use
+     the management port, which stays plain http when the Border serves https on its main port (the
+     trust chain's TLS applies to server.port only; checked against a real Border, docs/kubernetes.md). */}}
 {{- define "egress.probes" -}}
 {{- if .startupProbe.enabled }}
 startupProbe:
   httpGet:
     path: /actuator/health/liveness
     port: management
+    scheme: HTTP
   {{- toYaml (omit .startupProbe "enabled") | nindent 2 }}
 {{- end }}
 {{- if .livenessProbe.enabled }}
@@ -151,6 +154,7 @@ livenessProbe:
   httpGet:
     path: /actuator/health/liveness
     port: management
+    scheme: HTTP
   {{- toYaml (omit .livenessProbe "enabled") | nindent 2 }}
 {{- end }}
 {{- if .readinessProbe.enabled }}
@@ -158,6 +162,7 @@ readinessProbe:
   httpGet:
     path: /actuator/health/readiness
     port: management
+    scheme: HTTP
   {{- toYaml (omit .readinessProbe "enabled") | nindent 2 }}
 {{- end }}
 {{- end -}}
@@ -216,6 +221,7 @@ readinessProbe:
 {{- if .Values.border.instances -}}
 {{- include "egress.validateImage" (dict "name" "border.image" "image" .Values.border.image) -}}
 {{- end -}}
+{{- include "egress.validateTrust" . -}}
 {{- end -}}
 
 {{- define "egress.validateImage" -}}
@@ -329,9 +335,36 @@ readinessProbe:
 {{- end -}}
 {{- end -}}
 
-{{/* Trust-chain files as properties (egress.trust.*); same arguments as egress.trustSecretName. */}}
+{{/* The SPIFFE identity a component's certificate must carry (docs/security.md); same arguments as
+     egress.trustSecretName. */}}
+{{- define "egress.spiffeId" -}}
+{{- if eq .component "app" -}}
+{{- printf "spiffe://%s/app/%s" .ctx.Values.tls.trustDomain .ctx.Release.Name -}}
+{{- else -}}
+{{- printf "spiffe://%s/border/%s" .ctx.Values.tls.trustDomain .instance.borderId -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The services refuse to start without trust material: with tls enabled, someone must provide the
+     certificate Secrets, cert-manager (an issuer) or the user (tls.existingSecrets). */}}
+{{- define "egress.validateTrust" -}}
+{{- $tls := .Values.tls -}}
+{{- if and $tls.enabled (not $tls.certManager.issuerRef.name) (not $tls.existingSecrets) -}}
+{{- fail (printf "tls.enabled needs certificate Secrets, and nothing provides them: set tls.certManager.issuerRef.name (cert-manager issues them), or create the kubernetes.io/tls Secrets (%s-app-tls, %s-border-<borderId>-tls, with the SPIFFE URI SANs spiffe://%s/app/%s and spiffe://%s/border/<borderId> and a PKCS#8 key) and set tls.existingSecrets=true; tls.enabled=false runs plaintext with unsigned announcements, for experiments only (docs/kubernetes.md, \"Trust chain\")" (include "egress.fullname" .) (include "egress.fullname" .) $tls.trustDomain .Release.Name $tls.trustDomain) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Trust-chain files as properties (egress.trust.*), or local mode when tls is off; same arguments as
+     egress.trustSecretName. */}}
 {{- define "egress.trustEnv" -}}
-{{- if .ctx.Values.tls.enabled }}
+{{- if not .ctx.Values.tls.enabled }}
+# tls.enabled=false: no trust material, so the services run in local mode (plaintext, unsigned
+# announcements); for experiments only.
+- name: EGRESS_SECURITY_INSECURELOCAL
+  value: "true"
+{{- else }}
+- name: EGRESS_TRUST_DOMAIN
+  value: {{ .ctx.Values.tls.trustDomain | quote }}
 - name: EGRESS_TRUST_CERTIFICATE
   value: /etc/egress/trust/certificate.pem
 - name: EGRESS_TRUST_PRIVATEKEY

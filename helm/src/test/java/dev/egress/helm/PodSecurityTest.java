@@ -29,7 +29,7 @@ class PodSecurityTest {
         assertThat(Manifests.<List<String>>at(container, "securityContext", "capabilities", "drop")).containsExactly("ALL");
         assertThat(Manifests.<List<Map<String, Object>>>at(pod, "volumes"))
                 .allSatisfy(v -> assertThat(v).containsAnyOf(Map.entry("name", "tmp"), Map.entry("name", "tenants"),
-                        Map.entry("name", "tokens")).doesNotContainKey("hostPath"));
+                        Map.entry("name", "tokens"), Map.entry("name", "trust")).doesNotContainKey("hostPath"));
     }
 
     @Test

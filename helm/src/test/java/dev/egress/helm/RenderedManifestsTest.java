@@ -178,7 +178,7 @@ class RenderedManifestsTest {
         assertThat(env(borderA)).contains(
                 entry("EGRESS_BORDER_ID", "border-a"),
                 entry("EGRESS_BORDER_IPS", "198.51.100.10,198.51.100.11,198.51.100.20"),
-                entry("EGRESS_BORDER_ADVERTISEDURL", "http://$(POD_IP):8181"),
+                entry("EGRESS_BORDER_ADVERTISEDURL", "https://$(POD_IP):8181"),
                 entry("SERVER_ADDRESS", "$(POD_IP)"),
                 entry("MANAGEMENT_SERVER_ADDRESS", "$(POD_IP)"),
                 entry("EGRESS_BORDER_DRAINTIMEOUT", "20s"));

@@ -1,6 +1,10 @@
 package dev.egress.helm;
 
+import com.marcnuri.helm.Helm;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
 
 import java.util.List;
 import java.util.Map;
@@ -9,6 +13,8 @@ import static dev.egress.helm.Manifests.env;
 import static dev.egress.helm.Manifests.mounts;
 import static dev.egress.helm.Manifests.volume;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Trust-chain material (each pod's certificate and key, the CAs of Borders and of App) reaches the services
@@ -19,14 +25,76 @@ class TrustChainTest {
     private static final String PREFIX = ChartRendering.PREFIX;
 
     @Test
-    void withoutTheTrustChainNothingIsMountedOrRequested() {
-        Manifests manifests = ChartRendering.render().example("values-hostnetwork.yaml").manifests();
+    void theSecureTrustChainIsTheDefault() {
+        assertThat(ChartRendering.yaml().<Map<String, Map<String, Object>>>load(
+                ChartRendering.read(ChartRendering.CHART.resolve("values.yaml"))).get("tls"))
+                .containsEntry("enabled", true).containsEntry("trustDomain", "egress.local");
+    }
+
+    @Test
+    void withTlsAndNeitherAnIssuerNorExistingSecretsTheRenderFailsSayingWhatToSet() {
+        ChartRendering.Render render = ChartRendering.render().example("values-hostnetwork.yaml")
+                .set("tls.existingSecrets", false);
+
+        assertThatThrownBy(render::text).hasMessageContaining("tls.certManager.issuerRef.name")
+                .hasMessageContaining("tls.existingSecrets=true")
+                .hasMessageContaining("spiffe://egress.local/border/<borderId>");
+        assertThatCode(render.set("tls.certManager.issuerRef.name", "egress-ca")::text).doesNotThrowAnyException();
+    }
+
+    @Test
+    void withoutTheTrustChainThePodsRunExplicitlyInsecureLocalAndNothingIsMountedOrRequested() {
+        Manifests manifests = ChartRendering.render().example("values-hostnetwork.yaml").set("tls.enabled", false)
+                .set("tls.existingSecrets", false).manifests();
 
         assertThat(manifests.ofKind("Certificate")).isEmpty();
+        assertThat(manifests.workloads()).hasSize(3);
         for (Map<String, Object> workload : manifests.workloads()) {
-            assertThat(env(workload)).doesNotContainKeys("EGRESS_TRUST_CERTIFICATE", "EGRESS_TRUST_PRIVATEKEY");
+            assertThat(env(workload)).containsEntry("EGRESS_SECURITY_INSECURELOCAL", "true")
+                    .doesNotContainKeys("EGRESS_TRUST_CERTIFICATE", "EGRESS_TRUST_PRIVATEKEY", "EGRESS_TRUST_DOMAIN");
             assertThat(mounts(workload)).doesNotContainKey("/etc/egress/trust");
         }
+        assertThat(env(manifests.border("border-a"))).containsEntry("EGRESS_BORDER_ADVERTISEDURL", "http://$(POD_IP):8181");
+    }
+
+    @Test
+    void withTheTrustChainNoPodRunsInsecureLocalAndBordersAdvertiseHttps() {
+        Manifests manifests = ChartRendering.render().example("values-hostnetwork.yaml").set("tls.trustDomain", "egress.example")
+                .manifests();
+
+        for (Map<String, Object> workload : manifests.workloads()) {
+            assertThat(env(workload)).doesNotContainKey("EGRESS_SECURITY_INSECURELOCAL")
+                    .containsEntry("EGRESS_TRUST_DOMAIN", "egress.example");
+        }
+        assertThat(env(manifests.border("border-a"))).containsEntry("EGRESS_BORDER_ADVERTISEDURL", "https://$(POD_IP):8181");
+        assertThat(env(manifests.border("border-b"))).containsEntry("EGRESS_BORDER_ADVERTISEDURL", "https://$(POD_IP):8181");
+    }
+
+    @Test
+    void probesUsePlainHttpOnTheManagementPortWhichTheBordersTlsDoesNotCover() {
+        Manifests manifests = ChartRendering.render().example("values-hostnetwork.yaml").manifests();
+
+        for (Map<String, Object> workload : manifests.workloads()) {
+            Map<String, Object> container = Manifests.containers(workload).get(0);
+            for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
+                assertThat(Manifests.<String>at(container, probe, "httpGet", "port")).isEqualTo("management");
+                assertThat(Manifests.<String>at(container, probe, "httpGet", "scheme")).isEqualTo("HTTP");
+            }
+        }
+    }
+
+    @Test
+    void theInstallNotesWarnWhenTheTrustChainIsOff(@TempDir Path work) {
+        Path chart = ChartRendering.copyOfChart(work, ChartRendering.resource("test-values.yaml"), null);
+
+        String insecure = new Helm(chart).install().withName(ChartRendering.RELEASE).withNamespace(ChartRendering.NAMESPACE)
+                .withKubeVersion(ChartRendering.KUBE_VERSION).set("tls.enabled", false).dryRun().clientOnly().call().getOutput();
+        String secure = new Helm(chart).install().withName(ChartRendering.RELEASE).withNamespace(ChartRendering.NAMESPACE)
+                .withKubeVersion(ChartRendering.KUBE_VERSION).dryRun().clientOnly().call().getOutput();
+
+        assertThat(insecure).contains("WARNING: tls.enabled=false").contains("UNSIGNED announcements")
+                .contains("For experiments only");
+        assertThat(secure).doesNotContain("tls.enabled=false").contains("spiffe://egress.local/app/egress");
     }
 
     @Test
@@ -62,18 +130,22 @@ class TrustChainTest {
     @Test
     void certManagerIssuesOneCertificatePerPodIdentityIntoTheMountedSecrets() {
         Manifests manifests = ChartRendering.render().example("values-hostnetwork.yaml").set("tls.enabled", true)
-                .set("tls.certManager.issuerRef.name", "egress-ca").set("tls.certManager.issuerRef.kind", "ClusterIssuer")
-                .manifests();
+                .set("tls.existingSecrets", false).set("tls.certManager.issuerRef.name", "egress-ca")
+                .set("tls.certManager.issuerRef.kind", "ClusterIssuer").manifests();
         List<Map<String, Object>> certificates = manifests.ofKind("Certificate").toList();
 
         assertThat(certificates).extracting(c -> Manifests.<String>at(c, "spec", "secretName"))
                 .containsExactly(PREFIX + "-app-tls", PREFIX + "-border-border-a-tls", PREFIX + "-border-border-b-tls");
         assertThat(certificates).extracting(c -> Manifests.<String>at(c, "spec", "commonName"))
                 .containsExactly("app", "border-a", "border-b");
+        assertThat(certificates).extracting(c -> Manifests.<List<String>>at(c, "spec", "uris")).containsExactly(
+                List.of("spiffe://egress.local/app/" + ChartRendering.RELEASE),
+                List.of("spiffe://egress.local/border/border-a"), List.of("spiffe://egress.local/border/border-b"));
         assertThat(certificates).allSatisfy(c -> {
             assertThat(Manifests.<Map<String, String>>at(c, "spec", "issuerRef"))
                     .containsEntry("name", "egress-ca").containsEntry("kind", "ClusterIssuer");
             assertThat(Manifests.<List<String>>at(c, "spec", "usages")).contains("server auth", "client auth");
+            assertThat(Manifests.<String>at(c, "spec", "privateKey", "encoding")).isEqualTo("PKCS8");
         });
         assertThat(sources(manifests.border("border-a")).get(0).getKey()).isEqualTo(PREFIX + "-border-border-a-tls");
     }
