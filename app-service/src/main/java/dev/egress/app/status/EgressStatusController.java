@@ -38,15 +38,18 @@ class EgressStatusController {
     /**
      * Live IPs.
      *
-     * @param generation snapshot generation
-     * @param ageMillis  time since the registry last confirmed the snapshot; null before the first read
-     * @param strategy   the selection strategy in use
+     * @param generation     this App's snapshot generation: it counts the snapshots App swapped in, so it is
+     *                       not comparable across Apps nor with a Border's announcement generation (that one is
+     *                       {@link BorderView#generation()})
+     * @param ageMillis      time since the registry last confirmed the snapshot; null before the first read
+     * @param strategy       the selection strategy for dedicated tenants
+     * @param sharedStrategy the selection strategy for shared-pool tenants
      * @param ips        live IPs, sorted
      * @param conflicts  IPs announced by more than one live Border
      * @param rejected   registry owners whose announcement App refused (never routed on) in the latest read
      */
-    record IpsView(long generation, Long ageMillis, String strategy, List<IpView> ips, List<ConflictView> conflicts,
-                   List<RejectedView> rejected) {
+    record IpsView(long generation, Long ageMillis, String strategy, String sharedStrategy, List<IpView> ips,
+                   List<ConflictView> conflicts, List<RejectedView> rejected) {
     }
 
     /**
@@ -72,10 +75,12 @@ class EgressStatusController {
     /**
      * One Border's view of an IP.
      *
-     * @param id     the Border
-     * @param status its status for the IP
+     * @param id         the Border
+     * @param status     its status for the IP
+     * @param generation the Border's announcement generation: the same number as its own
+     *                   {@code GET /ops/v1/ips} shows, so an operator can tell whether App has seen a change
      */
-    record BorderView(String id, String status) {
+    record BorderView(String id, String status, long generation) {
     }
 
     /**
@@ -115,7 +120,8 @@ class EgressStatusController {
         snapshot.ips().stream().sorted().forEach(ip -> {
             List<Route> routes = snapshot.routes(ip);
             ips.add(new IpView(ip.value(), snapshot.status(ip).map(Enum::name).orElse(null),
-                    routes.stream().map(r -> new BorderView(r.borderId().value(), r.status().name())).toList()));
+                    routes.stream().map(r -> new BorderView(r.borderId().value(), r.status().name(),
+                            snapshot.announcements().get(r.borderId()).generation())).toList()));
         });
         List<ConflictView> conflicts = new ArrayList<>();
         for (Map.Entry<EgressIp, List<dev.egress.discovery.BorderId>> e : snapshot.conflicts().entrySet()) {
@@ -126,7 +132,7 @@ class EgressStatusController {
                         r.cause().slug(), r.reason()))
                 .toList();
         return new IpsView(snapshot.generation(), table.isReady() ? table.age().toMillis() : null, router.strategy(),
-                ips, conflicts, rejected);
+                router.sharedStrategy(), ips, conflicts, rejected);
     }
 
     @Operation(summary = "A tenant's egress IPs (what to allowlist) and whether its webhooks can flow now")

@@ -109,6 +109,20 @@ class StatusIT extends AppITSupport {
     }
 
     @Test
+    void eachBorderCarriesItsOwnAnnouncementGenerationBesideAppsSnapshotGeneration() {
+        Announcement changed = border("s-g", 1, ip("127.0.0.6", IpStatus.ACTIVE))
+                .withIpStatus(EgressIp.of("127.0.0.6"), IpStatus.DRAINING).republished(6, Instant.now());
+        publish(changed);
+
+        client().get().uri("/v1/egress/ips").exchange().expectStatus().isOk().expectBody()
+                .jsonPath("$.sharedStrategy").isEqualTo("rendezvous")
+                .jsonPath("$.ips[0].ip").isEqualTo("127.0.0.6")
+                .jsonPath("$.ips[0].borders[0].generation").isEqualTo(7)
+                .jsonPath("$.generation").value(generation -> assertThat(((Number) generation).longValue()).isPositive());
+        assertThat(changed.generation()).isEqualTo(7);
+    }
+
+    @Test
     void theOpenApiDocumentHasATitleTheBearerSchemeAndProblemErrors() {
         client().get().uri("/v3/api-docs").exchange().expectStatus().isOk().expectBody()
                 .jsonPath("$.info.title").isEqualTo("Egress platform dispatch API")
