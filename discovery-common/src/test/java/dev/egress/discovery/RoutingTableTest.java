@@ -190,7 +190,7 @@ class RoutingTableTest {
             warnings = log.messages(Level.WARN);
         }
 
-        assertThat(warnings).hasSize(2).allMatch(m -> m.startsWith("Registry read unusable: all 1 payloads were malformed"));
+        assertThat(warnings).hasSize(2).allMatch(m -> m.startsWith("Registry read unusable: all 1 payloads were rejected"));
     }
 
     @Test
