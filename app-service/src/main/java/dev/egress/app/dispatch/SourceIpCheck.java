@@ -11,6 +11,11 @@ import org.slf4j.LoggerFactory;
  * may not have allowlisted, or misreports; either way the delivery is not reported as a success. It
  * becomes a Border fault (502 {@code border-fault}; the target was contacted, so it is never retried),
  * counted in {@code egress.border.faults{border,reason=source-ip-mismatch}} and logged at WARN.
+ *
+ * <p>Behind a NAT the Border binds a private address and the route's IP is the public address the NAT
+ * maps it to; the Border reports the address it bound. So the one other address accepted is the bind
+ * address the Border announced for the route's IP ({@link Route#sentFrom}) — not any address the Border
+ * hosts, and not another IP's bind address.
  */
 final class SourceIpCheck {
 
@@ -35,7 +40,7 @@ final class SourceIpCheck {
             return result;
         }
         EgressIp reported = parse(result.response().sourceIp());
-        if (route.ip().equals(reported)) {
+        if (route.sentFrom(reported)) {
             return result;
         }
         metrics.borderFault(route.borderId().value(), "source-ip-mismatch");
