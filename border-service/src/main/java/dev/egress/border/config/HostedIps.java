@@ -2,6 +2,7 @@ package dev.egress.border.config;
 
 import dev.egress.discovery.EgressIp;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,7 +61,7 @@ public final class HostedIps {
         if (bindByPublic.isEmpty()) {
             throw new IllegalArgumentException(PROPERTY + ": no entries (expected: at least one address or bind=public pair)");
         }
-        return new HostedIps(java.util.Collections.unmodifiableMap(bindByPublic));
+        return new HostedIps(Collections.unmodifiableMap(bindByPublic));
     }
 
     /**
