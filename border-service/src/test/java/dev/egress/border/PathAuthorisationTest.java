@@ -37,7 +37,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         "egress.border.advertised-url=http://127.0.0.1:8181",
         "egress.security.internal-token=" + Tokens.INTERNAL,
         "egress.security.operator-token=" + Tokens.OPERATOR,
-        "egress.ssrf.allowed-ranges=127.0.0.1/32"})
+        "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535"})
 @AutoConfigureWebTestClient(timeout = "60s")
 @Import(InMemoryRegistryConfiguration.class)
 class PathAuthorisationTest {
