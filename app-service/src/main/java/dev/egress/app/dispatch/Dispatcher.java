@@ -190,9 +190,8 @@ final class Dispatcher {
         DeliveryResponse.TargetResponse target = new DeliveryResponse.TargetResponse(answer.status(), answer.latencyMs(),
                 answer.headers(), answer.body() == null || answer.body().isEmpty() ? null : answer.body(),
                 answer.bodyTruncated() ? Boolean.TRUE : null);
-        // SourceIpCheck has held the Border to this route, so the address the target saw is the route's IP:
-        // behind a NAT the Border reports its private bind address, which customers never allowlist.
-        return new DeliveryResponse(delivery.id, delivery.request.tenantId(), route.ip().value(), route.borderId().value(), target,
+        String egressIp = answer.sourceIp() != null ? answer.sourceIp() : route.ip().value();
+        return new DeliveryResponse(delivery.id, delivery.request.tenantId(), egressIp, route.borderId().value(), target,
                 delivery.attemptsSoFar());
     }
 
