@@ -178,10 +178,12 @@ readinessProbe:
 {{- $_ := set $ids .borderId true -}}
 {{- $owner := .borderId -}}
 {{- range .ips -}}
-{{- if hasKey $ips . -}}
-{{- fail (printf "border.instances: IP %s is on both %s and %s (expected: each dedicated IP on one Border)" . (get $ips .) $owner) -}}
+{{- /* bind=public: the public address is the dedicated IP's identity */ -}}
+{{- $ip := last (splitList "=" .) -}}
+{{- if hasKey $ips $ip -}}
+{{- fail (printf "border.instances: IP %s is on both %s and %s (expected: each dedicated IP on one Border)" $ip (get $ips $ip) $owner) -}}
 {{- end -}}
-{{- $_ := set $ips . $owner -}}
+{{- $_ := set $ips $ip $owner -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

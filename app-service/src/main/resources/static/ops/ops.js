@@ -217,7 +217,7 @@
       el('th', { scope: 'row' }, b.id), el('td', {}, b.endpoint), el('td', {}, String(b.generation)),
       el('td', {}, ago(b.announcementAgeMillis) + ' ago'), el('td', {}, b.breaker),
       el('td', {}, b.ejected ? 'EJECTED' : 'ok'),
-      el('td', {}, b.ips.map((i) => i.ip + ' ' + i.status).join(', ')))));
+      el('td', {}, b.ips.map((i) => i.ip + (i.bind && i.bind !== i.ip ? ' (bound as ' + i.bind + ')' : '') + ' ' + i.status).join(', ')))));
   }
 
   // ---- actions ------------------------------------------------------------------------------

@@ -53,6 +53,27 @@ class StartupTest {
     }
 
     @Test
+    void namesTheBindAddressAndItsPublicAddressWhenABindAddressIsNotOnThisHost() {
+        // 192.0.2.1 is on no interface here: the bind check fails locally, nothing is sent.
+        Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2,192.0.2.1=203.0.113.10",
+                "--egress.security.internal-token=" + Tokens.INTERNAL));
+        assertThat(failure.getMessage())
+                .contains("egress.border.ips: cannot bind 192.0.2.1 (bind address of public address 203.0.113.10)");
+    }
+
+    @Test
+    void refusesToStartWithAMalformedOrDuplicateIpEntryAndNamesTheEntry() {
+        String[][] cases = {
+                {"--egress.border.ips=127.0.0.2,127.0.0.5=", "egress.border.ips: '127.0.0.5=': missing public address"},
+                {"--egress.border.ips=127.0.0.5=127.0.0.2,127.0.0.6=127.0.0.2",
+                        "egress.border.ips: '127.0.0.6=127.0.0.2': public address 127.0.0.2 is listed twice"}};
+        for (String[] c : cases) {
+            Throwable failure = root(() -> run(c[0], "--egress.security.internal-token=" + Tokens.INTERNAL));
+            assertThat(failure.getMessage()).as(c[0]).contains(c[1]);
+        }
+    }
+
+    @Test
     void refusesToStartWhenTheTrustedCertificatesCannotBeReadAndNamesTheProperty() throws Exception {
         java.nio.file.Path notPem = java.nio.file.Files.createTempFile("not-a-ca", ".pem");
         java.nio.file.Files.writeString(notPem, "not a certificate");

@@ -16,7 +16,7 @@ import java.util.Set;
  * @param version     payload format version, always {@value #CURRENT_VERSION}
  * @param borderId    the Border
  * @param endpoint    absolute http(s) URL App uses to reach the Border
- * @param ips         1..{@value #MAX_IPS} distinct IPs with their status
+ * @param ips         1..{@value #MAX_IPS} distinct IPs (and distinct bind addresses) with their status
  * @param publishedAt when this state was published (App measures propagation lag from it)
  * @param generation  increases with every publish of one Border, so stale data can be recognised
  */
@@ -42,12 +42,18 @@ public record Announcement(int version, BorderId borderId, URI endpoint, List<An
                     "%s entries (expected: 1..%d)".formatted(ips == null ? "no" : ips.size(), MAX_IPS));
         }
         Set<EgressIp> seen = new HashSet<>();
+        Set<EgressIp> binds = new HashSet<>();
         for (AnnouncedIp ip : ips) {
             if (ip == null) {
                 throw new InvalidAnnouncementException("ips", "null entry (expected: an ip with its status)");
             }
             if (!seen.add(ip.ip())) {
                 throw new InvalidAnnouncementException("ips", "duplicate ip %s (expected: each ip once)".formatted(ip.ip()));
+            }
+            if (!binds.add(ip.bind())) {
+                // One local address behind two public ones would make both "dedicated" IPs one sender.
+                throw new InvalidAnnouncementException("ips",
+                        "bind address %s used twice (expected: each bind address once)".formatted(ip.bind()));
             }
         }
         ips = List.copyOf(ips);

@@ -51,7 +51,11 @@ public final class AnnouncementCodec {
         root.put("endpoint", announcement.endpoint().toString());
         ArrayNode ips = root.putArray("ips");
         for (AnnouncedIp ip : announcement.ips()) {
-            ips.addObject().put("ip", ip.ip().value()).put("status", ip.status().name());
+            ObjectNode entry = ips.addObject().put("ip", ip.ip().value());
+            if (ip.translated()) {
+                entry.put("bind", ip.bind().value()); // omitted without NAT: older Apps see the same bytes
+            }
+            entry.put("status", ip.status().name());
         }
         root.put("publishedAt", announcement.publishedAt().toString());
         root.put("generation", announcement.generation());
@@ -148,6 +152,15 @@ public final class AnnouncementCodec {
             } catch (IllegalArgumentException e) {
                 throw new InvalidAnnouncementException(field + ".ip", e.getMessage());
             }
+            EgressIp bind = ip;
+            JsonNode bindNode = entry.get("bind");
+            if (bindNode != null && !bindNode.isNull()) {
+                try {
+                    bind = EgressIp.of(text(entry, field + ".bind", "bind"));
+                } catch (IllegalArgumentException e) {
+                    throw new InvalidAnnouncementException(field + ".bind", e.getMessage());
+                }
+            }
             String status = text(entry, field + ".status", "status");
             IpStatus parsed;
             try {
@@ -156,7 +169,7 @@ public final class AnnouncementCodec {
                 throw new InvalidAnnouncementException(field + ".status",
                         "%s (expected: %s)".formatted(InvalidAnnouncementException.quoted(status), STATUSES));
             }
-            ips.add(new AnnouncedIp(ip, parsed));
+            ips.add(new AnnouncedIp(ip, bind, parsed));
         }
         return ips;
     }

@@ -164,7 +164,7 @@ public final class RoutingSnapshot {
         for (Announcement a : byBorder.values()) {
             for (AnnouncedIp ip : a.ips()) {
                 routes.computeIfAbsent(ip.ip(), k -> new ArrayList<>(1))
-                        .add(new Route(ip.ip(), a.borderId(), a.endpoint(), ip.status()));
+                        .add(new Route(ip.ip(), a.borderId(), a.endpoint(), ip.status(), ip.bind()));
             }
         }
         Map<EgressIp, List<Route>> routesByIp = new HashMap<>(capacityFor(routes.size()));

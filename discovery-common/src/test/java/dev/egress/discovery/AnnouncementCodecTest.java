@@ -254,6 +254,41 @@ class AnnouncementCodecTest {
         assertRejected(utf8(twice), "ips", "duplicate ip 2001:db8::1");
     }
 
+    @Test
+    void roundTripsAPublicAddressWithItsBindAddress() {
+        Announcement a = Announcement.initial(BorderId.of("border-a"), URI.create("http://10.0.3.17:8181"),
+                List.of(new AnnouncedIp(EgressIp.of("203.0.113.10"), EgressIp.of("10.0.1.5"), IpStatus.ACTIVE),
+                        new AnnouncedIp(EgressIp.of("203.0.113.11"), IpStatus.DRAINING)),
+                Instant.parse("2026-11-30T10:15:30.123Z"));
+
+        byte[] payload = codec.encode(a);
+
+        assertThat(codec.decode(payload)).isEqualTo(a);
+        ArrayNode ips = (ArrayNode) JSON.readTree(payload).get("ips");
+        assertThat(ips.get(0).get("ip").asString()).isEqualTo("203.0.113.10");
+        assertThat(ips.get(0).get("bind").asString()).isEqualTo("10.0.1.5");
+        assertThat(ips.get(1).has("bind")).as("bind is omitted when it equals ip").isFalse();
+    }
+
+    @Test
+    void readsAnEntryWithoutBindAsBoundToItsOwnAddress() {
+        Announcement a = codec.decode(utf8(DESIGN_EXAMPLE));
+
+        assertThat(a.ips()).allSatisfy(ip -> assertThat(ip.bind()).isEqualTo(ip.ip()));
+    }
+
+    @Test
+    void rejectsBindAddressesThatAreNotLiteralsOrUsedTwice() {
+        assertRejected(mutated(root -> ((ObjectNode) root.get("ips").get(0)).put("bind", "10.0.1.05")),
+                "ips[0].bind", "expected: an IPv4 or IPv6 literal");
+        assertRejected(mutated(root -> ((ObjectNode) root.get("ips").get(0)).put("bind", 5)),
+                "ips[0].bind", "expected: a string");
+        assertRejected(mutated(root -> {
+            ((ObjectNode) root.get("ips").get(0)).put("bind", "10.0.1.5");
+            ((ObjectNode) root.get("ips").get(1)).put("bind", "10.0.1.5");
+        }), "ips", "bind address 10.0.1.5 used twice");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"active", "UP", "", "DRAINING "})
     void rejectsUnknownStatuses(String status) {

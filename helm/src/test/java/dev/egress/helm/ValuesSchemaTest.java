@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,6 +22,8 @@ class ValuesSchemaTest {
         "border.containerSecurityContext.privileged  | true                | /border/containerSecurityContext/privileged",
         "border.instances[0].borderId                | Border_A            | /border/instances/0/borderId",
         "border.instances[0].ips[0]                  | not-an-ip           | /border/instances/0/ips/0",
+        "border.instances[0].ips[0]                  | 10.0.1.5=           | /border/instances/0/ips/0",
+        "border.instances[0].ips[0]                  | 10.0.1.5=host.example | /border/instances/0/ips/0",
         "border.ssrf.allowedRanges[0]                | everything          | /border/ssrf/allowedRanges/0",
         "registry.connectionString                   | ydb.example:2136    | /registry/connectionString",
         "auth.internalToken                          | short               | /auth/internalToken",
@@ -47,6 +50,24 @@ class ValuesSchemaTest {
 
         assertThatThrownBy(render::text)
                 .hasMessageContaining("IP 198.51.100.10 is on both border-a and border-b");
+    }
+
+    @Test
+    void aPublicAddressBehindTwoPrivateOnesOnTwoBordersIsRejected() {
+        ChartRendering.Render render = ChartRendering.render().example("values-aws.yaml")
+                .set("border.instances[1].ips[0]", "10.0.2.10=198.51.100.10");
+
+        assertThatThrownBy(render::text)
+                .hasMessageContaining("IP 198.51.100.10 is on both border-a and border-b");
+    }
+
+    @Test
+    void theAwsExampleBindsPrivateAddressesAndAnnouncesTheirElasticIps() {
+        Manifests aws = ChartRendering.render().example("values-aws.yaml").manifests();
+
+        assertThat(aws.ofKind("StatefulSet").map(Manifests::env).map(env -> env.get("EGRESS_BORDER_IPS")).toList())
+                .containsExactlyInAnyOrder("10.0.1.10=198.51.100.10,10.0.1.20=198.51.100.20",
+                        "10.0.2.10=203.0.113.10,10.0.2.20=203.0.113.20");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.egress.app.dispatch;
 
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.Route;
+import dev.egress.discovery.forward.ForwardResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,6 +12,12 @@ import org.slf4j.LoggerFactory;
  * may not have allowlisted, or misreports; either way the delivery is not reported as a success. It
  * becomes a Border fault (502 {@code border-fault}; the target was contacted, so it is never retried),
  * counted in {@code egress.border.faults{border,reason=source-ip-mismatch}} and logged at WARN.
+ *
+ * <p>Behind a NAT the Border binds a private address and the route's IP is the public address the NAT
+ * maps it to; the Border reports the address it bound. So the one other address accepted is the bind
+ * address the Border announced for the route's IP ({@link Route#sentFrom}) — not any address the Border
+ * hosts, and not another IP's bind address — and the result then names the public address, the one the
+ * target saw.
  */
 final class SourceIpCheck {
 
@@ -37,6 +44,13 @@ final class SourceIpCheck {
         EgressIp reported = parse(result.response().sourceIp());
         if (route.ip().equals(reported)) {
             return result;
+        }
+        if (route.sentFrom(reported)) {
+            // The route's own bind address: the target saw the public address, and only that one is reported
+            // on (customers never allowlist the private one).
+            ForwardResponse r = result.response();
+            return AttemptResult.delivered(new ForwardResponse(r.deliveryId(), route.ip().value(), r.borderId(), r.status(),
+                    r.headers(), r.body(), r.bodyTruncated(), r.latencyMs()), result.latencyMs());
         }
         metrics.borderFault(route.borderId().value(), "source-ip-mismatch");
         // The reported value comes from the Border: only a parsed IP literal goes into the log.

@@ -46,10 +46,11 @@ public record FleetView(Instant at, long generation, Long snapshotAgeMillis, boo
     /**
      * One IP as a Border announces it.
      *
-     * @param ip     the IP
+     * @param ip     the IP (its public address, as customers allowlist it)
+     * @param bind   the address the Border binds for it (equal to {@code ip} without NAT)
      * @param status its status on that Border
      */
-    public record BorderIp(String ip, String status) {
+    public record BorderIp(String ip, String bind, String status) {
     }
 
     /**

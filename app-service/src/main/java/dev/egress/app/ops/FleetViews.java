@@ -87,7 +87,7 @@ public final class FleetViews {
             borders.add(new FleetView.Border(a.borderId().value(), a.endpoint().toString(), a.generation(),
                     a.publishedAt(), Math.max(0, Duration.between(a.publishedAt(), now).toMillis()),
                     breakers.state(a.borderId()).name(), health.isEjected(a.borderId()),
-                    a.ips().stream().map(ip -> new FleetView.BorderIp(ip.ip().value(), ip.status().name())).toList()));
+                    a.ips().stream().map(ip -> new FleetView.BorderIp(ip.ip().value(), ip.bind().value(), ip.status().name())).toList()));
         }
         return borders;
     }

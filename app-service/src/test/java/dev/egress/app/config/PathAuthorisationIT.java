@@ -185,9 +185,9 @@ class PathAuthorisationIT extends AppITSupport {
 
     @Test
     void theOperatorPagesAssetsStayOpenForReadingOnly() {
-        // No page is bundled in this build: an open path finds no resource (404), it is not refused (401).
+        // The operator page is bundled: reading it needs no token, writing to its path does.
         raw().get().uri(URI.create("http://127.0.0.1:" + port + "/ops/index.html")).exchange()
-                .expectStatus().isNotFound().expectBody().returnResult();
+                .expectStatus().isOk().expectBody().returnResult();
         raw().post().uri(URI.create("http://127.0.0.1:" + port + "/ops/index.html")).exchange()
                 .expectStatus().isUnauthorized().expectBody().returnResult();
     }

@@ -170,8 +170,8 @@ class FleetIT {
 
         String scrape = new String(client(API_TOKEN).get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
                 .expectBody().returnResult().getResponseBody());
-        assertThat(scrape).contains("egress_tenants_without_usable_ip{tenant_class=\"dedicated\"} 1.0")
-                .contains("egress_registry_announcements_rejected_latest 0.0");
+        assertThat(scrape).contains("egress_tenants_without_usable_ip{application=\"app-service\",tenant_class=\"dedicated\"} 1.0")
+                .contains("egress_registry_announcements_rejected_latest{application=\"app-service\"} 0.0");
     }
 
     @Test

@@ -63,7 +63,7 @@ class FleetViewIT extends AppITSupport {
             assertThat(r.get("owner").asInt()).isEqualTo(1);
             assertThat(r.get("reason").stringValue()).isNotBlank();
         });
-        assertThat(scrape()).contains("egress_registry_announcements_rejected_latest 1.0");
+        assertThat(scrape()).contains("egress_registry_announcements_rejected_latest{application=\"app-service\"} 1.0");
     }
 
     @Test
@@ -76,7 +76,7 @@ class FleetViewIT extends AppITSupport {
         // Nothing confirms the snapshot any more (no watcher in this test): it ages past max-staleness.
         await().atMost(Duration.ofSeconds(10)).until(() -> fleet().get("stale").booleanValue());
         assertThat(ids(fleet().get("tenantsWithoutUsableIp"))).containsExactly("acme:routing-stale", "beta:routing-stale");
-        assertThat(scrape()).contains("egress_tenants_without_usable_ip{tenant_class=\"dedicated\"} 2.0")
-                .contains("egress_tenants_without_usable_ip{tenant_class=\"shared\"} 0.0");
+        assertThat(scrape()).contains("egress_tenants_without_usable_ip{application=\"app-service\",tenant_class=\"dedicated\"} 2.0")
+                .contains("egress_tenants_without_usable_ip{application=\"app-service\",tenant_class=\"shared\"} 0.0");
     }
 }

@@ -101,9 +101,16 @@ class BorderConfiguration {
     }
 
     @Bean
-    BorderRegistrar borderRegistrar(BorderRegistry registry, BorderProperties border, MeterRegistry meters) {
-        List<AnnouncedIp> ips = border.ips().stream().map(String::strip).map(EgressIp::of).distinct()
-                .map(ip -> new AnnouncedIp(ip, border.initialStatus())).toList();
+    HostedIps hostedIps(BorderProperties border) {
+        HostedIps ips = HostedIps.parse(border.ips());
+        log.info("Dedicated IPs (bind=public where they differ): {}", ips);
+        return ips;
+    }
+
+    @Bean
+    BorderRegistrar borderRegistrar(BorderRegistry registry, BorderProperties border, HostedIps hosted, MeterRegistry meters) {
+        List<AnnouncedIp> ips = hosted.bindByPublic().entrySet().stream()
+                .map(e -> new AnnouncedIp(e.getKey(), e.getValue(), border.initialStatus())).toList();
         Announcement initial = Announcement.initial(BorderId.of(border.id()), border.advertisedUrl(), ips, Instant.now());
         return new BorderRegistrar(registry, initial, meters);
     }

@@ -1,5 +1,6 @@
 package dev.egress.border.egress;
 
+import dev.egress.border.config.HostedIps;
 import dev.egress.border.config.LimitsProperties;
 import dev.egress.border.config.PoolProperties;
 import dev.egress.border.ssrf.VettingResolverGroup;
@@ -18,25 +19,27 @@ import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
 
 /**
- * One Reactor Netty {@link HttpClient} per dedicated IP, each binding its sockets to that IP, each with
- * its own connection pool (so pools are keyed by source IP, and within a pool by destination host and
- * port). Construction fails fast if any IP cannot be bound.
+ * One Reactor Netty {@link HttpClient} per dedicated IP, each binding its sockets to that IP's bind
+ * address, each with its own connection pool (so pools are keyed by source IP, and within a pool by
+ * destination host and port). Clients are looked up by the IP's public address, its identity in every
+ * request; the bind address comes only from this Border's own configuration ({@link HostedIps}), never
+ * from a request. Construction fails fast if any bind address cannot be bound.
  */
 final class BoundClients implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(BoundClients.class);
 
     private final Map<EgressIp, HttpClient> clients;
+    private final Map<EgressIp, EgressIp> binds;
     private final List<ConnectionProvider> providers;
 
-    BoundClients(List<EgressIp> ips, LimitsProperties limits, PoolProperties pool, VettingResolverGroup resolver,
+    BoundClients(HostedIps hosted, LimitsProperties limits, PoolProperties pool, VettingResolverGroup resolver,
                  TargetTls tls) {
-        for (EgressIp ip : ips) {
-            checkBindable(ip);
-        }
+        hosted.bindByPublic().forEach(BoundClients::checkBindable);
         Map<EgressIp, HttpClient> built = new LinkedHashMap<>();
         List<ConnectionProvider> created = new java.util.ArrayList<>();
-        for (EgressIp ip : ips) {
+        for (Map.Entry<EgressIp, EgressIp> hostedIp : hosted.bindByPublic().entrySet()) {
+            EgressIp ip = hostedIp.getKey();
             ConnectionProvider provider = ConnectionProvider.builder("egress-" + ip.value())
                     .maxConnections(pool.maxConnections())
                     // Waiting is bounded by the per-IP concurrency limit already; this is a safety net.
@@ -49,7 +52,7 @@ final class BoundClients implements AutoCloseable {
                     .lifo()
                     .build();
             created.add(provider);
-            InetSocketAddress bind = new InetSocketAddress(ip.toInetAddress(), 0);
+            InetSocketAddress bind = new InetSocketAddress(hostedIp.getValue().toInetAddress(), 0);
             HttpClient client = HttpClient.create(provider)
                     .bindAddress(() -> bind)
                     .resolver(resolver)
@@ -64,29 +67,40 @@ final class BoundClients implements AutoCloseable {
             built.put(ip, tls.apply(client));
         }
         this.clients = Map.copyOf(built);
+        this.binds = Map.copyOf(hosted.bindByPublic());
         this.providers = List.copyOf(created);
-        log.info("Bound egress clients for {}", built.keySet());
+        log.info("Bound egress clients for {} (bind=public where they differ)", hosted);
     }
 
     /**
      * The client bound to an IP.
      *
-     * @param ip the IP
-     * @return the client, or null if the IP is not hosted here
+     * @param ip the IP's public address
+     * @return the client (bound to the IP's bind address), or null if the IP is not hosted here
      */
     HttpClient client(EgressIp ip) {
         return clients.get(ip);
+    }
+
+    /**
+     * The address a hosted IP's sockets are bound to.
+     *
+     * @param ip the IP's public address
+     * @return its bind address, or null if the IP is not hosted here
+     */
+    EgressIp bindOf(EgressIp ip) {
+        return binds.get(ip);
     }
 
     Set<EgressIp> ips() {
         return clients.keySet();
     }
 
-    private static void checkBindable(EgressIp ip) {
+    private static void checkBindable(EgressIp ip, EgressIp bind) {
         try (Socket probe = new Socket()) {
-            probe.bind(new InetSocketAddress(ip.toInetAddress(), 0));
+            probe.bind(new InetSocketAddress(bind.toInetAddress(), 0));
         } catch (IOException e) {
-            throw new IpNotBindableException(ip.value(), String.valueOf(e.getMessage()), e);
+            throw new IpNotBindableException(bind.value(), ip.equals(bind) ? null : ip.value(), String.valueOf(e.getMessage()), e);
         }
     }
 

@@ -39,6 +39,14 @@ import reactor.netty.http.client.PrematureCloseException;
  * Performs App's forward calls: checks the request (hosted, ACTIVE, size, SSRF, concurrency — all
  * before any connection), sends it from exactly the requested source IP, and reports the target's
  * answer. Failures are typed {@link BorderException}s that say whether the target may have been contacted.
+ *
+ * <p>Behind a NAT, App names the IP by its public address (the routing identity it announced) and
+ * never by its bind address. Every check — hosted here, ACTIVE here, under its concurrency limit — is
+ * made on that public address, exactly as without a NAT, and the socket is then bound to the bind
+ * address this Border's own configuration pairs with it. A request naming a bind address is refused as
+ * not hosted, so no request can choose the local address: the Border sends only from an address it
+ * hosts for an IP that is ACTIVE. The answer reports the bind address as {@code sourceIp} (what the
+ * socket really used); App accepts that only as the bind address announced for the route's IP.
  */
 final class EgressService {
 
@@ -93,7 +101,8 @@ final class EgressService {
                     metrics.latency(ip.value(), latency);
                     metrics.outcome(ip.value(), (answer.status / 100) + "xx");
                     log.debug("Delivery {} from {} to {}: {}", request.deliveryId(), ip, call.url.host(), answer.status);
-                    return new ForwardResponse(request.deliveryId(), ip.value(), borderId, answer.status,
+                    // The address the socket was bound to: behind a NAT App accepts it as this route's bind address.
+                    return new ForwardResponse(request.deliveryId(), clients.bindOf(ip).value(), borderId, answer.status,
                             answer.headers, answer.body.text(), answer.body.truncated(), latency.toMillis());
                 })
                 .onErrorMap(e -> !(e instanceof BorderException), EgressService::classify)

@@ -59,11 +59,12 @@ class OpsController {
     /**
      * One IP.
      *
-     * @param ip       the IP
+     * @param ip       the IP (its public address)
+     * @param bind     the address its sockets bind (equal to {@code ip} without NAT)
      * @param status   its status
      * @param inFlight calls in flight from it
      */
-    record IpView(String ip, IpStatus status, int inFlight) {
+    record IpView(String ip, String bind, IpStatus status, int inFlight) {
     }
 
     /**
@@ -110,7 +111,7 @@ class OpsController {
     private BorderView view(Announcement a) {
         return new BorderView(a.borderId().value(), a.endpoint().toString(), registrar.state().name(),
                 registrar.publishedGeneration(), calls.draining(),
-                a.ips().stream().map(i -> new IpView(i.ip().value(), i.status(), calls.inFlight(i.ip()))).toList());
+                a.ips().stream().map(i -> new IpView(i.ip().value(), i.bind().value(), i.status(), calls.inFlight(i.ip()))).toList());
     }
 
     private static IpStatus parseStatus(String text) {

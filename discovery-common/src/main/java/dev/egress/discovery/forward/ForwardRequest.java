@@ -7,7 +7,8 @@ import java.util.Map;
  * {@code sourceIp}. The wire contract shared by both services; the Border validates it.
  *
  * @param deliveryId App's delivery id (logged and echoed, never used for routing)
- * @param sourceIp   the dedicated IP the call must leave from
+ * @param sourceIp   the dedicated IP the call must leave from, named by its announced (public) address;
+ *                   behind a NAT the Border binds the private address it pairs with it
  * @param url        the absolute http(s) target URL
  * @param method     HTTP method
  * @param headers    request headers for the target (hop-by-hop ones are dropped by the Border)

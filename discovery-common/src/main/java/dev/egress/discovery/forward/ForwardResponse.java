@@ -7,7 +7,8 @@ import java.util.Map;
  * followed).
  *
  * @param deliveryId    echoed from the request
- * @param sourceIp      the IP the call actually left from
+ * @param sourceIp      the local address the call actually left from: the requested IP, or behind a NAT
+ *                      the bind address announced with it
  * @param borderId      the Border that sent it
  * @param status        the target's HTTP status
  * @param headers       the target's response headers (first value per name)
