@@ -73,6 +73,8 @@ class PublicAddressNatIT {
                 "--egress.border.ips=" + NatNetwork.BIND + "=" + NatNetwork.PUBLIC,
                 "--egress.border.advertised-url=http://127.0.0.1:" + BORDER_PORT,
                 "--egress.border.drain-timeout=2s",
+                // Plaintext and unsigned: this test is about the NAT; the trust chain has its own tests.
+                "--egress.security.insecure-local=true",
                 "--egress.security.internal-token=" + INTERNAL_TOKEN,
                 "--egress.security.operator-token=" + OPERATOR_TOKEN,
                 "--egress.ssrf.allowed-ranges=" + NatNetwork.CUSTOMER_IP + "/32:" + RECEIVER_PORT,
@@ -81,6 +83,8 @@ class PublicAddressNatIT {
         processes.add(NatNetwork.start(NatNetwork.BORDER, with(jvm, "-jar", jar("app"),
                 "--server.port=" + APP_PORT,
                 "--egress.security.api-tokens=" + API_TOKEN,
+                // Plaintext and unsigned: this test is about the NAT; the trust chain has its own tests.
+                "--egress.security.insecure-local=true",
                 "--egress.security.internal-token=" + INTERNAL_TOKEN,
                 "--egress.security.operator-token=" + OPERATOR_TOKEN,
                 "--egress.tenants.file=" + tenants,

@@ -34,6 +34,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         "egress.border.id=border-nat",
         "egress.border.ips=127.0.0.5=127.0.0.2,127.0.0.3",
         "egress.border.advertised-url=http://127.0.0.1:8181",
+        "egress.security.insecure-local=true",
         "egress.security.internal-token=" + Tokens.INTERNAL,
         "egress.security.operator-token=" + Tokens.OPERATOR,
         "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535"})
