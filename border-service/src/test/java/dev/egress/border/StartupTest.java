@@ -56,7 +56,7 @@ class StartupTest {
     void namesTheBindAddressAndItsPublicAddressWhenABindAddressIsNotOnThisHost() {
         // 192.0.2.1 is on no interface here: the bind check fails locally, nothing is sent.
         Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2,192.0.2.1=203.0.113.10",
-                "--egress.security.internal-token=" + Tokens.INTERNAL));
+                "--egress.security.internal-token=" + Tokens.INTERNAL, "--egress.security.insecure-local=true"));
         assertThat(failure.getMessage())
                 .contains("egress.border.ips: cannot bind 192.0.2.1 (bind address of public address 203.0.113.10)");
     }
@@ -68,7 +68,8 @@ class StartupTest {
                 {"--egress.border.ips=127.0.0.5=127.0.0.2,127.0.0.6=127.0.0.2",
                         "egress.border.ips: '127.0.0.6=127.0.0.2': public address 127.0.0.2 is listed twice"}};
         for (String[] c : cases) {
-            Throwable failure = root(() -> run(c[0], "--egress.security.internal-token=" + Tokens.INTERNAL));
+            Throwable failure = root(() -> run(c[0], "--egress.security.internal-token=" + Tokens.INTERNAL,
+                    "--egress.security.insecure-local=true"));
             assertThat(failure.getMessage()).as(c[0]).contains(c[1]);
         }
     }
@@ -93,7 +94,8 @@ class StartupTest {
                 {"--egress.ssrf.denied-ranges=10.96.0.0/12,10.1.2.3/8", "egress.ssrf.denied-ranges", "10.1.2.3/8"},
                 {"--egress.dns.servers=dns.example:53", "egress.dns.servers", "dns.example:53"}};
         for (String[] c : cases) {
-            Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2", "--egress.security.internal-token=" + Tokens.INTERNAL, c[0]));
+            Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2", "--egress.security.internal-token=" + Tokens.INTERNAL,
+                    "--egress.security.insecure-local=true", c[0]));
             assertThat(failure.getMessage()).as(c[0]).contains(c[1]).contains("'" + c[2] + "'");
         }
     }
@@ -139,7 +141,8 @@ class StartupTest {
         java.nio.file.Path internal = java.nio.file.Files.writeString(dir.resolve("internal"), Tokens.INTERNAL + "\n");
         java.nio.file.Path operator = java.nio.file.Files.writeString(dir.resolve("operator"), "operator-old\n");
         try (ConfigurableApplicationContext border = run("--egress.border.ips=127.0.0.2",
-                "--egress.security.internal-token-file=" + internal, "--egress.security.operator-token-file=" + operator)) {
+                "--egress.security.internal-token-file=" + internal, "--egress.security.operator-token-file=" + operator,
+                "--egress.security.insecure-local=true")) {
             int port = ((WebServerApplicationContext) border).getWebServer().getPort();
             WebTestClient web = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(30)).build();
             web.get().uri("/ops/v1/ips").header("Authorization", "Bearer operator-old").exchange()
@@ -159,7 +162,7 @@ class StartupTest {
     @Test
     void refusesToStartWithAnUnreadableTokenFileNamingTheProperty() {
         Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2",
-                "--egress.security.internal-token-file=/nonexistent/internal-token"));
+                "--egress.security.internal-token-file=/nonexistent/internal-token", "--egress.security.insecure-local=true"));
         assertThat(failure.getMessage()).contains("egress.security.internal-token-file").contains("/nonexistent/internal-token");
     }
 }
