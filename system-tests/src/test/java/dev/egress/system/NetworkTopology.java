@@ -39,6 +39,8 @@ final class NetworkTopology implements AutoCloseable {
     static final String TEST_HOST_V6 = V6 + "1";
 
     private static final Path LOCK = Path.of("/tmp/egress-netns-it.lock");
+    /** {@code ip netns exec <ns>} bind-mounts the files of {@code /etc/netns/<ns>/} over their {@code /etc} twins. */
+    private static final Path NETNS_ETC = Path.of("/etc/netns");
 
     /** Host name → its addresses; the first one is the host's service address. */
     private final Map<String, List<String>> hosts;
@@ -147,6 +149,20 @@ final class NetworkTopology implements AutoCloseable {
      */
     List<String> execIn(String host) {
         return List.of(absolute("ip"), "netns", "exec", namespace(host));
+    }
+
+    /**
+     * Gives a host its own {@code /etc/hosts}, seen by every process started with {@link #execIn}: a name
+     * resolver that reads the file itself (Netty's, in the Border) ignores {@code -Djdk.net.hosts.file}.
+     *
+     * @param host    host name
+     * @param content the file's lines
+     * @throws IOException if the file cannot be written
+     */
+    void hostsFile(String host, String content) throws IOException {
+        Path dir = NETNS_ETC.resolve(namespace(host));
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("hosts"), content);
     }
 
     /**
@@ -305,6 +321,30 @@ final class NetworkTopology implements AutoCloseable {
             exec(List.of("ip", "netns", "del", ns));
         }
         exec(List.of("ip", "link", "del", HOST_LINK));
+        removeEtcFiles();
+    }
+
+    private static void removeEtcFiles() {
+        if (!Files.isDirectory(NETNS_ETC)) {
+            return;
+        }
+        try (var dirs = Files.list(NETNS_ETC)) {
+            for (Path dir : dirs.filter(d -> d.getFileName().toString().startsWith(PREFIX)).toList()) {
+                try (var files = Files.list(dir)) {
+                    for (Path file : files.toList()) {
+                        Files.deleteIfExists(file);
+                    }
+                }
+                Files.deleteIfExists(dir);
+            }
+            try (var left = Files.list(NETNS_ETC)) {
+                if (left.findAny().isEmpty()) {
+                    Files.deleteIfExists(NETNS_ETC);
+                }
+            }
+        } catch (IOException e) {
+            // Best effort, as for the namespaces: the next run's removeAll() tries again.
+        }
     }
 
     @Override
