@@ -28,7 +28,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * namespace on one bridge ({@link NetworkTopology}), dedicated IPv4 and IPv6 addresses on the Borders'
  * interfaces, and a customer whose nftables firewall admits its webhook port only from acme's two
  * dedicated IPs. Faults are partitions (the bridge drops every packet between two hosts: no reset, no
- * ICMP), a slow link (tc netem, where the kernel has it) and a lossy link (random drops on the bridge),
+ * ICMP), a slow link ({@link SlowLink}: tc netem where the kernel has it, else a user-space delay plus
+ * random drops on the bridge) and a lossy link (random drops on the bridge),
  * under a steady load for acme (dedicated) and small-co (shared pool).
  *
  * <p>Every scenario prints its figures — misroutes and losses (both must be 0) and the client-visible
@@ -40,6 +41,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 class NetworkPartitionsIT {
 
     private static final Duration LOAD_PERIOD = Duration.ofMillis(100);
+    private static final Duration SLOW_LINK_DELAY = Duration.ofMillis(200);
+    private static final int SLOW_LINK_LOSS = 5;
 
     private NetworkTopology net;
     private NetworkPlatform platform;
@@ -298,29 +301,51 @@ class NetworkPartitionsIT {
 
     @Test
     @Order(8)
-    void slowLinkDegradesLatencyButNotCorrectness() {
-        String netem = net.netemUnavailableReason();
-        assumeTrue(netem == null, () -> "slow-link scenario skipped: " + netem);
+    void slowLinkDegradesLatencyButNotCorrectness() throws Exception {
         DeliveryLoad baseline = platform.load("fast-link", LOAD_PERIOD);
         awaitDeliveries(baseline, 40);
         List<Outcome> fast = baseline.stop();
-        net.netem("border-a", "delay 200ms loss 5%");
+        DeliveryLoad load;
         List<Outcome> outcomes;
-        DeliveryLoad load = platform.load("slow-link", LOAD_PERIOD);
-        try {
-            awaitDeliveries(load, 100);
-        } finally {
-            outcomes = load.stop();
-            net.clearNetem("border-a");
+        String emulation;
+        String linkFigures;
+        int direct;
+        boolean relayed;
+        try (SlowLink slow = SlowLink.open(net, "border-a", NetworkPlatform.BORDER_A, NetworkPlatform.BORDER_PORT,
+                SLOW_LINK_DELAY, SLOW_LINK_LOSS)) {
+            emulation = slow.emulation();
+            relayed = slow.relayed();
+            System.out.printf("[netns] slow link emulated with: %s%n", emulation);
+            load = platform.load("slow-link", LOAD_PERIOD);
+            try {
+                awaitDeliveries(load, 100);
+            } finally {
+                outcomes = load.stop();
+            }
+            direct = relayed ? slow.directConnections(NetworkPlatform.BORDER_PORT) : 0;
+            linkFigures = slow.figures();
         }
-        List<Outcome> viaSlow = outcomes.stream().filter(o -> isSuccess(o)
-                && NetworkPlatform.BORDER_IPS.get("border-a").contains(canonical(o.egressIp()))).toList();
-        Figures figures = Figures.of("slow link (200 ms, 5 % loss on border-a)", load, outcomes);
-        System.out.printf("[netns] slow link: latency p50/p95 before %d/%d ms, via the slow Border %d/%d ms (%d deliveries)%n",
-                percentile(fast, 50), percentile(fast, 95), percentile(viaSlow, 50), percentile(viaSlow, 95), viaSlow.size());
+        List<Outcome> fastViaA = viaBorder(fast, "border-a");
+        List<Outcome> viaSlow = viaBorder(outcomes, "border-a");
+        List<Outcome> viaOther = viaBorder(outcomes, "border-b");
+        long rise = percentile(viaSlow, 50) - percentile(fastViaA, 50);
+        Figures figures = Figures.of("slow link (%d ms, %d %% loss on border-a)".formatted(SLOW_LINK_DELAY.toMillis(),
+                SLOW_LINK_LOSS), load, outcomes);
+        System.out.printf("[netns] slow link (%s): latency p50/p95 via border-a before %d/%d ms (%d), with the slow link"
+                        + " %d/%d ms (%d): p50 +%d ms; via border-b meanwhile %d/%d ms (%d); %s%n",
+                relayed ? "user-space delay, the kernel lacks netem" : "netem", percentile(fastViaA, 50),
+                percentile(fastViaA, 95), fastViaA.size(), percentile(viaSlow, 50), percentile(viaSlow, 95), viaSlow.size(),
+                rise, percentile(viaOther, 50), percentile(viaOther, 95), viaOther.size(), linkFigures);
 
         figures.assertNoMisrouteNoLoss();
         figures.assertErrorsAreRetryable();
+        assertThat(fastViaA).as("baseline deliveries via border-a").isNotEmpty();
+        assertThat(viaSlow).as("the slow Border kept carrying traffic").isNotEmpty();
+        assertThat(rise).as("p50 latency via border-a rose by the link's delay (%s)", emulation)
+                .isGreaterThanOrEqualTo(SLOW_LINK_DELAY.toMillis());
+        if (relayed) {
+            assertThat(direct).as("App reached border-a only through the relay").isZero();
+        }
     }
 
     @Test
@@ -427,6 +452,11 @@ class NetworkPartitionsIT {
         }
         return successes.subList(successes.size() - count, successes.size()).stream()
                 .noneMatch(o -> ips.contains(canonical(o.egressIp())));
+    }
+
+    private static List<Outcome> viaBorder(List<Outcome> outcomes, String border) {
+        return outcomes.stream().filter(o -> isSuccess(o)
+                && NetworkPlatform.BORDER_IPS.get(border).contains(canonical(o.egressIp()))).toList();
     }
 
     private static long percentile(List<Outcome> outcomes, int p) {

@@ -108,7 +108,12 @@ final class NetworkPlatform implements AutoCloseable {
     private void launch() throws IOException {
         Files.deleteIfExists(records);
         Path hostsFile = logs.resolve("hosts");
-        Files.writeString(hostsFile, CUSTOMER_V4 + " " + CUSTOMER_NAME + "\n" + CUSTOMER_V6 + " " + CUSTOMER_NAME + "\n");
+        String hosts = CUSTOMER_V4 + " " + CUSTOMER_NAME + "\n" + CUSTOMER_V6 + " " + CUSTOMER_NAME + "\n";
+        Files.writeString(hostsFile, hosts);
+        for (String border : BORDER_IPS.keySet()) {
+            // The Border's egress resolver (Netty's, non-blocking) reads /etc/hosts, not jdk.net.hosts.file.
+            net.hostsFile(border, "127.0.0.1 localhost\n::1 localhost\n" + hosts);
+        }
         Path tenants = logs.resolve("tenants.yaml");
         Files.writeString(tenants, """
                 sharedPool: [%s, %s]

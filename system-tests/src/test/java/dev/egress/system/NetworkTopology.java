@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * A private network for {@link NetworkPartitionsIT}: one Linux network namespace per host, each with
  * an {@code eth0} veth whose peer sits on a bridge in a {@code lan} namespace, and one more veth from
  * the test JVM's namespace to that bridge so the test can call the APIs. Faults are applied on the
- * bridge (nftables {@code bridge} family: partitions, random loss) or on a host's interface (netem). Addresses are documentation
+ * bridge (nftables {@code bridge} family: partitions, random loss), on a host's interface (netem) or in
+ * its output path (a DNAT diversion, for {@link SlowLink}'s relay). Addresses are documentation
  * and unique-local ranges ({@code 198.51.100.0/24}, {@code fd00:e9e5::/64}) and there is no default
  * route anywhere: nothing sent inside can leave, and the bridge has no real interface.
  *
@@ -39,6 +40,8 @@ final class NetworkTopology implements AutoCloseable {
     static final String TEST_HOST_V6 = V6 + "1";
 
     private static final Path LOCK = Path.of("/tmp/egress-netns-it.lock");
+    /** {@code ip netns exec <ns>} bind-mounts the files of {@code /etc/netns/<ns>/} over their {@code /etc} twins. */
+    private static final Path NETNS_ETC = Path.of("/etc/netns");
 
     /** Host name → its addresses; the first one is the host's service address. */
     private final Map<String, List<String>> hosts;
@@ -147,6 +150,20 @@ final class NetworkTopology implements AutoCloseable {
      */
     List<String> execIn(String host) {
         return List.of(absolute("ip"), "netns", "exec", namespace(host));
+    }
+
+    /**
+     * Gives a host its own {@code /etc/hosts}, seen by every process started with {@link #execIn}: a name
+     * resolver that reads the file itself (Netty's, in the Border) ignores {@code -Djdk.net.hosts.file}.
+     *
+     * @param host    host name
+     * @param content the file's lines
+     * @throws IOException if the file cannot be written
+     */
+    void hostsFile(String host, String content) throws IOException {
+        Path dir = NETNS_ETC.resolve(namespace(host));
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("hosts"), content);
     }
 
     /**
@@ -280,12 +297,90 @@ final class NetworkTopology implements AutoCloseable {
     }
 
     /**
+     * A host's qdisc counters on its interface (netem's sent and dropped packets), on one line.
+     *
+     * @param host host name
+     * @return {@code tc -s qdisc show dev eth0}, whitespace folded
+     */
+    String qdiscStatistics(String host) {
+        return exec(List.of("ip", "netns", "exec", namespace(host), "tc", "-s", "qdisc", "show", "dev", "eth0"))
+                .output().replaceAll("\\s+", " ").strip();
+    }
+
+    /**
      * Removes a netem qdisc.
      *
      * @param host host name
      */
     void clearNetem(String host) {
         exec(List.of("ip", "netns", "exec", namespace(host), "tc", "qdisc", "del", "dev", "eth0", "root"));
+    }
+
+    /**
+     * Diverts a host's new TCP connections to one IPv4 address and port elsewhere (nftables DNAT in the
+     * host's own output path): its sockets still name the original address, the packets go to the other.
+     * Only connections opened from now on are diverted (the rule matches a SYN); see
+     * {@link #resetConnections} for those already open.
+     *
+     * @param name      a name for the diversion, used by {@link #undivert}
+     * @param host      whose connections
+     * @param address   the IPv4 address they are opened to
+     * @param port      and the port
+     * @param toAddress where they go instead
+     * @param toPort    and its port
+     */
+    void divert(String name, String host, String address, int port, String toAddress, int toPort) {
+        nft(host, """
+                table ip %s {
+                  chain out {
+                    type nat hook output priority -100; policy accept;
+                    ip daddr %s tcp dport %d tcp flags & (syn | ack) == syn counter dnat to %s:%d
+                  }
+                }
+                """.formatted(name, address, port, toAddress, toPort));
+    }
+
+    /**
+     * Removes a diversion (connections it already diverted stay where they are until they close).
+     *
+     * @param name its name
+     * @param host the host it was made in
+     */
+    void undivert(String name, String host) {
+        exec(List.of("ip", "netns", "exec", namespace(host), "nft", "delete", "table", "ip", name));
+    }
+
+    /**
+     * Resets the established TCP connections a host accepted on a port from a peer ({@code ss -K}: the
+     * kernel aborts them and sends the peer a reset), so that the peer has to open new ones.
+     *
+     * @param host      the accepting host
+     * @param localPort its listening port
+     * @param peer      the peer's address
+     * @return connections there were before (the kernel may lack {@code ss -K}: check with {@link #connections})
+     */
+    int resetConnections(String host, int localPort, String peer) {
+        int before = connections(host, localPort, peer);
+        exec(List.of("ip", "netns", "exec", namespace(host), "ss", "-K", "-t", "-n", "state", "established",
+                "sport", "=", ":" + localPort, "dst", peer));
+        return before;
+    }
+
+    /**
+     * Established TCP connections a host accepted on a port from a peer.
+     *
+     * @param host      the accepting host
+     * @param localPort its listening port
+     * @param peer      the peer's address
+     * @return how many
+     */
+    int connections(String host, int localPort, String peer) {
+        Result r = exec(List.of("ip", "netns", "exec", namespace(host), "ss", "-H", "-t", "-n", "state", "established",
+                "sport", "=", ":" + localPort, "dst", peer));
+        if (!r.ok()) {
+            throw new IllegalStateException("ss in " + host + " failed: " + r.output());
+        }
+        return (int) r.output().lines().filter(line -> !line.isBlank()).count();
     }
 
     /** Deletes every namespace with the prefix (killing what still runs in it) and the test link. */
@@ -305,6 +400,30 @@ final class NetworkTopology implements AutoCloseable {
             exec(List.of("ip", "netns", "del", ns));
         }
         exec(List.of("ip", "link", "del", HOST_LINK));
+        removeEtcFiles();
+    }
+
+    private static void removeEtcFiles() {
+        if (!Files.isDirectory(NETNS_ETC)) {
+            return;
+        }
+        try (var dirs = Files.list(NETNS_ETC)) {
+            for (Path dir : dirs.filter(d -> d.getFileName().toString().startsWith(PREFIX)).toList()) {
+                try (var files = Files.list(dir)) {
+                    for (Path file : files.toList()) {
+                        Files.deleteIfExists(file);
+                    }
+                }
+                Files.deleteIfExists(dir);
+            }
+            try (var left = Files.list(NETNS_ETC)) {
+                if (left.findAny().isEmpty()) {
+                    Files.deleteIfExists(NETNS_ETC);
+                }
+            }
+        } catch (IOException e) {
+            // Best effort, as for the namespaces: the next run's removeAll() tries again.
+        }
     }
 
     @Override
