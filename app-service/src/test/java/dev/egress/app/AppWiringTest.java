@@ -110,8 +110,13 @@ class AppWiringTest {
 
     @Test
     void refusesARegistryTokenOverPlaintextUnlessInsecureLocal() throws Exception {
+        // On the trust chain (insecure-local off), so that only the registry rule can refuse the start.
+        dev.egress.discovery.testing.TestPki pki = dev.egress.discovery.testing.TestPki.create("registry token CA");
+        dev.egress.discovery.testing.TestPki.Issued app = pki.app("app-1");
         runner().withPropertyValues("egress.registry.connection-string=grpc://127.0.0.1:1/local",
-                        "egress.registry.token=s3cret-ydb")
+                        "egress.registry.token=s3cret-ydb", "egress.security.insecure-local=false",
+                        "egress.trust.certificate=" + app.certificate(), "egress.trust.private-key=" + app.privateKey(),
+                        "egress.trust.border-ca=" + pki.caPem())
                 .run(context -> assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("egress.registry.token/token-file")
                         .hasStackTraceContaining("egress.security.insecure-local")
