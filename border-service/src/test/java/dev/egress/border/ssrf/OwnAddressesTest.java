@@ -70,4 +70,21 @@ class OwnAddressesTest {
         assertThat(own.isOwnListener(ip("127.0.0.1"), 0)).isFalse();
         assertThat(own.isOwnListener(ip("127.0.0.1"), -1)).isFalse();
     }
+
+    @Test
+    void anInterfaceAddressOutsideEveryDenyRangeIsThisHostToo() {
+        OwnAddresses node = new OwnAddresses(() -> java.util.Set.of(ip("93.184.215.14")));
+        assertThat(node.isOwnHost(ip("93.184.215.14"))).isTrue();
+        assertThat(node.isOwnHost(ip("93.184.215.15"))).isFalse();
+    }
+
+    @Test
+    void whenTheInterfacesCannotBeReadOnlyLoopbackAndTheWildcardAreThisHost() {
+        OwnAddresses unreadable = new OwnAddresses(() -> {
+            throw new java.net.SocketException("no interfaces");
+        });
+        assertThat(unreadable.isOwnHost(ip("127.0.0.1"))).isTrue();
+        assertThat(unreadable.isOwnHost(ip("::"))).isTrue();
+        assertThat(unreadable.isOwnHost(ip("93.184.215.14"))).isFalse();
+    }
 }

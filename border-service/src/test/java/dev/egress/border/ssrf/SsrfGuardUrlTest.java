@@ -187,4 +187,18 @@ class SsrfGuardUrlTest {
         refused(() -> open.vetAddress(ip("172.16.0.1"), 80), DenialReason.DENIED_RANGE);
         open.vetAddress(ip("93.184.215.14"), 80);
     }
+
+    @Test
+    void aNodeAddressOutsideTheDenyListIsRefusedAsThisHostAlsoWhenEmbedded() {
+        // Under hostNetwork the node's own (public) address is an interface address; vetting only.
+        OwnAddresses node = new OwnAddresses(() -> java.util.Set.of(new inet.ipaddr.IPAddressString("93.184.215.14").getAddress()));
+        SsrfGuard onNode = new SsrfGuard(List.of(AllowedRange.parse("64:ff9b::/96")), List.of(), node);
+        refused(() -> onNode.vetAddress(ip("93.184.215.14"), 443), DenialReason.OWN_ADDRESS);
+        refused(() -> onNode.vetAddress(ip("64:ff9b::5db8:d70e"), 443), DenialReason.OWN_ADDRESS);
+        onNode.vetAddress(ip("64:ff9b::5db8:d70f"), 443);
+        onNode.vetAddress(ip("93.184.215.15"), 443);
+        SsrfGuard reopened = new SsrfGuard(List.of(AllowedRange.parse("93.184.215.14/32:443")), List.of(), node);
+        reopened.vetAddress(ip("93.184.215.14"), 443);
+        refused(() -> reopened.vetAddress(ip("93.184.215.14"), 80), DenialReason.OWN_ADDRESS);
+    }
 }

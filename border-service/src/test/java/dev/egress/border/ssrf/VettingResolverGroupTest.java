@@ -233,4 +233,42 @@ class VettingResolverGroupTest {
         group.close();
         assertThat(dnsClosed).isTrue();
     }
+
+    @Test
+    void aRefusedWaiterDoesNotKeepAPlace() throws Exception {
+        AddressResolver<InetSocketAddress> resolver = group(List.of(), Duration.ofSeconds(30), 1).getResolver(loop);
+        Future<List<InetSocketAddress>> first = resolver.resolveAll(unresolved("one.test", 80));
+        assertThat(failure(resolver.resolveAll(unresolved("ONE.test", 80)))).isInstanceOf(DnsFailedException.class);
+        List<InetSocketAddress> answer = List.of(new InetSocketAddress(InetAddress.getByName("93.184.215.14"), 53));
+        loop.submit(() -> asked.get("one.test").setSuccess(answer)).sync();
+        assertThat(await(first)).hasSize(1);
+        Future<List<InetSocketAddress>> next = resolver.resolveAll(unresolved("One.test", 80));
+        assertThat(asked).containsKey("One.test");
+        loop.submit(() -> asked.get("One.test").setSuccess(answer)).sync();
+        assertThat(await(next)).hasSize(1);
+    }
+
+    @Test
+    void aPlaceFreedByOneAnswerIsTakenByExactlyOneNewWaiter() throws Exception {
+        AddressResolver<InetSocketAddress> resolver = group(List.of(), Duration.ofSeconds(30), 2).getResolver(loop);
+        Future<List<InetSocketAddress>> first = resolver.resolveAll(unresolved("two.test", 80));
+        resolver.resolveAll(unresolved("TWO.test", 80));
+        List<InetSocketAddress> answer = List.of(new InetSocketAddress(InetAddress.getByName("93.184.215.14"), 53));
+        loop.submit(() -> asked.get("two.test").setSuccess(answer)).sync();
+        assertThat(await(first)).hasSize(1);
+        resolver.resolveAll(unresolved("Two.test", 80));
+        assertThat(asked).containsKey("Two.test");
+        assertThat(failure(resolver.resolveAll(unresolved("tWo.test", 80)))).isInstanceOf(DnsFailedException.class)
+                .hasMessageContaining("2 deliveries");
+        assertThat(asked).doesNotContainKey("tWo.test");
+    }
+
+    @Test
+    void closingTheGroupReleasesItsResolvers() {
+        VettingResolverGroup group = group();
+        AddressResolver<InetSocketAddress> before = group.getResolver(loop);
+        assertThat(group.getResolver(loop)).isSameAs(before);
+        group.close();
+        assertThat(group.getResolver(loop)).isNotSameAs(before);
+    }
 }
