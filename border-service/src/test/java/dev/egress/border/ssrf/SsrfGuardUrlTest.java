@@ -55,7 +55,7 @@ class SsrfGuardUrlTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"http://public.test:0/", "http://public.test:65536/", "http://2130706433:0/", "http://2130706433:65536/",
-            "http://0177.0.0.1:x/"})
+            "http://0177.0.0.1:x/", "http://127.1:0/", "http://127.1:65536/", "http://127.1:x/", "http://127.1:/"})
     void refusesPortsOutsideOneTo65535(String url) {
         refused(() -> guard.vetUrl(url), DenialReason.INVALID_PORT);
     }
@@ -80,6 +80,10 @@ class SsrfGuardUrlTest {
         assertThat(open.vetUrl("http://2130706433:1/x").uri()).hasToString("http://127.0.0.1:1/x");
         assertThat(open.vetUrl("http://2130706433:65535").uri()).hasToString("http://127.0.0.1:65535/");
         assertThat(open.vetUrl("http://0x7f000001:8080/").port()).isEqualTo(8080);
+        // java.net.URI keeps hosts such as 127.1 as a "registry" authority: the guard splits off the port itself.
+        assertThat(open.vetUrl("http://127.1:81/a").uri()).hasToString("http://127.0.0.1:81/a");
+        assertThat(open.vetUrl("http://127.1:65535").uri()).hasToString("http://127.0.0.1:65535/");
+        assertThat(open.vetUrl("http://127.1:1/").port()).isEqualTo(1);
     }
 
     @Test
@@ -200,5 +204,24 @@ class SsrfGuardUrlTest {
         SsrfGuard reopened = new SsrfGuard(List.of(AllowedRange.parse("93.184.215.14/32:443")), List.of(), node);
         reopened.vetAddress(ip("93.184.215.14"), 443);
         refused(() -> reopened.vetAddress(ip("93.184.215.14"), 80), DenialReason.OWN_ADDRESS);
+    }
+
+    @Test
+    void judgesAnIpv4MappedIpv6AddressAsItsIpv4Address() throws Exception {
+        // A resolver may hand back ::ffff:a.b.c.d as an Inet6Address; the kernel connects to a.b.c.d.
+        byte[] mapped = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, 10, 9, 8, 7};
+        InetAddress v6 = java.net.Inet6Address.getByAddress(null, mapped, -1);
+        allowing("10.0.0.0/8").vetAddress(v6, 80);
+        refused(() -> allowing("::/0").vetAddress(v6, 80), DenialReason.DENIED_RANGE);
+        refused(() -> guard.vetAddress(v6, 80), DenialReason.DENIED_RANGE);
+    }
+
+    @Test
+    void anOperatorDeniedRangeRefusesOnlyWhatItContains() {
+        SsrfGuard guard = new SsrfGuard(List.of(AllowedRange.parse("64:ff9b::/96")), List.of(Cidr.parse("10.96.0.0/12")),
+                new OwnAddresses());
+        guard.vetAddress(ip("64:ff9b::5db8:d70e"), 443);
+        guard.vetAddress(ip("93.184.215.14"), 443);
+        refused(() -> guard.vetAddress(ip("64:ff9b::a60:1"), 443), DenialReason.OPERATOR_DENIED);
     }
 }
