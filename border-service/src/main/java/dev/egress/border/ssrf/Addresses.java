@@ -5,13 +5,10 @@ import inet.ipaddr.ipv4.IPv4Address;
 import inet.ipaddr.ipv6.IPv6Address;
 import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 
 /** Conversions between the JDK's addresses (what sockets use) and {@code inet.ipaddr}'s (what range maths uses). */
-final class Addresses {
-
-    private Addresses() {
-    }
+enum Addresses {
+    ; // no instances: static conversions only
 
     static IPAddress of(InetAddress address) {
         if (address instanceof Inet4Address v4) {
@@ -22,10 +19,6 @@ final class Addresses {
     }
 
     static InetAddress toInet(IPAddress address) {
-        try {
-            return InetAddress.getByAddress(address.getBytes());
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException("4 or 16 bytes are always an address", e);
-        }
+        return address.toInetAddress();
     }
 }

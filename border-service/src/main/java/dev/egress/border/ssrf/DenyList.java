@@ -13,7 +13,8 @@ import java.util.List;
  * address — those are judged by the embedded IPv4 address too, so {@code [::ffff:127.0.0.1]},
  * {@code [64:ff9b::7f00:1]} or {@code [::ffff:0:7f00:1]} is loopback.
  */
-final class DenyList {
+enum DenyList {
+    ; // no instances: the lists and static checks only
 
     static final List<Cidr> IPV4 = parse(
             "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
@@ -40,9 +41,6 @@ final class DenyList {
     private static final Cidr SIIT = Cidr.parse("::ffff:0:0:0/96");
     private static final Cidr NAT64 = Cidr.parse("64:ff9b::/96");
     private static final Cidr LOCAL_NAT64 = Cidr.parse("64:ff9b:1::/48");
-
-    private DenyList() {
-    }
 
     /**
      * The IPv4 addresses carried inside an IPv6 address, if it is one of the embedding forms. The

@@ -15,12 +15,10 @@ import java.util.Locale;
  * at all ({@link #looksNumeric}) stays here because it is the URL standard's rule ("ends in a number"),
  * which no address library implements.
  */
-final class Ipv4Literals {
+enum Ipv4Literals {
+    ; // no instances: static parsing only
 
     private static final IPAddressStringParameters INET_ATON = inetAton();
-
-    private Ipv4Literals() {
-    }
 
     /**
      * Whether a host must be treated as an IPv4 address: its last label is numeric (decimal, octal

@@ -27,8 +27,36 @@ public final class OwnAddresses {
     private record Interfaces(Set<IPAddress> addresses, long readAtNanos) {
     }
 
+    /** Reads the addresses of this host's interfaces. */
+    @FunctionalInterface
+    interface InterfaceAddresses {
+        /**
+         * Reads them.
+         *
+         * @return every interface address
+         * @throws SocketException if the interfaces cannot be enumerated
+         */
+        Set<IPAddress> read() throws SocketException;
+    }
+
     private final Set<Integer> ports = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Interfaces> interfaces = new AtomicReference<>();
+    private final InterfaceAddresses source;
+
+    /** This host as its network interfaces describe it. */
+    public OwnAddresses() {
+        this(OwnAddresses::enumerate);
+    }
+
+    /**
+     * A host with the given interface addresses: lets tests give "this host" an address outside every
+     * deny range (a node's public address under {@code hostNetwork}), which the test machine may not have.
+     *
+     * @param source the interface addresses
+     */
+    OwnAddresses(InterfaceAddresses source) {
+        this.source = source;
+    }
 
     /**
      * Records a listening port (called when the web server, or a management server, has started).
@@ -69,23 +97,27 @@ public final class OwnAddresses {
         Interfaces read = interfaces.get();
         long now = System.nanoTime();
         if (read == null || now - read.readAtNanos >= REFRESH.toNanos()) {
-            read = new Interfaces(enumerate(), now);
+            read = new Interfaces(read(), now);
             interfaces.set(read);
         }
         return read.addresses;
     }
 
-    private static Set<IPAddress> enumerate() {
-        Set<IPAddress> out = new HashSet<>();
+    private Set<IPAddress> read() {
         try {
-            for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-                for (InetAddress address : Collections.list(nic.getInetAddresses())) {
-                    out.add(Addresses.of(address));
-                }
-            }
+            return source.read();
         } catch (SocketException e) {
             // Cannot enumerate: loopback and the wildcard are still refused above; the deny list stays.
             return Set.of();
+        }
+    }
+
+    private static Set<IPAddress> enumerate() throws SocketException {
+        Set<IPAddress> out = new HashSet<>();
+        for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            for (InetAddress address : Collections.list(nic.getInetAddresses())) {
+                out.add(Addresses.of(address));
+            }
         }
         return Set.copyOf(out);
     }
