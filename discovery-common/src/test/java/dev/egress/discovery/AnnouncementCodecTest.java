@@ -18,6 +18,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 class AnnouncementCodecTest {
 
+    // The announcement example of docs/architecture.md ("The registry protocol"), kept identical to it.
     private static final String DESIGN_EXAMPLE = """
             {"version":1,"borderId":"border-a","endpoint":"http://10.0.3.17:8181",
              "ips":[{"ip":"203.0.113.10","status":"ACTIVE"},{"ip":"203.0.113.11","status":"DRAINING"}],

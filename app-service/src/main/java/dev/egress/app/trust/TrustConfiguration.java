@@ -19,9 +19,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Wires App's side of the trust chain (DESIGN §8): loads {@code egress.trust.*} or refuses to start
- * without it (unless {@code insecure-local}); the announcement reader (signature verification) used
- * by the registry watcher; and the TLS of calls to Borders.
+ * Wires App's side of the trust chain (docs/architecture.md, "The trust chain"): loads {@code egress.trust.*}
+ * or refuses to start without it (unless {@code insecure-local}); the announcement reader (signature
+ * verification) used by the registry watcher; and the TLS of calls to Borders.
  */
 @Configuration(proxyBeanMethods = false)
 class TrustConfiguration {

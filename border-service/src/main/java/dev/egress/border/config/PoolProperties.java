@@ -7,8 +7,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Keep-alive connection pools, one per (source IP, destination host:port) ({@code egress.pool.*}).
- * Reuse is what keeps a single source IP from exhausting its ephemeral ports (DESIGN §3).
+ * Keep-alive connection pools, one per (source IP, destination host:port) ({@code egress.pool.*}). Reuse is
+ * what keeps a single source IP from exhausting its ephemeral ports (docs/architecture.md,
+ * "Bound sockets and connection reuse").
  *
  * @param maxConnections        open connections per (source IP, destination)
  * @param maxIdleTime           an idle connection is closed after this long

@@ -8,9 +8,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The ranges no webhook may reach (DESIGN §3): private, loopback, link-local, shared, documentation,
- * multicast and reserved space, special-purpose IPv6 blocks, plus every IPv6 form that embeds an IPv4
- * address — those are judged by the embedded IPv4 address too, so {@code [::ffff:127.0.0.1]},
+ * The ranges no webhook may reach (docs/architecture.md, "The SSRF guard"): private, loopback, link-local,
+ * shared, documentation, multicast and reserved space, special-purpose IPv6 blocks, plus every IPv6 form that
+ * embeds an IPv4 address — those are judged by the embedded IPv4 address too, so {@code [::ffff:127.0.0.1]},
  * {@code [64:ff9b::7f00:1]} or {@code [::ffff:0:7f00:1]} is loopback.
  */
 enum DenyList {

@@ -12,8 +12,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The egress hop's SSRF guard (DESIGN §3). Two steps, so that the address that is vetted is the
- * address that is connected to:
+ * The egress hop's SSRF guard (docs/architecture.md, "The SSRF guard"). Two steps, so that the address that
+ * is vetted is the address that is connected to:
  * <ol>
  *   <li>{@link #vetUrl} checks the URL without any lookup: scheme, user info, host syntax, and — for
  *       IP literals in any notation browsers accept — the address itself;</li>

@@ -30,10 +30,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Wires the trust chain of a Border (DESIGN §8): loads {@code egress.trust.*} or refuses to start
- * without it (unless {@code insecure-local}); serves TLS with the identity, asking every client for a
- * certificate of the App CA (optional at the handshake, so probes and operators connect without one;
- * the forward door insists, see {@link ClientCertificates}); signs announcements; and republishes the
+ * Wires the trust chain of a Border (docs/architecture.md, "The trust chain"): loads {@code egress.trust.*}
+ * or refuses to start without it (unless {@code insecure-local}); serves TLS with the identity, asking every
+ * client for a certificate of the App CA (optional at the handshake, so probes and operators connect without
+ * one; the forward door insists, see {@link ClientCertificates}); signs announcements; and republishes the
  * announcement when the identity is rotated.
  */
 @Configuration(proxyBeanMethods = false)

@@ -113,8 +113,8 @@ public record RegistrySettings(String connectionString, String node, String sema
     }
 
     /**
-     * Settings with the defaults of DESIGN §5: node {@code egress}, semaphore {@code borders-registry},
-     * session timeout 5 s, poll 500 ms.
+     * Settings with the defaults of docs/architecture.md ("Properties"): node {@code egress}, semaphore
+     * {@code borders-registry}, session timeout 5 s, poll 500 ms.
      *
      * @param connectionString the YDB connection string
      * @return the settings

@@ -4,8 +4,9 @@ import dev.egress.discovery.Route;
 import java.util.List;
 
 /**
- * The default: the eligible route with the lexicographically smallest Border id. Deterministic, so
- * every App picks the same Border for an IP that two Borders briefly announce (DESIGN §2).
+ * The default: the eligible route with the lexicographically smallest Border id. Deterministic, so every App
+ * picks the same Border for an IP that two Borders briefly announce (docs/architecture.md,
+ * "The registry protocol").
  */
 final class LowestBorderIdSelector implements BorderSelector {
 

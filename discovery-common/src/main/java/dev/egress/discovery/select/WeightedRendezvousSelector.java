@@ -12,11 +12,11 @@ import java.util.Map;
  * hashing"; also used by Apache Commons' and Twitter's HRW).
  *
  * <p>Why this over smooth weighted round-robin: it needs no mutable per-candidate-set state (the
- * candidate list differs per tenant and per snapshot), so it is thread-safe without locks and
- * allocates nothing; a key keeps its Border, which keeps the Border's pooled keep-alive connections
- * to that destination in use (DESIGN §3); and changing one weight or losing one Border moves only the
- * keys that must move. The share is over keys, not requests: a caller that wants per-request
- * spreading passes a per-request random key. With every weight equal it picks exactly what
+ * candidate list differs per tenant and per snapshot), so it is thread-safe without locks and allocates
+ * nothing; a key keeps its Border, which keeps the Border's pooled keep-alive connections to that destination
+ * in use (docs/architecture.md, "Bound sockets and connection reuse"); and changing one weight or losing one
+ * Border moves only the keys that must move. The share is over keys, not requests: a caller that wants
+ * per-request spreading passes a per-request random key. With every weight equal it picks exactly what
  * {@code rendezvous} picks, since the score is then monotonic in the same hash.
  */
 final class WeightedRendezvousSelector implements BorderSelector {

@@ -27,10 +27,10 @@ import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Read side of authenticated announcements (DESIGN §8): App routes only on owner data that a Border
- * holding an operator-issued credential for that {@code borderId} signed. In order, the data must be
- * a {@link SignedEnvelope}; its chain must lead to the Border CA and be valid now; the signature
- * (algorithm taken from the certificate's key, never from the data) must verify over the carried
+ * Read side of authenticated announcements (docs/architecture.md, "The trust chain"): App routes only on
+ * owner data that a Border holding an operator-issued credential for that {@code borderId} signed. In order,
+ * the data must be a {@link SignedEnvelope}; its chain must lead to the Border CA and be valid now; the
+ * signature (algorithm taken from the certificate's key, never from the data) must verify over the carried
  * payload bytes; the payload must pass every codec rule; the leaf certificate must name
  * {@code spiffe://<domain>/border/<borderId>} of the payload; {@code publishedAt} may lie at most
  * {@code maxSkew} in the future; and the endpoint must be {@code https}. Everything App acts on (id,

@@ -12,7 +12,7 @@ import java.util.function.LongUnaryOperator;
  */
 final class Backoff {
 
-    /** The publish side's backoff of DESIGN §2: base 200 ms, cap 30 s. */
+    /** The publish side's backoff (docs/architecture.md, "The registry protocol"): base 200 ms, cap 30 s. */
     static final Duration BASE = Duration.ofMillis(200);
     static final Duration CAP = Duration.ofSeconds(30);
 

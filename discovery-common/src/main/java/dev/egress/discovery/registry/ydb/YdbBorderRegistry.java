@@ -13,9 +13,10 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Publish side of the registry on a YDB coordination node (DESIGN §2): each {@link Registration} holds
- * count 1 of the persistent semaphore with the Border's announcement as owner data, in its own
- * coordination session, and keeps it there across reconnects, lost sessions and node restarts.
+ * Publish side of the registry on a YDB coordination node (docs/architecture.md, "The registry protocol"):
+ * each {@link Registration} holds count 1 of the persistent semaphore with the Border's announcement as owner
+ * data, in its own coordination session, and keeps it there across reconnects, lost sessions and node
+ * restarts.
  */
 public final class YdbBorderRegistry implements BorderRegistry {
 

@@ -31,12 +31,12 @@ import tech.ydb.core.Status;
 import tech.ydb.core.StatusCode;
 
 /**
- * Read side of the registry on a YDB coordination node (DESIGN §2). One session describes the
- * semaphore {@code WITH_OWNERS} and watches its owners (one-shot, re-armed after every change), and a
- * poll every {@code pollInterval} is the safety net. The poll tick is also the supervisor: it re-opens
- * a missing session and re-arms a missing watch, so no failure can leave the watcher idle. Every
- * successful read goes to the {@link RoutingTable}; failures never reach it, so the last good
- * snapshot stays and its age grows.
+ * Read side of the registry on a YDB coordination node (docs/architecture.md, "The registry protocol"). One
+ * session describes the semaphore {@code WITH_OWNERS} and watches its owners (one-shot, re-armed after every
+ * change), and a poll every {@code pollInterval} is the safety net. The poll tick is also the supervisor: it
+ * re-opens a missing session and re-arms a missing watch, so no failure can leave the watcher idle. Every
+ * successful read goes to the {@link RoutingTable}; failures never reach it, so the last good snapshot stays
+ * and its age grows.
  *
  * <p>Fields marked "loop" are touched only on the watcher's {@link RegistryLoop}.
  */
