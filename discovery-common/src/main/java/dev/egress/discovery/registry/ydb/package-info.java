@@ -1,0 +1,7 @@
+/**
+ * The registry on a YDB coordination node, and the only package that imports {@code tech.ydb.*}. Entry
+ * points: {@link dev.egress.discovery.registry.ydb.YdbBorderRegistry} (a Border's slot of the semaphore,
+ * held in its own session) and {@link dev.egress.discovery.registry.ydb.YdbRegistryWatcher} (App's describe
+ * + watch + poll that feeds the routing table). See docs/architecture.md ("The registry protocol").
+ */
+package dev.egress.discovery.registry.ydb;

@@ -1,0 +1,7 @@
+/**
+ * Selection strategies: which candidate route carries a delivery.
+ * {@link dev.egress.discovery.select.BorderSelector} is the one interface;
+ * {@link dev.egress.discovery.select.BorderSelectors} creates a strategy from its configuration name
+ * ({@code lowest-border-id}, {@code round-robin}, {@code rendezvous}, {@code weighted}).
+ */
+package dev.egress.discovery.select;
