@@ -1,0 +1,6 @@
+/**
+ * The coordination node's state: sessions, semaphores, owners, waiters and watches, changed only on the
+ * node's own thread by {@link dev.egress.coordination.node.CoordinationNode} (one per path, created and
+ * described by {@link dev.egress.coordination.node.CoordinationNodes}). Nothing here touches gRPC.
+ */
+package dev.egress.coordination.node;
