@@ -1,0 +1,15 @@
+/**
+ * The Border: sends App's webhooks from sockets bound to the dedicated IPs it hosts, vets every target, and
+ * keeps its slot in the registry true.
+ *
+ * <p>Entry points: {@link dev.egress.border.BorderApplication} (the Spring Boot application),
+ * {@code BearerTokenFilter} (the token check of every door but the probes and Prometheus) and
+ * {@code ProblemAdvice} (the one mapping of typed exceptions to RFC 9457 problems).
+ *
+ * <p>Sub-packages by feature: {@code egress} (the forward endpoint, bound clients, limits, drain),
+ * {@code ssrf} (the SSRF guard), {@code registration} (the publish side), {@code ops} (the operator API),
+ * {@code trust} (identity, signed announcements, client certificates), {@code server} (deadlines of the
+ * listening port), {@code config} (properties and wiring). The request path is described in
+ * docs/architecture.md ("The request path", "Egress at the Border").
+ */
+package dev.egress.border;

@@ -1,0 +1,7 @@
+/**
+ * The Border's publish side: {@link dev.egress.border.registration.BorderRegistrar} owns the local
+ * announcement and keeps the registry slot in step with it;
+ * {@link dev.egress.border.registration.RegistrationHealthIndicator} makes readiness follow the
+ * registration.
+ */
+package dev.egress.border.registration;

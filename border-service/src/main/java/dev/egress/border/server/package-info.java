@@ -1,0 +1,5 @@
+/**
+ * Deadlines on the Border's own listening port ({@code egress.server.*}), so that a slow client cannot hold
+ * sockets before it has even been authenticated.
+ */
+package dev.egress.border.server;
