@@ -1,0 +1,16 @@
+/**
+ * App: the dispatch API that routes each tenant's webhook to a live Border hosting one of the tenant's
+ * allowed IPs, from local state only.
+ *
+ * <p>Entry points: {@link dev.egress.app.AppApplication} (the Spring Boot application) and
+ * {@code ProblemAdvice} (the one mapping of typed exceptions and framework errors to RFC 9457 problems).
+ *
+ * <p>Sub-packages by feature: {@code dispatch} ({@code POST /v1/deliveries} and the forward calls),
+ * {@code routing} (tenant → candidate routes → selection; the registry watcher's wiring), {@code tenants}
+ * (the tenants file), {@code resilience} (breakers, passive health, retry budget), {@code status}
+ * (read-only views and readiness), {@code ops} (the fleet view, fleet-wide IP changes, the operator page),
+ * {@code trust} (signed announcements and mutual TLS towards Borders), {@code server} (deadlines of the
+ * listening port), {@code config} (API authentication, OpenAPI). See docs/architecture.md
+ * ("The request path").
+ */
+package dev.egress.app;

@@ -1,0 +1,7 @@
+/**
+ * Per-Border resilience: one circuit breaker per Border ({@link dev.egress.app.resilience.BorderBreakers}),
+ * passive ejection with a hold-down ({@link dev.egress.app.resilience.PassiveHealth}), the retry budget
+ * ({@link dev.egress.app.resilience.RetryBudget}) and per-IP traffic
+ * ({@link dev.egress.app.resilience.RouteTraffic}), all dropped when a Border leaves the snapshot.
+ */
+package dev.egress.app.resilience;

@@ -1,0 +1,6 @@
+/**
+ * From tenant to route, on local state only: {@link dev.egress.app.routing.EgressRouter} precomputes each
+ * tenant's candidates per (policy, snapshot) and applies the selection strategy; its configuration also
+ * starts the registry watcher that feeds the routing table.
+ */
+package dev.egress.app.routing;

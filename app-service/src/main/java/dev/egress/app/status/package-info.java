@@ -1,0 +1,5 @@
+/**
+ * Read-only views of routing state ({@code GET /v1/egress/ips}, {@code GET /v1/tenants/{id}/egress}) and
+ * the {@code routing} readiness contributor, all read from the local snapshot.
+ */
+package dev.egress.app.status;

@@ -1,0 +1,6 @@
+/**
+ * The tenant policy: which IPs each tenant may leave from. {@link dev.egress.app.tenants.TenantPolicyStore}
+ * keeps the current {@link dev.egress.app.tenants.TenantPolicy} in step with the tenants file
+ * ({@code egress.tenants.file}) and keeps the last good one when an edit is invalid.
+ */
+package dev.egress.app.tenants;
