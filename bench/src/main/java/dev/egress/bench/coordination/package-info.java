@@ -1,0 +1,5 @@
+/**
+ * JMH benchmarks of the embedded coordination node through the official SDK: acquire/release round trips
+ * and watch notification latency with many watchers.
+ */
+package dev.egress.bench.coordination;

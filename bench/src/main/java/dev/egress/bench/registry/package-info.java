@@ -1,0 +1,5 @@
+/**
+ * Registry propagation with the real adapter and real processes: from a Border's update to each watcher's
+ * snapshot, and how long a killed or stopped Border stays visible.
+ */
+package dev.egress.bench.registry;

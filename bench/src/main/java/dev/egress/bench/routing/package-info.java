@@ -1,0 +1,5 @@
+/**
+ * JMH benchmarks of App's routing: lookup plus selection on the request path, and building a snapshot from
+ * a registry read.
+ */
+package dev.egress.bench.routing;

@@ -1,0 +1,5 @@
+/**
+ * The driver of the whole-platform scale run ({@code bench/system/scale.sh}): many announcements published
+ * through the real adapter, then watch latency measured at a running App.
+ */
+package dev.egress.bench.system;
