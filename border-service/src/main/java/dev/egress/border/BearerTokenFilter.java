@@ -2,17 +2,15 @@ package dev.egress.border;
 
 import dev.egress.border.config.SecurityProperties;
 import dev.egress.discovery.auth.BearerAnswers;
+import dev.egress.discovery.auth.BearerFilterSupport;
 import dev.egress.discovery.auth.BearerTokens;
 import dev.egress.discovery.auth.CanonicalPath;
 import dev.egress.discovery.auth.TokenSource;
 import dev.egress.discovery.problem.TargetContact;
 import java.util.List;
-import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.server.PathContainer;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
-import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
@@ -38,35 +36,21 @@ import reactor.core.publisher.Mono;
  * {@code targetContacted: false}.
  */
 @Component
-class BearerTokenFilter implements WebFilter, Ordered {
+class BearerTokenFilter extends BearerFilterSupport {
 
     private final TokenSource internalTokens;
     private final TokenSource operatorTokens;
     private final boolean insecureLocal;
-    private final BearerAnswers answers = new BearerAnswers("missing or wrong bearer token", TargetContact.NONE);
 
     BearerTokenFilter(SecurityProperties security) {
+        super(new BearerAnswers("missing or wrong bearer token", TargetContact.NONE));
         this.internalTokens = security.internalTokens();
         this.operatorTokens = security.operatorTokens();
         this.insecureLocal = security.insecureLocal();
     }
 
     @Override
-    public int getOrder() {
-        return Ordered.HIGHEST_PRECEDENCE + 10;
-    }
-
-    @Override
-    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-        PathContainer path = exchange.getRequest().getPath().pathWithinApplication();
-        String refused = CanonicalPath.problem(path.value());
-        if (refused != null) {
-            return answers.nonCanonical(exchange.getResponse(), refused);
-        }
-        if (BearerAnswers.PROBE_PATHS.contains(path.value())) {
-            return chain.filter(exchange);
-        }
-        List<String> segments = BearerAnswers.segments(path);
+    protected Mono<Void> authorise(ServerWebExchange exchange, WebFilterChain chain, String path, List<String> segments) {
         boolean internal = !segments.isEmpty() && "internal".equalsIgnoreCase(segments.get(0));
         BearerTokens expected = internal ? internalTokens.current() : operatorTokens.current();
         if (expected.isEmpty() && insecureLocal) {
@@ -75,6 +59,6 @@ class BearerTokenFilter implements WebFilter, Ordered {
         if (expected.matches(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION))) {
             return chain.filter(exchange);
         }
-        return answers.unauthorized(exchange.getResponse());
+        return answers().unauthorized(exchange.getResponse());
     }
 }

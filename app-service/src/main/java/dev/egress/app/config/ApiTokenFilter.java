@@ -1,6 +1,7 @@
 package dev.egress.app.config;
 
 import dev.egress.discovery.auth.BearerAnswers;
+import dev.egress.discovery.auth.BearerFilterSupport;
 import dev.egress.discovery.auth.BearerTokens;
 import dev.egress.discovery.auth.CanonicalPath;
 import dev.egress.discovery.auth.TokenSource;
@@ -12,12 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
-import org.springframework.http.server.PathContainer;
 import org.springframework.web.server.ServerWebExchange;
-import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
@@ -43,7 +41,7 @@ import reactor.core.publisher.Mono;
  * resolving a handler twice. Open paths are compared exactly. Refusals are written by
  * {@link BearerAnswers}, shared with Border.
  */
-public final class ApiTokenFilter implements WebFilter, Ordered {
+public final class ApiTokenFilter extends BearerFilterSupport {
 
     /** Exchange attribute holding the caller's token scope (e.g. {@code token-0}), for idempotency keys. */
     public static final String TOKEN_SCOPE_ATTRIBUTE = "egress.tokenScope";
@@ -63,7 +61,6 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
     private final TokenSource apiTokens;
     private final TokenSource operatorTokens;
     private final List<Map.Entry<String, BearerTokens>> tenantTokens;
-    private final BearerAnswers answers = new BearerAnswers("a valid bearer token is required", TargetContact.UNSTATED);
 
     /**
      * Creates the filter.
@@ -71,6 +68,7 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
      * @param security the configured tokens
      */
     public ApiTokenFilter(SecurityProperties security) {
+        super(new BearerAnswers("a valid bearer token is required", TargetContact.UNSTATED));
         this.apiTokens = security.apiTokenSource();
         this.operatorTokens = security.operatorTokenSource();
         List<Map.Entry<String, BearerTokens>> tenants = new ArrayList<>();
@@ -79,24 +77,13 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
     }
 
     @Override
-    public int getOrder() {
-        return Ordered.HIGHEST_PRECEDENCE + 10;
-    }
-
-    @Override
-    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-        PathContainer path = exchange.getRequest().getPath().pathWithinApplication();
-        String refused = CanonicalPath.problem(path.value());
-        if (refused != null) {
-            return answers.nonCanonical(exchange.getResponse(), refused);
-        }
-        List<String> segments = BearerAnswers.segments(path);
+    protected Mono<Void> authorise(ServerWebExchange exchange, WebFilterChain chain, String path, List<String> segments) {
         String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
-        return switch (doorOf(exchange.getRequest().getMethod(), path.value(), segments)) {
+        return switch (doorOf(exchange.getRequest().getMethod(), path, segments)) {
             case OPEN -> chain.filter(exchange);
             case OPERATOR -> operatorTokens.current().matches(authorization) ? chain.filter(exchange)
-                    : answers.unauthorized(exchange.getResponse());
-            case API -> api(exchange, chain, path.value(), authorization);
+                    : answers().unauthorized(exchange.getResponse());
+            case API -> api(exchange, chain, path, authorization);
         };
     }
 
@@ -106,7 +93,7 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
             int scope = tenant.getValue().match(authorization);
             if (scope >= 0) {
                 if (!tenantScoped(exchange.getRequest().getMethod(), path)) {
-                    return answers.refuse(exchange.getResponse(), Problem.of(ProblemType.TENANT_FORBIDDEN,
+                    return answers().refuse(exchange.getResponse(), Problem.of(ProblemType.TENANT_FORBIDDEN,
                             "this token may act only for tenant '%s', on its deliveries and its egress view"
                                     .formatted(tenant.getKey())));
                 }
@@ -117,14 +104,14 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
         }
         int scope = apiTokens.current().match(authorization);
         if (scope < 0) {
-            return answers.unauthorized(exchange.getResponse());
+            return answers().unauthorized(exchange.getResponse());
         }
         exchange.getAttributes().put(TOKEN_SCOPE_ATTRIBUTE, "token-" + scope);
         return chain.filter(exchange);
     }
 
     private static Door doorOf(HttpMethod method, String path, List<String> segments) {
-        if (BearerAnswers.PROBE_PATHS.contains(path) || OPEN_PATHS.contains(path)) {
+        if (OPEN_PATHS.contains(path)) {
             return Door.OPEN;
         }
         boolean read = HttpMethod.GET.equals(method) || HttpMethod.HEAD.equals(method);
