@@ -1,42 +1,41 @@
 package dev.egress.border;
 
-import java.util.Map;
-import org.springframework.http.HttpStatus;
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemException;
+import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.problem.TargetContact;
 
 /**
- * A failure that ends one request with a problem+json answer. Subclasses fix the status and the
- * problem type slug; {@link ProblemAdvice} renders them. Raised on the hot path (a denied target, a
- * full concurrency limit), so no stack trace is captured.
+ * A failure that ends one Border request with a problem+json answer. Every Border problem states
+ * {@code targetContacted}: App moves a delivery to another Border only when it is false. Raised on the
+ * hot path (a denied target, a full concurrency limit), so no stack trace is captured.
  */
-public abstract class BorderException extends RuntimeException {
-
-    private final transient boolean targetContacted;
+public abstract class BorderException extends ProblemException {
 
     /**
-     * Creates the failure.
+     * Creates the failure with the type's usual status.
      *
+     * @param type            the problem type
      * @param detail          human-readable detail (never contains secrets)
      * @param targetContacted whether any byte of the request may have reached the target
      * @param cause           the underlying error, or null
      */
-    protected BorderException(String detail, boolean targetContacted, Throwable cause) {
-        super(detail, cause, false, false);
-        this.targetContacted = targetContacted;
+    protected BorderException(ProblemType type, String detail, boolean targetContacted, Throwable cause) {
+        this(Problem.of(type, detail).withTargetContact(TargetContact.of(targetContacted)), cause);
     }
 
     /**
-     * The HTTP status of the answer.
+     * Creates the failure.
      *
-     * @return the status
+     * @param problem the answer; it must state the target contact
+     * @param cause   the underlying error, or null
      */
-    public abstract HttpStatus status();
-
-    /**
-     * The problem type slug (see {@link dev.egress.discovery.forward.Problems}).
-     *
-     * @return the slug
-     */
-    public abstract String slug();
+    protected BorderException(Problem problem, Throwable cause) {
+        super(problem, cause);
+        if (problem.targetContact() == TargetContact.UNSTATED) {
+            throw new IllegalArgumentException("targetContact: UNSTATED (expected: a Border problem states it)");
+        }
+    }
 
     /**
      * Whether the request may have reached the target; App retries elsewhere only when false.
@@ -44,15 +43,6 @@ public abstract class BorderException extends RuntimeException {
      * @return true if the target may have seen the request
      */
     public boolean targetContacted() {
-        return targetContacted;
-    }
-
-    /**
-     * Extra problem properties beyond type, title, status, detail and {@code targetContacted}.
-     *
-     * @return property name to value; empty by default
-     */
-    public Map<String, Object> properties() {
-        return Map.of();
+        return targetContact() == TargetContact.POSSIBLE;
     }
 }

@@ -1,7 +1,6 @@
 package dev.egress.border;
 
-import dev.egress.discovery.forward.Problems;
-import org.springframework.http.HttpStatus;
+import dev.egress.discovery.problem.ProblemType;
 
 /** 400 {@code invalid-request}: the request broke a rule; the detail names the field. */
 public final class InvalidRequestException extends BorderException {
@@ -12,16 +11,6 @@ public final class InvalidRequestException extends BorderException {
      * @param detail what happened
      */
     public InvalidRequestException(String detail) {
-        super(detail, false, null);
-    }
-
-    @Override
-    public HttpStatus status() {
-        return HttpStatus.BAD_REQUEST;
-    }
-
-    @Override
-    public String slug() {
-        return Problems.INVALID_REQUEST;
+        super(ProblemType.INVALID_REQUEST, detail, false, null);
     }
 }

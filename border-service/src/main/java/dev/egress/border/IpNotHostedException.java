@@ -1,7 +1,6 @@
 package dev.egress.border;
 
-import dev.egress.discovery.forward.Problems;
-import org.springframework.http.HttpStatus;
+import dev.egress.discovery.problem.ProblemType;
 
 /** 404 {@code ip-not-hosted}: this Border does not host the IP. */
 public final class IpNotHostedException extends BorderException {
@@ -12,16 +11,6 @@ public final class IpNotHostedException extends BorderException {
      * @param detail what happened
      */
     public IpNotHostedException(String detail) {
-        super(detail, false, null);
-    }
-
-    @Override
-    public HttpStatus status() {
-        return HttpStatus.NOT_FOUND;
-    }
-
-    @Override
-    public String slug() {
-        return Problems.IP_NOT_HOSTED;
+        super(ProblemType.IP_NOT_HOSTED, detail, false, null);
     }
 }

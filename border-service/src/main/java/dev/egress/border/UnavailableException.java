@@ -1,7 +1,6 @@
 package dev.egress.border;
 
-import dev.egress.discovery.forward.Problems;
-import org.springframework.http.HttpStatus;
+import dev.egress.discovery.problem.ProblemType;
 
 /** 503 {@code unavailable}: the Border cannot take the call now (registry refused an update, no pooled connection in time). */
 public final class UnavailableException extends BorderException {
@@ -12,16 +11,6 @@ public final class UnavailableException extends BorderException {
      * @param detail what happened
      */
     public UnavailableException(String detail) {
-        super(detail, false, null);
-    }
-
-    @Override
-    public HttpStatus status() {
-        return HttpStatus.SERVICE_UNAVAILABLE;
-    }
-
-    @Override
-    public String slug() {
-        return Problems.UNAVAILABLE;
+        super(ProblemType.UNAVAILABLE, detail, false, null);
     }
 }

@@ -1,28 +1,23 @@
 package dev.egress.app.config;
 
-import dev.egress.app.ProblemAdvice;
+import dev.egress.discovery.auth.BearerAnswers;
+import dev.egress.discovery.auth.BearerFilterSupport;
 import dev.egress.discovery.auth.BearerTokens;
 import dev.egress.discovery.auth.CanonicalPath;
 import dev.egress.discovery.auth.TokenSource;
-import dev.egress.discovery.forward.Problems;
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.problem.TargetContact;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
-import org.springframework.http.server.PathContainer;
-import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
-import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Bearer authentication of the App's doors. Tokens are compared in constant time by {@link BearerTokens};
@@ -43,9 +38,10 @@ import tools.jackson.databind.json.JsonMapper;
  * before routing, whatever the token ({@link CanonicalPath}); doors are chosen on the decoded segments,
  * case-insensitively, so a case variant meets the stricter door and then finds no (case-sensitive)
  * route. This holds for every handler mapping (controllers, actuator, static resources) without
- * resolving a handler twice. Open paths are compared exactly.
+ * resolving a handler twice. Open paths are compared exactly. Refusals are written by
+ * {@link BearerAnswers}, shared with Border.
  */
-public final class ApiTokenFilter implements WebFilter, Ordered {
+public final class ApiTokenFilter extends BearerFilterSupport {
 
     /** Exchange attribute holding the caller's token scope (e.g. {@code token-0}), for idempotency keys. */
     public static final String TOKEN_SCOPE_ATTRIBUTE = "egress.tokenScope";
@@ -54,57 +50,40 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
 
     private enum Door { OPEN, OPERATOR, API }
 
-    private static final Set<String> OPEN_PATHS = Set.of(
-            "/actuator/health/liveness", "/actuator/health/readiness", "/actuator/prometheus",
-            // The API description is the public contract of an open-source project, and Swagger UI must
-            // load it before anyone can sign in there; it holds no tenant or fleet data.
-            "/v3/api-docs", "/swagger-ui.html");
+    /**
+     * Open beside the probes: the API description is the public contract of an open-source project, and
+     * Swagger UI must load it before anyone can sign in there; it holds no tenant or fleet data.
+     */
+    private static final Set<String> OPEN_PATHS = Set.of("/v3/api-docs", "/swagger-ui.html");
     /** Swagger UI's own assets (served only where springdoc.swagger-ui.enabled=true). */
     private static final Set<String> OPEN_FOR_READING = Set.of("swagger-ui", "webjars");
     private static final Pattern TENANT_EGRESS = Pattern.compile("/v1/tenants/[^/]+/egress");
     private final TokenSource apiTokens;
     private final TokenSource operatorTokens;
     private final List<Map.Entry<String, BearerTokens>> tenantTokens;
-    private final JsonMapper json;
-    private final byte[] unauthorizedBody;
 
     /**
      * Creates the filter.
      *
      * @param security the configured tokens
-     * @param json     serialises the problems answered here
      */
-    public ApiTokenFilter(SecurityProperties security, JsonMapper json) {
+    public ApiTokenFilter(SecurityProperties security) {
+        super(new BearerAnswers("a valid bearer token is required", TargetContact.UNSTATED));
         this.apiTokens = security.apiTokenSource();
         this.operatorTokens = security.operatorTokenSource();
         List<Map.Entry<String, BearerTokens>> tenants = new ArrayList<>();
         security.tenantApiTokens().forEach((tenant, tokens) -> tenants.add(Map.entry(tenant, BearerTokens.of(tokens))));
         this.tenantTokens = List.copyOf(tenants);
-        this.json = json;
-        this.unauthorizedBody = json.writeValueAsBytes(ProblemAdvice.body(HttpStatus.UNAUTHORIZED, Problems.UNAUTHORIZED,
-                "a valid bearer token is required"));
     }
 
     @Override
-    public int getOrder() {
-        return Ordered.HIGHEST_PRECEDENCE + 10;
-    }
-
-    @Override
-    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-        PathContainer path = exchange.getRequest().getPath().pathWithinApplication();
-        String refused = CanonicalPath.problem(path.value());
-        if (refused != null) {
-            return problem(exchange.getResponse(), HttpStatus.BAD_REQUEST, Problems.INVALID_REQUEST,
-                    "non-canonical request path: " + refused);
-        }
-        List<String> segments = segments(path);
+    protected Mono<Void> authorise(ServerWebExchange exchange, WebFilterChain chain, String path, List<String> segments) {
         String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
-        return switch (doorOf(exchange.getRequest().getMethod(), path.value(), segments)) {
+        return switch (doorOf(exchange.getRequest().getMethod(), path, segments)) {
             case OPEN -> chain.filter(exchange);
             case OPERATOR -> operatorTokens.current().matches(authorization) ? chain.filter(exchange)
-                    : unauthorized(exchange.getResponse());
-            case API -> api(exchange, chain, path.value(), authorization);
+                    : answers().unauthorized(exchange.getResponse());
+            case API -> api(exchange, chain, path, authorization);
         };
     }
 
@@ -114,9 +93,9 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
             int scope = tenant.getValue().match(authorization);
             if (scope >= 0) {
                 if (!tenantScoped(exchange.getRequest().getMethod(), path)) {
-                    return problem(exchange.getResponse(), HttpStatus.FORBIDDEN, TenantForbiddenException.SLUG,
+                    return answers().refuse(exchange.getResponse(), Problem.of(ProblemType.TENANT_FORBIDDEN,
                             "this token may act only for tenant '%s', on its deliveries and its egress view"
-                                    .formatted(tenant.getKey()));
+                                    .formatted(tenant.getKey())));
                 }
                 exchange.getAttributes().put(BOUND_TENANT_ATTRIBUTE, tenant.getKey());
                 exchange.getAttributes().put(TOKEN_SCOPE_ATTRIBUTE, "tenant-token-" + tenant.getKey() + "-" + scope);
@@ -125,7 +104,7 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
         }
         int scope = apiTokens.current().match(authorization);
         if (scope < 0) {
-            return unauthorized(exchange.getResponse());
+            return answers().unauthorized(exchange.getResponse());
         }
         exchange.getAttributes().put(TOKEN_SCOPE_ATTRIBUTE, "token-" + scope);
         return chain.filter(exchange);
@@ -156,32 +135,5 @@ public final class ApiTokenFilter implements WebFilter, Ordered {
             return path.equals("/v1/deliveries");
         }
         return HttpMethod.GET.equals(method) && TENANT_EGRESS.matcher(path).matches();
-    }
-
-    /** The segments as the router matches them: decoded, without parameters. */
-    private static List<String> segments(PathContainer path) {
-        List<String> segments = new ArrayList<>(4);
-        for (PathContainer.Element element : path.elements()) {
-            if (element instanceof PathContainer.PathSegment segment) {
-                segments.add(segment.valueToMatch());
-            }
-        }
-        return segments;
-    }
-
-    private Mono<Void> unauthorized(ServerHttpResponse response) {
-        response.getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
-        return write(response, HttpStatus.UNAUTHORIZED, unauthorizedBody);
-    }
-
-    private Mono<Void> problem(ServerHttpResponse response, HttpStatus status, String slug, String detail) {
-        ProblemDetail problem = ProblemAdvice.body(status, slug, detail);
-        return write(response, status, json.writeValueAsBytes(problem));
-    }
-
-    private static Mono<Void> write(ServerHttpResponse response, HttpStatus status, byte[] body) {
-        response.setStatusCode(status);
-        response.getHeaders().setContentType(MediaType.APPLICATION_PROBLEM_JSON);
-        return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(body)));
     }
 }

@@ -5,7 +5,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import tools.jackson.databind.json.JsonMapper;
 
 /** Cross-cutting beans: the clock and API authentication. */
 @Configuration(proxyBeanMethods = false)
@@ -19,13 +18,13 @@ class AppConfiguration {
     }
 
     @Bean
-    ApiTokenFilter apiTokenFilter(SecurityProperties security, JsonMapper json) {
+    ApiTokenFilter apiTokenFilter(SecurityProperties security) {
         if (security.apiTokens().isEmpty() && security.apiTokensFile().isEmpty() && security.tenantApiTokens().isEmpty()) {
             log.warn("egress.security.api-tokens is empty: every API call answers 401");
         }
         if (security.operatorToken().isEmpty() && security.operatorTokenFile().isEmpty()) {
             log.info("egress.security.operator-token is not set: the operator API /ops/v1/** answers 401");
         }
-        return new ApiTokenFilter(security, json);
+        return new ApiTokenFilter(security);
     }
 }

@@ -1,13 +1,10 @@
 package dev.egress.app.config;
 
 import dev.egress.app.EgressProblemException;
-import org.springframework.http.HttpStatus;
+import dev.egress.discovery.problem.ProblemType;
 
 /** A tenant-bound API token used for another tenant, or outside the tenant's own endpoints: 403. */
 public final class TenantForbiddenException extends EgressProblemException {
-
-    /** Problem type slug. */
-    public static final String SLUG = "tenant-forbidden";
 
     /**
      * Creates the problem.
@@ -15,6 +12,6 @@ public final class TenantForbiddenException extends EgressProblemException {
      * @param detail what was refused (names tenants, never the token)
      */
     public TenantForbiddenException(String detail) {
-        super(HttpStatus.FORBIDDEN, SLUG, detail, null);
+        super(ProblemType.TENANT_FORBIDDEN, detail);
     }
 }

@@ -1,7 +1,7 @@
 package dev.egress.app.dispatch;
 
 import dev.egress.discovery.forward.ForwardResponse;
-import dev.egress.discovery.forward.Problems;
+import dev.egress.discovery.problem.ProblemType;
 
 /**
  * What one call to a Border came to. Decides the retry rule: a delivery moves to another Border only
@@ -102,19 +102,9 @@ record AttemptResult(Kind kind, int borderStatus, String slug, boolean targetCon
             case BORDER_LEFT -> "border-left";
             case BREAKER_OPEN -> "breaker-open";
             case ATTEMPT_TIMEOUT -> "attempt-timeout";
-            case BORDER_ERROR -> "border-error";
+            case BORDER_ERROR -> ProblemType.BORDER_ERROR.slug();
             case SOURCE_IP_MISMATCH -> "source-ip-mismatch";
             case BORDER_PROBLEM -> slug == null ? "border-status-" + borderStatus : slug;
         };
-    }
-
-    /**
-     * The slug without the type prefix.
-     *
-     * @param type a problem type URI
-     * @return the slug, or null when the type is not one of ours
-     */
-    static String slugOf(String type) {
-        return type != null && type.startsWith(Problems.TYPE_PREFIX) ? type.substring(Problems.TYPE_PREFIX.length()) : null;
     }
 }

@@ -6,7 +6,8 @@ import dev.egress.discovery.BorderId;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.forward.ForwardResponse;
-import dev.egress.discovery.forward.Problems;
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemType;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -224,10 +225,10 @@ public final class BorderClients implements AutoCloseable {
         try {
             JsonNode problem = json.readTree(bytes);
             if (problem != null && problem.isObject()) {
-                slug = AttemptResult.slugOf(text(problem, "type"));
-                reason = text(problem, Problems.REASON);
+                slug = ProblemType.slugOf(text(problem, "type"));
+                reason = text(problem, Problem.REASON);
                 detail = text(problem, "detail");
-                JsonNode flag = problem.get(Problems.TARGET_CONTACTED);
+                JsonNode flag = problem.get(Problem.TARGET_CONTACTED);
                 contacted = flag == null || !flag.isBoolean() || flag.booleanValue();
             }
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package dev.egress.app.dispatch;
 
+import dev.egress.app.routing.NoEgressReason;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -45,7 +46,8 @@ final class DispatchMetrics {
                 .description("Border calls by outcome").tag("outcome", outcome).register(meters)).increment();
     }
 
-    void refused(String tenantClass, String reason) {
+    void refused(String tenantClass, NoEgressReason why) {
+        String reason = why.code();
         refusals.computeIfAbsent(tenantClass + '|' + reason, k -> Counter.builder("egress.delivery.refused")
                 .description("Deliveries refused with no-egress-available")
                 .tag("tenant_class", tenantClass).tag("reason", reason).register(meters)).increment();

@@ -14,21 +14,19 @@ import dev.egress.discovery.RateLimitedLog;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
-import dev.egress.discovery.forward.Problems;
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemType;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpStatus;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -42,9 +40,6 @@ import tools.jackson.databind.json.JsonMapper;
 final class Dispatcher {
 
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
-
-    /** Problem slug for a Border that failed in a way that may have reached the target. */
-    static final String BORDER_ERROR = "border-error";
 
     /** Mutable per-delivery state; touched by one attempt at a time, read by the overall timeout. */
     private static final class Delivery {
@@ -81,7 +76,7 @@ final class Dispatcher {
     private final PassiveHealth health;
     private final RetryBudget budget;
     private final DispatchProperties properties;
-    private final Duration retryAfter;
+    private final AttemptProblems problems;
     private final DispatchMetrics metrics;
     private final JsonMapper json;
     private final RouteTraffic traffic;
@@ -97,7 +92,7 @@ final class Dispatcher {
         this.health = health;
         this.budget = budget;
         this.properties = properties;
-        this.retryAfter = retryAfter;
+        this.problems = new AttemptProblems(properties.attemptTimeout(), properties.overallTimeout(), retryAfter);
         this.metrics = metrics;
         this.json = json;
         this.traffic = traffic;
@@ -147,8 +142,7 @@ final class Dispatcher {
             Delivery delivery = new Delivery(request, resolution);
             return next(delivery)
                     .timeout(properties.overallTimeout())
-                    .onErrorMap(TimeoutException.class, e -> failure(delivery, HttpStatus.GATEWAY_TIMEOUT,
-                            Problems.TARGET_TIMEOUT, "no answer within " + properties.overallTimeout(), true, null))
+                    .onErrorMap(TimeoutException.class, e -> failure(delivery, problems.overallTimeout()))
                     .doOnSuccess(r -> metrics.delivery("delivered", resolution.tenantClass(), System.nanoTime() - start))
                     .doOnError(EgressProblemException.class, e -> {
                         if (e instanceof NoEgressAvailableException n) {
@@ -230,47 +224,16 @@ final class Dispatcher {
 
     /** Every candidate was tried or skipped, or retries ran out, and nothing reached the target. */
     private EgressProblemException exhausted(Delivery delivery) {
-        AttemptResult last = delivery.last;
-        if (last != null && last.kind() == AttemptResult.Kind.BORDER_PROBLEM && last.borderStatus() == 429) {
-            return failure(delivery, HttpStatus.TOO_MANY_REQUESTS, Problems.TOO_MANY_REQUESTS,
-                    "every Border carrying an allowed IP is at its limit", false, null);
-        }
-        Map<String, Object> extra = new LinkedHashMap<>();
-        extra.put("deliveryId", delivery.id);
-        extra.put("attempts", delivery.attemptsSoFar());
-        extra.put(Problems.TARGET_CONTACTED, false);
-        return new NoEgressAvailableException("no Border carrying an IP allowed for tenant '%s' could take the delivery"
-                .formatted(delivery.request.tenantId()), "borders-unavailable", retryAfter, extra);
+        return failure(delivery, problems.exhausted(delivery.last, delivery.request.tenantId()));
     }
 
     /** A result that must not be retried, mapped to the public problem. */
     private EgressProblemException failure(Delivery delivery, AttemptResult result) {
-        String detail = result.detail();
-        return switch (result.kind()) {
-            case ATTEMPT_TIMEOUT -> failure(delivery, HttpStatus.GATEWAY_TIMEOUT, Problems.TARGET_TIMEOUT,
-                    "no answer within " + properties.attemptTimeout(), true, null);
-            case SOURCE_IP_MISMATCH -> failure(delivery, HttpStatus.BAD_GATEWAY, SourceIpCheck.BORDER_FAULT, detail,
-                    result.targetContacted(), null);
-            case BORDER_PROBLEM -> switch (result.borderStatus()) {
-                case 400 -> failure(delivery, HttpStatus.BAD_REQUEST, Problems.INVALID_REQUEST, detail, false, null);
-                case 403 -> refusedTarget(delivery, detail, result.reason());
-                case 413 -> failure(delivery, HttpStatus.CONTENT_TOO_LARGE, Problems.PAYLOAD_TOO_LARGE, detail, false, null);
-                // The Border names why the target failed (reason: connection-refused, tls-handshake-failed, ...)
-                // and which kind of 502 it was; both reach the caller unchanged.
-                case 502 -> failure(delivery, HttpStatus.BAD_GATEWAY, targetFailureSlug(result.slug()), detail,
-                        result.targetContacted(), result.reason());
-                case 504 -> failure(delivery, HttpStatus.GATEWAY_TIMEOUT, Problems.TARGET_TIMEOUT, detail, true,
-                        result.reason());
-                case 404, 409, 429, 500, 503 -> result.targetContacted()
-                        ? failure(delivery, HttpStatus.BAD_GATEWAY, BORDER_ERROR, detail, true, null)
-                        : exhausted(delivery);
-                case 401 -> failure(delivery, HttpStatus.SERVICE_UNAVAILABLE, Problems.UNAVAILABLE,
-                        "the egress tier refused App's credentials", false, null);
-                default -> failure(delivery, HttpStatus.BAD_GATEWAY, BORDER_ERROR,
-                        "Border answered " + result.borderStatus(), result.targetContacted(), null);
-            };
-            default -> failure(delivery, HttpStatus.BAD_GATEWAY, BORDER_ERROR, detail, result.targetContacted(), null);
-        };
+        Problem problem = problems.failure(result, delivery.request.tenantId());
+        if (problem.type() == ProblemType.TARGET_DENIED) {
+            refusedTarget(delivery, result);
+        }
+        return failure(delivery, problem);
     }
 
     /**
@@ -278,29 +241,16 @@ final class Dispatcher {
      * outcome, and logged (rate-limited: a caller can send thousands) with the tenant and the reason, so an
      * operator can tell a misconfigured tenant from a probing one.
      */
-    private EgressProblemException refusedTarget(Delivery delivery, String detail, String reason) {
+    private void refusedTarget(Delivery delivery, AttemptResult result) {
         refusedTargets.warn("Refused webhook target for tenant '%s': %s (%s)".formatted(delivery.request.tenantId(),
-                LogText.escape(String.valueOf(reason)), LogText.escape(String.valueOf(detail))), null);
-        return failure(delivery, HttpStatus.FORBIDDEN, Problems.TARGET_DENIED, detail, false, reason);
+                LogText.escape(String.valueOf(result.reason())), LogText.escape(String.valueOf(result.detail()))), null);
     }
 
-    /** The Border's 502 kinds that App passes on; anything else is a plain {@code target-unreachable}. */
-    private static String targetFailureSlug(String borderSlug) {
-        return Problems.TARGET_PROTOCOL_ERROR.equals(borderSlug) || Problems.DNS_FAILED.equals(borderSlug)
-                ? borderSlug : Problems.TARGET_UNREACHABLE;
-    }
-
-    private EgressProblemException failure(Delivery delivery, HttpStatus status, String slug, String detail,
-                                           boolean targetContacted, String reason) {
-        Map<String, Object> extra = new LinkedHashMap<>();
-        extra.put("deliveryId", delivery.id);
-        extra.put("attempts", delivery.attemptsSoFar());
-        extra.put(Problems.TARGET_CONTACTED, targetContacted);
-        if (reason != null) {
-            extra.put(Problems.REASON, reason);
-        }
-        Duration after = status == HttpStatus.TOO_MANY_REQUESTS || status == HttpStatus.SERVICE_UNAVAILABLE ? retryAfter : null;
-        return new DeliveryFailedException(status, slug, detail, extra, after);
+    /** The problem with the delivery's id and attempts so far. */
+    private static EgressProblemException failure(Delivery delivery, Problem problem) {
+        Problem answer = problem.with("deliveryId", delivery.id).with("attempts", delivery.attemptsSoFar());
+        return answer.type() == ProblemType.NO_EGRESS_AVAILABLE ? new NoEgressAvailableException(answer)
+                : new DeliveryFailedException(answer);
     }
 
     private static long mix(long z) {

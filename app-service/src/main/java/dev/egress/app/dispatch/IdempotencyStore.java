@@ -3,7 +3,8 @@ package dev.egress.app.dispatch;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.egress.app.EgressProblemException;
-import dev.egress.discovery.forward.Problems;
+import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.problem.TargetContact;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,7 +17,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import org.springframework.http.HttpStatus;
 import reactor.core.publisher.Mono;
 
 /**
@@ -35,9 +35,6 @@ import reactor.core.publisher.Mono;
  * at {@code max-size}; the kept body is cut at {@code max-body-size} and its digest kept instead.
  */
 final class IdempotencyStore {
-
-    /** Problem slug: the key was reused with a different request. */
-    static final String KEY_REUSED = "idempotency-key-reused";
 
     /** Rough cost of an entry's objects beyond its strings (entry, future, records, cache node). */
     static final int ENTRY_OVERHEAD = 512;
@@ -100,8 +97,8 @@ final class IdempotencyStore {
 
     private Result replay(Entry existing, byte[] fingerprint) {
         if (!MessageDigest.isEqual(existing.fingerprint(), fingerprint)) {
-            return new Result(Mono.error(new EgressProblemException(HttpStatus.UNPROCESSABLE_CONTENT, KEY_REUSED,
-                    "this Idempotency-Key was used for a different request", Map.of())), false);
+            return new Result(Mono.error(new EgressProblemException(ProblemType.IDEMPOTENCY_KEY_REUSED,
+                    "this Idempotency-Key was used for a different request")), false);
         }
         replays.increment();
         return new Result(Mono.fromFuture(existing.outcome(), true), true);
@@ -149,8 +146,7 @@ final class IdempotencyStore {
 
     /** Failures that may have reached the target are part of the outcome; the others are not kept. */
     private static boolean contactedTarget(Throwable error) {
-        return error instanceof EgressProblemException problem
-                && Boolean.TRUE.equals(problem.properties().get(Problems.TARGET_CONTACTED));
+        return error instanceof EgressProblemException problem && problem.targetContact() == TargetContact.POSSIBLE;
     }
 
     /** The answer as kept: the body cut at the cap on a character boundary, with the whole body's digest. */

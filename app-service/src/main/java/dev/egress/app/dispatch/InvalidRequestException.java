@@ -1,14 +1,13 @@
 package dev.egress.app.dispatch;
 
 import dev.egress.app.EgressProblemException;
-import dev.egress.discovery.forward.Problems;
-import java.util.Map;
-import org.springframework.http.HttpStatus;
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemType;
 
 /** 400: the delivery request broke a rule; the detail and {@code field} name it. */
 final class InvalidRequestException extends EgressProblemException {
 
     InvalidRequestException(String field, String rule) {
-        super(HttpStatus.BAD_REQUEST, Problems.INVALID_REQUEST, field + ": " + rule, Map.of("field", field));
+        super(Problem.of(ProblemType.INVALID_REQUEST, field + ": " + rule).with("field", field));
     }
 }

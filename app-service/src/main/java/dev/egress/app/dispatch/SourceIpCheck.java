@@ -3,6 +3,7 @@ package dev.egress.app.dispatch;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.forward.ForwardResponse;
+import dev.egress.discovery.problem.ProblemType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,9 +21,6 @@ import org.slf4j.LoggerFactory;
  * target saw.
  */
 final class SourceIpCheck {
-
-    /** Problem slug of a delivery a Border answered in breach of the contract. */
-    static final String BORDER_FAULT = "border-fault";
 
     private static final Logger log = LoggerFactory.getLogger(SourceIpCheck.class);
 
@@ -56,7 +54,7 @@ final class SourceIpCheck {
         // The reported value comes from the Border: only a parsed IP literal goes into the log.
         String shown = reported == null ? "no valid IP" : reported.value();
         log.warn("Border {} reported source IP {} for a delivery routed to {}; answered as {} (target contacted)",
-                route.borderId().value(), shown, route.ip().value(), BORDER_FAULT);
+                route.borderId().value(), shown, route.ip().value(), ProblemType.BORDER_FAULT.slug());
         return AttemptResult.failed(AttemptResult.Kind.SOURCE_IP_MISMATCH, true,
                 "Border %s reported source IP %s, expected %s".formatted(route.borderId().value(), shown, route.ip().value()),
                 result.latencyMs());

@@ -1,9 +1,11 @@
 package dev.egress.app.dispatch;
 
 import dev.egress.app.EgressProblemException;
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.problem.TargetContact;
 import java.time.Duration;
-import java.util.Map;
-import org.springframework.http.HttpStatus;
+import java.util.Locale;
 
 /**
  * 429 {@code too-many-in-flight}: App's own admission limit was reached, nothing was sent to a Border.
@@ -11,9 +13,6 @@ import org.springframework.http.HttpStatus;
  * is its own tenant that is too busy ({@code limit: tenant}) or this App ({@code limit: global}).
  */
 final class TooManyInFlightException extends EgressProblemException {
-
-    /** Problem slug. */
-    static final String SLUG = "too-many-in-flight";
 
     /** Which limit refused the delivery. */
     enum Limit {
@@ -23,22 +22,15 @@ final class TooManyInFlightException extends EgressProblemException {
         TENANT;
 
         String tag() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
-    private final Duration retryAfter;
-
     TooManyInFlightException(Limit limit, int max, Duration retryAfter) {
-        super(HttpStatus.TOO_MANY_REQUESTS, SLUG, limit == Limit.TENANT
+        super(Problem.of(ProblemType.TOO_MANY_IN_FLIGHT, limit == Limit.TENANT
                         ? "the tenant already has %d deliveries in flight (egress.dispatch.max-in-flight-per-tenant)".formatted(max)
-                        : "this App already has %d deliveries in flight (egress.dispatch.max-in-flight)".formatted(max),
-                Map.of("limit", limit.tag(), "maxInFlight", max, dev.egress.discovery.forward.Problems.TARGET_CONTACTED, false));
-        this.retryAfter = retryAfter;
-    }
-
-    @Override
-    public Duration retryAfter() {
-        return retryAfter;
+                        : "this App already has %d deliveries in flight (egress.dispatch.max-in-flight)".formatted(max))
+                .with("limit", limit.tag()).with("maxInFlight", max)
+                .withTargetContact(TargetContact.NONE).withRetryAfter(retryAfter));
     }
 }

@@ -1,16 +1,12 @@
 package dev.egress.app.ops;
 
 import dev.egress.app.EgressProblemException;
-import dev.egress.discovery.forward.Problems;
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemType;
 import java.util.List;
-import java.util.Map;
-import org.springframework.http.HttpStatus;
 
 /** The operator API's failures, as typed problems mapped once by {@link dev.egress.app.ProblemAdvice}. */
 final class OpsProblems {
-
-    /** Problem slug of a change App could not see applied within the bound. */
-    static final String CHANGE_NOT_CONFIRMED = "change-not-confirmed";
 
     private OpsProblems() {
     }
@@ -18,15 +14,14 @@ final class OpsProblems {
     /** 404: no live Border announces the IP, so there is nobody to apply a change on. */
     static final class IpNotHostedException extends EgressProblemException {
         IpNotHostedException(String ip) {
-            super(HttpStatus.NOT_FOUND, Problems.IP_NOT_HOSTED,
-                    "no live Border announces ip '%s'".formatted(ip), Map.of("ip", ip));
+            super(Problem.of(ProblemType.IP_NOT_HOSTED, "no live Border announces ip '%s'".formatted(ip)).with("ip", ip));
         }
     }
 
     /** 400: the body or the IP is not what the API takes. */
     static final class InvalidChangeException extends EgressProblemException {
         InvalidChangeException(String detail) {
-            super(HttpStatus.BAD_REQUEST, Problems.INVALID_REQUEST, detail, Map.of());
+            super(ProblemType.INVALID_REQUEST, detail);
         }
     }
 
@@ -36,10 +31,10 @@ final class OpsProblems {
      */
     static final class ChangeNotConfirmedException extends EgressProblemException {
         ChangeNotConfirmedException(String detail, IpChange state) {
-            super(HttpStatus.GATEWAY_TIMEOUT, CHANGE_NOT_CONFIRMED, detail,
-                    Map.of("ip", state.ip(), "requested", state.status(), "conflict", state.conflict(),
-                            "appliedOn", state.appliedOn(), "borders", List.copyOf(state.borders()),
-                            "generation", state.generation()));
+            super(Problem.of(ProblemType.CHANGE_NOT_CONFIRMED, detail)
+                    .with("ip", state.ip()).with("requested", state.status()).with("conflict", state.conflict())
+                    .with("appliedOn", state.appliedOn()).with("borders", List.copyOf(state.borders()))
+                    .with("generation", state.generation()));
         }
     }
 }

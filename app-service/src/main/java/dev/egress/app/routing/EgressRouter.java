@@ -88,12 +88,12 @@ public final class EgressRouter {
             throw new NoEgressAvailableException(
                     "routing data is older than %s; %s traffic fails closed".formatted(properties.maxStaleness(),
                             resolution.tenantClass()),
-                    table.isReady() ? "routing-stale" : "routing-not-ready", properties.retryAfter(), Map.of());
+                    table.isReady() ? NoEgressReason.ROUTING_STALE : NoEgressReason.ROUTING_NOT_READY, properties.retryAfter());
         }
         if (resolution.candidates().isEmpty()) {
             throw new NoEgressAvailableException(
                     "no IP allowed for tenant '%s' is ACTIVE on a live Border".formatted(tenantId),
-                    "no-live-ip", properties.retryAfter(), Map.of());
+                    NoEgressReason.NO_LIVE_IP, properties.retryAfter());
         }
         return resolution;
     }

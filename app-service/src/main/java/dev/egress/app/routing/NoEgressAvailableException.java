@@ -1,10 +1,9 @@
 package dev.egress.app.routing;
 
 import dev.egress.app.EgressProblemException;
-import dev.egress.discovery.forward.Problems;
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemType;
 import java.time.Duration;
-import java.util.Map;
-import org.springframework.http.HttpStatus;
 
 /**
  * 503: no allowed IP of the tenant is ACTIVE on a live, usable Border right now. Nothing was sent, so
@@ -12,38 +11,39 @@ import org.springframework.http.HttpStatus;
  */
 public final class NoEgressAvailableException extends EgressProblemException {
 
-    private final Duration retryAfter;
+    private final transient NoEgressReason reason;
 
     /**
      * Creates the problem.
      *
      * @param detail     why (names the tenant, never a secret)
-     * @param reason     stable machine-readable reason, e.g. {@code no-live-ip}, {@code routing-stale}
+     * @param reason     the typed reason
      * @param retryAfter the Retry-After to send
-     * @param extra      more problem members (e.g. the attempts made), may be empty
      */
-    public NoEgressAvailableException(String detail, String reason, Duration retryAfter, Map<String, Object> extra) {
-        super(HttpStatus.SERVICE_UNAVAILABLE, Problems.NO_EGRESS_AVAILABLE, detail, merge(reason, extra));
-        this.retryAfter = retryAfter;
-    }
-
-    private static Map<String, Object> merge(String reason, Map<String, Object> extra) {
-        java.util.Map<String, Object> all = new java.util.LinkedHashMap<>(extra);
-        all.put(Problems.REASON, reason);
-        return all;
+    public NoEgressAvailableException(String detail, NoEgressReason reason, Duration retryAfter) {
+        this(Problem.of(ProblemType.NO_EGRESS_AVAILABLE, detail).withReason(reason).withRetryAfter(retryAfter));
     }
 
     /**
-     * The stable reason.
+     * Creates the problem with more members or a statement about the target (the attempts a delivery made).
      *
-     * @return e.g. {@code no-live-ip}
+     * @param problem a {@code no-egress-available} problem whose reason is a {@link NoEgressReason}
      */
-    public String reason() {
-        return (String) properties().get(Problems.REASON);
+    public NoEgressAvailableException(Problem problem) {
+        super(problem);
+        if (problem.type() != ProblemType.NO_EGRESS_AVAILABLE || !(problem.reason() instanceof NoEgressReason)) {
+            throw new IllegalArgumentException("problem: %s %s (expected: no-egress-available with a NoEgressReason)"
+                    .formatted(problem.type(), problem.reason()));
+        }
+        this.reason = (NoEgressReason) problem.reason();
     }
 
-    @Override
-    public Duration retryAfter() {
-        return retryAfter;
+    /**
+     * The typed reason.
+     *
+     * @return e.g. {@link NoEgressReason#NO_LIVE_IP}
+     */
+    public NoEgressReason reason() {
+        return reason;
     }
 }

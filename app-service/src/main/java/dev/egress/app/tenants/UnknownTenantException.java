@@ -1,9 +1,8 @@
 package dev.egress.app.tenants;
 
 import dev.egress.app.EgressProblemException;
-import dev.egress.discovery.forward.Problems;
-import java.util.Map;
-import org.springframework.http.HttpStatus;
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemType;
 
 /** 404: the tenant id is not in the tenants file. */
 public final class UnknownTenantException extends EgressProblemException {
@@ -14,8 +13,8 @@ public final class UnknownTenantException extends EgressProblemException {
      * @param tenantId the unknown id
      */
     public UnknownTenantException(String tenantId) {
-        super(HttpStatus.NOT_FOUND, Problems.UNKNOWN_TENANT, "tenant '%s' is not known".formatted(tenantId),
-                Map.of("tenantId", tenantId));
+        super(Problem.of(ProblemType.UNKNOWN_TENANT, "tenant '%s' is not known".formatted(tenantId))
+                .with("tenantId", tenantId));
     }
 
     /**
@@ -26,10 +25,10 @@ public final class UnknownTenantException extends EgressProblemException {
      * @param state    the policy store's state, with the refused file's error
      */
     public UnknownTenantException(String tenantId, TenantPolicyStore.State state) {
-        super(HttpStatus.NOT_FOUND, Problems.UNKNOWN_TENANT,
-                ("tenant '%s' is not known to the policy in use: the tenants file %s was refused (%s), so the last "
-                        + "good policy, applied at %s, is still in use").formatted(tenantId, state.file().getFileName(),
-                        state.lastError(), state.appliedAt()),
-                Map.of("tenantId", tenantId, "policyStale", true));
+        super(Problem.of(ProblemType.UNKNOWN_TENANT,
+                        ("tenant '%s' is not known to the policy in use: the tenants file %s was refused (%s), so the last "
+                                + "good policy, applied at %s, is still in use").formatted(tenantId,
+                                state.file().getFileName(), state.lastError(), state.appliedAt()))
+                .with("tenantId", tenantId).with("policyStale", true));
     }
 }

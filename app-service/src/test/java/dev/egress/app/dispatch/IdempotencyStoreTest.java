@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.app.EgressProblemException;
 import dev.egress.app.routing.NoEgressAvailableException;
+import dev.egress.app.routing.NoEgressReason;
 import dev.egress.app.tenants.UnknownTenantException;
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.problem.TargetContact;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -52,7 +56,8 @@ class IdempotencyStoreTest {
     }
 
     private static EgressProblemException failure(HttpStatus status, String slug, boolean contacted) {
-        return new DeliveryFailedException(status, slug, "x", Map.of("targetContacted", contacted), null);
+        return new DeliveryFailedException(Problem.of(ProblemType.ofSlug(slug), "x").withStatus(status)
+                .withTargetContact(TargetContact.of(contacted)));
     }
 
     @Test
@@ -81,7 +86,7 @@ class IdempotencyStoreTest {
     @Test
     void onlyOutcomesThatContactedTheTargetAreRemembered() {
         List<EgressProblemException> nothingSent = List.of(
-                new NoEgressAvailableException("x", "no-live-ip", Duration.ofSeconds(5), Map.of()),
+                new NoEgressAvailableException("x", NoEgressReason.NO_LIVE_IP, Duration.ofSeconds(5)),
                 new UnknownTenantException("nobody"),
                 failure(HttpStatus.FORBIDDEN, "target-denied", false),
                 failure(HttpStatus.BAD_GATEWAY, "target-unreachable", false),
@@ -115,7 +120,7 @@ class IdempotencyStoreTest {
     void aKeyReusedForAnotherRequestIsRefused() {
         store.run("k", FP, () -> send("1")).outcome().block();
         StepVerifier.create(store.run("k", new byte[] {2}, () -> send("2")).outcome())
-                .verifyErrorMatches(e -> ((EgressProblemException) e).slug().equals(IdempotencyStore.KEY_REUSED));
+                .verifyErrorMatches(e -> ((EgressProblemException) e).slug().equals(ProblemType.IDEMPOTENCY_KEY_REUSED.slug()));
     }
 
     @Test

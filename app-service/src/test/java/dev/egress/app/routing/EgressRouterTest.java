@@ -94,7 +94,7 @@ class EgressRouterTest {
         publish(border("a", "127.0.0.8", "ACTIVE", "127.0.0.2", "DISABLED"));
 
         assertThatThrownBy(() -> router.resolve("acme")).isInstanceOf(NoEgressAvailableException.class)
-                .satisfies(e -> assertThat(((NoEgressAvailableException) e).reason()).isEqualTo("no-live-ip"));
+                .satisfies(e -> assertThat(((NoEgressAvailableException) e).reason()).isEqualTo(NoEgressReason.NO_LIVE_IP));
         assertThatThrownBy(() -> router.resolve("ghost")).isInstanceOf(UnknownTenantException.class);
     }
 
@@ -106,7 +106,7 @@ class EgressRouterTest {
         clock.advance(Duration.ofSeconds(31));
 
         assertThatThrownBy(() -> serving.resolve("acme")).isInstanceOf(NoEgressAvailableException.class)
-                .satisfies(e -> assertThat(((NoEgressAvailableException) e).reason()).isEqualTo("routing-stale"));
+                .satisfies(e -> assertThat(((NoEgressAvailableException) e).reason()).isEqualTo(NoEgressReason.ROUTING_STALE));
         assertThat(serving.resolve("small").candidates()).hasSize(1);
         assertThatThrownBy(() -> failing.resolve("small")).isInstanceOf(NoEgressAvailableException.class);
     }
@@ -115,7 +115,7 @@ class EgressRouterTest {
     void beforeTheFirstSnapshotDedicatedTrafficIsRefused() {
         EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
         assertThatThrownBy(() -> router.resolve("acme")).isInstanceOf(NoEgressAvailableException.class)
-                .satisfies(e -> assertThat(((NoEgressAvailableException) e).reason()).isEqualTo("routing-not-ready"));
+                .satisfies(e -> assertThat(((NoEgressAvailableException) e).reason()).isEqualTo(NoEgressReason.ROUTING_NOT_READY));
     }
 
     @Test

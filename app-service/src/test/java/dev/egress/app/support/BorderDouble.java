@@ -7,7 +7,8 @@ import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
-import dev.egress.discovery.forward.Problems;
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemType;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -85,7 +86,7 @@ public final class BorderDouble implements AutoCloseable {
                 .route(routes -> routes.post("/internal/v1/egress", (request, response) -> {
                     calls.incrementAndGet();
                     if (!("Bearer " + token).equals(request.requestHeaders().get("Authorization"))) {
-                        return problem(response, 401, Problems.UNAUTHORIZED, false);
+                        return problem(response, 401, ProblemType.UNAUTHORIZED.slug(), false);
                     }
                     return request.receive().aggregate().asByteArray()
                             .flatMap(bytes -> handle(JSON.readValue(bytes, ForwardRequest.class), response))
@@ -111,10 +112,10 @@ public final class BorderDouble implements AutoCloseable {
         EgressIp ip = EgressIp.of(forward.sourceIp());
         IpStatus status = ips.get(ip);
         if (status == null) {
-            return problem(response, 404, Problems.IP_NOT_HOSTED, false);
+            return problem(response, 404, ProblemType.IP_NOT_HOSTED.slug(), false);
         }
         if (status != IpStatus.ACTIVE) {
-            return problem(response, 409, Problems.IP_NOT_ACTIVE, false);
+            return problem(response, 409, ProblemType.IP_NOT_ACTIVE.slug(), false);
         }
         Failure injected = failure.get();
         if (injected != null) {
@@ -124,7 +125,7 @@ public final class BorderDouble implements AutoCloseable {
         AtomicInteger inFlight = inFlightPerIp.computeIfAbsent(ip, k -> new AtomicInteger());
         if (inFlight.incrementAndGet() > limitPerIp) {
             inFlight.decrementAndGet();
-            return problem(response, 429, Problems.TOO_MANY_REQUESTS, false);
+            return problem(response, 429, ProblemType.TOO_MANY_REQUESTS.slug(), false);
         }
         return forward(forward, ip, response).doFinally(signal -> inFlight.decrementAndGet());
     }
@@ -148,8 +149,8 @@ public final class BorderDouble implements AutoCloseable {
                         .header("Content-Type", "application/json")
                         .sendByteArray(Mono.just(JSON.writeValueAsBytes(answer))).then())
                 .onErrorResume(e -> isTimeout(e)
-                        ? problem(response, 504, Problems.TARGET_TIMEOUT, true)
-                        : problem(response, 502, Problems.TARGET_UNREACHABLE, false));
+                        ? problem(response, 504, ProblemType.TARGET_TIMEOUT.slug(), true)
+                        : problem(response, 502, ProblemType.TARGET_UNREACHABLE.slug(), false));
     }
 
     private static boolean isTimeout(Throwable e) {
@@ -163,10 +164,10 @@ public final class BorderDouble implements AutoCloseable {
 
     private static Mono<Void> problem(HttpServerResponse response, int status, String slug, boolean contacted) {
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", Problems.type(slug));
+        body.put("type", ProblemType.TYPE_PREFIX + slug);
         body.put("status", status);
         body.put("detail", "injected by the Border test double");
-        body.put(Problems.TARGET_CONTACTED, contacted);
+        body.put(Problem.TARGET_CONTACTED, contacted);
         return response.status(status).header("Content-Type", "application/problem+json")
                 .sendByteArray(Mono.just(JSON.writeValueAsBytes(body))).then();
     }

@@ -12,7 +12,7 @@ import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
-import dev.egress.discovery.forward.Problems;
+import dev.egress.discovery.problem.ProblemType;
 import io.netty.buffer.Unpooled;
 import dev.egress.discovery.LogText;
 import dev.egress.discovery.RateLimitedLog;
@@ -121,11 +121,11 @@ final class EgressService {
         try {
             ip = EgressIp.of(sourceIp);
         } catch (IllegalArgumentException e) {
-            metrics.outcome(EgressMetrics.OTHER_IP, Problems.INVALID_REQUEST);
+            metrics.outcome(EgressMetrics.OTHER_IP, ProblemType.INVALID_REQUEST.slug());
             throw new InvalidRequestException("sourceIp: '%s' (expected: an IPv4 or IPv6 literal)".formatted(sourceIp));
         }
         if (clients.client(ip) == null) {
-            metrics.outcome(EgressMetrics.OTHER_IP, Problems.IP_NOT_HOSTED);
+            metrics.outcome(EgressMetrics.OTHER_IP, ProblemType.IP_NOT_HOSTED.slug());
             throw new IpNotHostedException("sourceIp %s is not hosted by this Border".formatted(ip));
         }
         return ip;

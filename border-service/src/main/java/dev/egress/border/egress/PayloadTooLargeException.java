@@ -1,8 +1,7 @@
 package dev.egress.border.egress;
 
 import dev.egress.border.BorderException;
-import dev.egress.discovery.forward.Problems;
-import org.springframework.http.HttpStatus;
+import dev.egress.discovery.problem.ProblemType;
 
 /** 413 {@code payload-too-large}: the body to send is over {@code egress.limits.max-request-body}. */
 final class PayloadTooLargeException extends BorderException {
@@ -13,16 +12,6 @@ final class PayloadTooLargeException extends BorderException {
      * @param detail what happened
      */
     PayloadTooLargeException(String detail) {
-        super(detail, false, null);
-    }
-
-    @Override
-    public HttpStatus status() {
-        return HttpStatus.CONTENT_TOO_LARGE;
-    }
-
-    @Override
-    public String slug() {
-        return Problems.PAYLOAD_TOO_LARGE;
+        super(ProblemType.PAYLOAD_TOO_LARGE, detail, false, null);
     }
 }

@@ -1,42 +1,30 @@
 package dev.egress.border.egress;
 
 import dev.egress.border.BorderException;
-import dev.egress.discovery.forward.Problems;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import org.springframework.http.HttpStatus;
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.problem.TargetContact;
 
 /**
  * The target could not be reached (502 {@code target-unreachable}), did not answer in time
  * (504 {@code target-timeout}), or answered with something that is not HTTP (502
- * {@code target-protocol-error}); {@code targetContacted} tells whether the request may have arrived.
+ * {@code target-protocol-error}); {@code targetContacted} tells whether the request may have arrived,
+ * {@code reason} why in a user's terms, and {@code cause} the framework's text for developers.
  */
 final class TargetFailureException extends BorderException {
 
-    private enum Kind {
-        UNREACHABLE(HttpStatus.BAD_GATEWAY, Problems.TARGET_UNREACHABLE),
-        TIMEOUT(HttpStatus.GATEWAY_TIMEOUT, Problems.TARGET_TIMEOUT),
-        PROTOCOL_ERROR(HttpStatus.BAD_GATEWAY, Problems.TARGET_PROTOCOL_ERROR);
+    private final transient TargetFailureReason reason;
 
-        private final HttpStatus status;
-        private final String slug;
-
-        Kind(HttpStatus status, String slug) {
-            this.status = status;
-            this.slug = slug;
-        }
+    private TargetFailureException(ProblemType type, TargetFailureReason reason, String detail, boolean targetContacted,
+                                   String technical, Throwable cause) {
+        super(problem(type, reason, detail, targetContacted, technical), cause);
+        this.reason = reason;
     }
 
-    private final transient Kind kind;
-    private final transient TargetFailureReason reason;
-    private final transient String technical;
-
-    private TargetFailureException(TargetFailureReason reason, String detail, Kind kind, boolean targetContacted,
-                                   String technical, Throwable cause) {
-        super(detail, targetContacted, cause);
-        this.kind = kind;
-        this.reason = reason;
-        this.technical = technical;
+    private static Problem problem(ProblemType type, TargetFailureReason reason, String detail, boolean targetContacted,
+                                   String technical) {
+        Problem problem = Problem.of(type, detail).withTargetContact(TargetContact.of(targetContacted)).withReason(reason);
+        return technical == null || technical.isBlank() ? problem : problem.with("cause", technical);
     }
 
     /**
@@ -50,7 +38,8 @@ final class TargetFailureException extends BorderException {
      */
     static TargetFailureException unreachable(TargetFailureReason reason, boolean targetContacted, String technical,
                                               Throwable cause) {
-        return new TargetFailureException(reason, reason.wording(), Kind.UNREACHABLE, targetContacted, technical, cause);
+        return new TargetFailureException(ProblemType.TARGET_UNREACHABLE, reason, reason.wording(), targetContacted,
+                technical, cause);
     }
 
     /**
@@ -62,13 +51,13 @@ final class TargetFailureException extends BorderException {
      * @return the failure
      */
     static TargetFailureException timeout(TargetFailureReason reason, String detail, boolean targetContacted) {
-        return new TargetFailureException(reason, detail, Kind.TIMEOUT, targetContacted, null, null);
+        return new TargetFailureException(ProblemType.TARGET_TIMEOUT, reason, detail, targetContacted, null, null);
     }
 
     /** The request was sent and the answer could not be decoded: the target was certainly contacted. */
     static TargetFailureException protocolError(String technical) {
-        return new TargetFailureException(TargetFailureReason.MALFORMED_RESPONSE,
-                TargetFailureReason.MALFORMED_RESPONSE.wording(), Kind.PROTOCOL_ERROR, true, technical, null);
+        return new TargetFailureException(ProblemType.TARGET_PROTOCOL_ERROR, TargetFailureReason.MALFORMED_RESPONSE,
+                TargetFailureReason.MALFORMED_RESPONSE.wording(), true, technical, null);
     }
 
     /**
@@ -78,25 +67,5 @@ final class TargetFailureException extends BorderException {
      */
     TargetFailureReason reason() {
         return reason;
-    }
-
-    @Override
-    public Map<String, Object> properties() {
-        Map<String, Object> properties = new LinkedHashMap<>();
-        properties.put(Problems.REASON, reason.slug());
-        if (technical != null && !technical.isBlank()) {
-            properties.put("cause", technical);
-        }
-        return properties;
-    }
-
-    @Override
-    public HttpStatus status() {
-        return kind.status;
-    }
-
-    @Override
-    public String slug() {
-        return kind.slug;
     }
 }

@@ -1,5 +1,6 @@
 package dev.egress.border.egress;
 
+import dev.egress.discovery.problem.ProblemReason;
 import java.util.Locale;
 
 /**
@@ -7,7 +8,7 @@ import java.util.Locale;
  * {@code reason} (lower-case, dash-separated), so callers can act on it without parsing the
  * framework's text, which goes in {@code cause}.
  */
-enum TargetFailureReason {
+enum TargetFailureReason implements ProblemReason {
     /** Nothing listens on the target's address and port. */
     CONNECTION_REFUSED("the target refused the connection (nothing listens on that address and port)"),
     /** No answer to the connection attempt in time (a firewall that drops, a host that is down). */
@@ -36,6 +37,11 @@ enum TargetFailureReason {
      */
     String slug() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    @Override
+    public String code() {
+        return slug();
     }
 
     /**

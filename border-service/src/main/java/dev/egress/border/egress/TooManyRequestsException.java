@@ -1,8 +1,7 @@
 package dev.egress.border.egress;
 
 import dev.egress.border.BorderException;
-import dev.egress.discovery.forward.Problems;
-import org.springframework.http.HttpStatus;
+import dev.egress.discovery.problem.ProblemType;
 
 /** 429 {@code too-many-requests}: the IP's concurrency limit is reached. */
 final class TooManyRequestsException extends BorderException {
@@ -13,16 +12,6 @@ final class TooManyRequestsException extends BorderException {
      * @param detail what happened
      */
     TooManyRequestsException(String detail) {
-        super(detail, false, null);
-    }
-
-    @Override
-    public HttpStatus status() {
-        return HttpStatus.TOO_MANY_REQUESTS;
-    }
-
-    @Override
-    public String slug() {
-        return Problems.TOO_MANY_REQUESTS;
+        super(ProblemType.TOO_MANY_REQUESTS, detail, false, null);
     }
 }

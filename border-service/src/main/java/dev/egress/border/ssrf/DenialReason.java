@@ -1,7 +1,9 @@
 package dev.egress.border.ssrf;
 
+import dev.egress.discovery.problem.ProblemReason;
+
 /** Why the SSRF guard refused a target; rendered as the {@code reason} of a 403 {@code target-denied} problem. */
-public enum DenialReason {
+public enum DenialReason implements ProblemReason {
     /** The URL is not absolute or does not parse. */
     INVALID_URL,
     /** Only {@code http} and {@code https} are allowed. */
@@ -23,5 +25,11 @@ public enum DenialReason {
      */
     OWN_ADDRESS,
     /** The address (or the IPv4 address embedded in it) is in {@code egress.ssrf.denied-ranges}; nothing reopens it. */
-    OPERATOR_DENIED
+    OPERATOR_DENIED;
+
+    /** The wire form is the constant's name, e.g. {@code DENIED_RANGE}. */
+    @Override
+    public String code() {
+        return name();
+    }
 }

@@ -1,9 +1,8 @@
 package dev.egress.border.ssrf;
 
 import dev.egress.border.BorderException;
-import dev.egress.discovery.forward.Problems;
+import dev.egress.discovery.problem.ProblemType;
 import java.time.Duration;
-import org.springframework.http.HttpStatus;
 
 /**
  * 502 {@code dns-failed}: the target's name could not be resolved in time (no answer, too many
@@ -13,7 +12,7 @@ import org.springframework.http.HttpStatus;
 public final class DnsFailedException extends BorderException {
 
     private DnsFailedException(String detail, Throwable cause) {
-        super(detail, false, cause);
+        super(ProblemType.DNS_FAILED, detail, false, cause);
     }
 
     static DnsFailedException timeout(String name, Duration timeout) {
@@ -30,15 +29,5 @@ public final class DnsFailedException extends BorderException {
 
     static DnsFailedException failed(String name, Throwable cause) {
         return new DnsFailedException("DNS resolution of '%s' failed: %s".formatted(name, cause), cause);
-    }
-
-    @Override
-    public HttpStatus status() {
-        return HttpStatus.BAD_GATEWAY;
-    }
-
-    @Override
-    public String slug() {
-        return Problems.DNS_FAILED;
     }
 }

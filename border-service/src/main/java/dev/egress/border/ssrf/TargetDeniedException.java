@@ -1,9 +1,9 @@
 package dev.egress.border.ssrf;
 
 import dev.egress.border.BorderException;
-import dev.egress.discovery.forward.Problems;
-import java.util.Map;
-import org.springframework.http.HttpStatus;
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.problem.TargetContact;
 
 /** 403 {@code target-denied}: the SSRF guard refused the target before any connection was made. */
 public final class TargetDeniedException extends BorderException {
@@ -17,7 +17,8 @@ public final class TargetDeniedException extends BorderException {
      * @param detail what exactly was refused
      */
     public TargetDeniedException(DenialReason reason, String detail) {
-        super(detail, false, null);
+        super(Problem.of(ProblemType.TARGET_DENIED, detail).withTargetContact(TargetContact.NONE).withReason(reason),
+                null);
         this.reason = reason;
     }
 
@@ -28,20 +29,5 @@ public final class TargetDeniedException extends BorderException {
      */
     public DenialReason reason() {
         return reason;
-    }
-
-    @Override
-    public HttpStatus status() {
-        return HttpStatus.FORBIDDEN;
-    }
-
-    @Override
-    public String slug() {
-        return Problems.TARGET_DENIED;
-    }
-
-    @Override
-    public Map<String, Object> properties() {
-        return Map.of(Problems.REASON, reason.name());
     }
 }

@@ -1,8 +1,7 @@
 package dev.egress.border.trust;
 
 import dev.egress.border.BorderException;
-import dev.egress.discovery.forward.Problems;
-import org.springframework.http.HttpStatus;
+import dev.egress.discovery.problem.ProblemType;
 
 /** 403 {@code client-certificate-required}: a forward without a valid App certificate. Nothing was sent. */
 public final class ClientCertificateRequiredException extends BorderException {
@@ -13,16 +12,6 @@ public final class ClientCertificateRequiredException extends BorderException {
      * @param detail why the client's certificate (or its absence) is refused
      */
     public ClientCertificateRequiredException(String detail) {
-        super(detail, false, null);
-    }
-
-    @Override
-    public HttpStatus status() {
-        return HttpStatus.FORBIDDEN;
-    }
-
-    @Override
-    public String slug() {
-        return Problems.CLIENT_CERTIFICATE_REQUIRED;
+        super(ProblemType.CLIENT_CERTIFICATE_REQUIRED, detail, false, null);
     }
 }

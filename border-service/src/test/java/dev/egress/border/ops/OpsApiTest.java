@@ -92,6 +92,16 @@ class OpsApiTest {
         put("127.0.0.7", "ACTIVE").expectStatus().isOk().expectBody().returnResult();
     }
 
+    @Test
+    void anUnknownPathIsA404NotFoundAsOnApp() {
+        web.get().uri("/ops/v1/nowhere").header("Authorization", "Bearer " + Tokens.OPERATOR).exchange()
+                .expectStatus().isNotFound()
+                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:not-found")
+                .jsonPath("$.detail").isEqualTo("no endpoint answers GET /ops/v1/nowhere")
+                .jsonPath("$.targetContacted").isEqualTo(false);
+    }
+
     private WebTestClient.ResponseSpec put(String ip, String status) {
         return web.put().uri("/ops/v1/ips/{ip}", ip).header("Authorization", "Bearer " + Tokens.OPERATOR)
                 .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("status", status)).exchange();

@@ -2,7 +2,8 @@ package dev.egress.border.ssrf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.discovery.forward.Problems;
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemType;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -16,8 +17,8 @@ class DenialExceptionsTest {
         TargetDeniedException e = new TargetDeniedException(DenialReason.OWN_ADDRESS, "127.0.0.1 port 8181 is this Border");
         assertThat(e.reason()).isEqualTo(DenialReason.OWN_ADDRESS);
         assertThat(e.status()).isEqualTo(HttpStatus.FORBIDDEN);
-        assertThat(e.slug()).isEqualTo(Problems.TARGET_DENIED);
-        assertThat(e.properties()).isEqualTo(Map.of(Problems.REASON, "OWN_ADDRESS"));
+        assertThat(e.slug()).isEqualTo(ProblemType.TARGET_DENIED.slug());
+        assertThat(e.properties()).isEqualTo(Map.of(Problem.REASON, "OWN_ADDRESS"));
         assertThat(e.getMessage()).isEqualTo("127.0.0.1 port 8181 is this Border");
         assertThat(e.targetContacted()).isFalse();
     }
@@ -28,7 +29,7 @@ class DenialExceptionsTest {
         assertThat(DnsFailedException.timeout("hook.test", Duration.ofSeconds(4)))
                 .hasMessageContaining("hook.test").hasMessageContaining("PT4S")
                 .satisfies(e -> assertThat(e.status()).isEqualTo(HttpStatus.BAD_GATEWAY))
-                .satisfies(e -> assertThat(e.slug()).isEqualTo(Problems.DNS_FAILED))
+                .satisfies(e -> assertThat(e.slug()).isEqualTo(ProblemType.DNS_FAILED.slug()))
                 .satisfies(e -> assertThat(e.targetContacted()).isFalse());
         assertThat(DnsFailedException.noAnswer("hook.test", cause)).hasMessageContaining("hook.test").hasCause(cause);
         assertThat(DnsFailedException.busy("hook.test", 7)).hasMessageContaining("7").hasMessageContaining("hook.test");
