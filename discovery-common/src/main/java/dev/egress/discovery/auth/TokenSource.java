@@ -163,8 +163,8 @@ public final class TokenSource {
     private static Loaded read(Path file) throws IOException {
         FileTime modified = Files.getLastModifiedTime(file);
         long size = Files.size(file);
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8).stream().map(String::strip)
-                .filter(line -> !line.isEmpty()).toList();
+        // Blank lines need no filter here: BearerTokens ignores blank entries.
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8).stream().map(String::strip).toList();
         return new Loaded(BearerTokens.of(lines), modified, size);
     }
 

@@ -77,4 +77,52 @@ class TokenSourceTest {
         assertThat(TokenSource.of("p", List.of(), "p-file", file.toString()).toString()).doesNotContain("s3cret");
         assertThat(TokenSource.fixed(List.of("s3cret")).toString()).doesNotContain("s3cret");
     }
+
+    @Test
+    void checksTheFileOnlyOncePerIntervalFromTheFirstReadOn() throws Exception {
+        Path file = Files.writeString(dir.resolve("tokens"), "old\n");
+        AtomicLong nanos = new AtomicLong();
+        TokenSource source = TokenSource.file(file, "p-file", nanos::get);
+        Files.writeString(file, "old\nnew\n");
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
+        assertThat(source.current().matches("Bearer new")).as("first interval: the file read at start holds").isFalse();
+
+        nanos.addAndGet(TokenSource.RECHECK.toNanos());
+        assertThat(source.current().matches("Bearer new")).isTrue();
+        Files.writeString(file, "other\n");
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(10)));
+        assertThat(source.current().matches("Bearer other")).as("checked just now: not again before RECHECK").isFalse();
+        nanos.addAndGet(TokenSource.RECHECK.toNanos() - 1);
+        assertThat(source.current().matches("Bearer other")).isFalse();
+        nanos.addAndGet(1);
+        assertThat(source.current().matches("Bearer other")).isTrue();
+    }
+
+    @Test
+    void seesARewriteOfTheSameSizeByItsModificationTime() throws Exception {
+        Path file = Files.writeString(dir.resolve("tokens"), "aaaa\n");
+        AtomicLong nanos = new AtomicLong();
+        TokenSource source = TokenSource.file(file, "p-file", nanos::get);
+        Files.writeString(file, "bbbb\n");
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
+        nanos.addAndGet(TokenSource.RECHECK.toNanos());
+        assertThat(source.current().matches("Bearer bbbb")).isTrue();
+        assertThat(source.current().matches("Bearer aaaa")).isFalse();
+    }
+
+    @Test
+    void usesTheInlineTokensWhenNoFileIsNamedAndIgnoresBlankInlineEntriesBesideAFile() throws Exception {
+        assertThat(TokenSource.of("p", List.of("inline"), "p-file", null).current().matches("Bearer inline")).isTrue();
+        assertThat(TokenSource.of("p", List.of("inline"), "p-file", "  ").current().matches("Bearer inline")).isTrue();
+        Path file = Files.writeString(dir.resolve("tokens"), "from-file\n");
+        TokenSource source = TokenSource.of("p", List.of("", " "), "p-file", " " + file + " ");
+        assertThat(source.current().matches("Bearer from-file")).isTrue();
+    }
+
+    @Test
+    void describesItselfByCountOrFileName() throws Exception {
+        assertThat(TokenSource.fixed(List.of("a", "b")).toString()).isEqualTo("TokenSource[2 configured]");
+        Path file = Files.writeString(dir.resolve("tokens"), "a\n");
+        assertThat(TokenSource.file(file, "p-file", System::nanoTime).toString()).isEqualTo("TokenSource[file " + file + "]");
+    }
 }
