@@ -38,7 +38,6 @@ RUN apt-get update \
  && useradd --system --uid 10001 --gid 10001 --home-dir /app --no-create-home --shell /usr/sbin/nologin egress
 WORKDIR /app
 COPY --from=extract /extract/layers/dependencies/ ./
-COPY --from=extract /extract/layers/spring-boot-loader/ ./
 COPY --from=extract /extract/layers/snapshot-dependencies/ ./
 COPY --from=extract /extract/layers/application/ ./
 # JVM defaults (docs/configuration/jvm.md): a small serial-collected heap that grows on demand up to 45 % of

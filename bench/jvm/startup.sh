@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Start-up time of each service started alone: from the fork of `java` to the first readiness 200
-# (/actuator/health/readiness, polled every 100 ms), RUNS times per service, with the median. The
+# (/actuator/health/readiness, polled every 100 ms), RUNS times per service, with the median, and the CPU
+# the process used until then (utime + stime; robust on a shared machine, unlike wall time). The
 # coordination node runs throughout (both services need the registry); nothing else is started.
 # Not part of `verify`; loopback only.
 #
@@ -64,7 +65,7 @@ for svc in border app; do
     echo "$svc: archive trained in $(( ($(date +%s%N) - t0) / 1000000 )) ms, $(( $(stat -c %s "$WORK/$svc.jsa") / 1048576 )) MB"
     cds=(-XX:SharedArchiveFile="$WORK/$svc.jsa")
   fi
-  times=()
+  times=(); cpus=()
   for i in $(seq 1 "$RUNS"); do
     t0=$(date +%s%N)
     java "${JVM[@]}" "${cds[@]}" "${target[@]}" "${args[@]}" > "$WORK/$svc-$i.log" 2>&1 &
@@ -74,13 +75,14 @@ for svc in border app; do
       sleep 0.1
     done
     ms=$(( ($(date +%s%N) - t0) / 1000000 )); times+=("$ms")
+    cpu=$(awk -v tick="$(getconf CLK_TCK)" '{printf "%.0f", ($14 + $15) * 1000 / tick}' "/proc/$pid/stat"); cpus+=("$cpu")
     spring=$(grep -o 'Started [A-Za-z]* in [0-9.]* seconds (process running for [0-9.]*)' "$WORK/$svc-$i.log" || true)
-    echo "$svc run $i: ready after $ms ms; $spring; load $(load_avg)"
+    echo "$svc run $i: ready after $ms ms, CPU $cpu ms; $spring; load $(load_avg)"
     kill "$pid"; wait "$pid" 2>/dev/null || true
     # the Border's registry slot is released on stop; give the node a moment before the next start
     sleep 1
   done
-  median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}')
-  echo "$svc: median $median ms over $RUNS runs (${times[*]} ms)"
+  median() { printf '%s\n' "$@" | sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+  echo "$svc: median $(median "${times[@]}") ms to ready, CPU $(median "${cpus[@]}") ms, over $RUNS runs (${times[*]} ms; CPU ${cpus[*]} ms)"
 done
 echo "load average at the end: $(load_avg); logs: $WORK"
