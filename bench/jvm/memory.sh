@@ -95,7 +95,8 @@ for p in "$APP_PID" "$BORDER_PID"; do
   echo "code cache of pid $p: $(jcmd "$p" Compiler.codecache 2>/dev/null | grep -m1 -E 'size=' | tr -s ' ')"
   echo "heap of pid $p: $(jcmd "$p" GC.heap_info 2>/dev/null | grep -E 'total' | tr -s ' ' | tr '\n' ';')"
 done
-for p in "$APP_PID" "$BORDER_PID"; do
-  echo "heap of pid $p after a full GC: $(heap_after_gc "$p")"
+for p in "$APP_PID" "$BORDER_PID"; do   # common.sh's heap_after_gc reads G1's line only; print every space
+  jcmd "$p" GC.run > /dev/null 2>&1 || true
+  echo "heap of pid $p after a full GC: $(jcmd "$p" GC.heap_info 2>/dev/null | grep -E 'total' | tr -s ' ' | tr '\n' ';')"
 done
 echo "load average at the end: $(load_avg); logs: $WORK"
