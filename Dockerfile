@@ -23,8 +23,9 @@ FROM ${JDK_IMAGE} AS extract
 ARG SERVICE=app-service
 WORKDIR /extract
 COPY --from=build /src/${SERVICE}/target/${SERVICE}.jar app.jar
-# dependencies / spring-boot-loader / snapshot-dependencies / application, runnable with JarLauncher.
-RUN java -Djarmode=tools -jar app.jar extract --layers --launcher --destination layers
+# dependencies / snapshot-dependencies / application (app.jar, whose manifest Class-Path names lib/*.jar).
+# Plain jars on the class path, not JarLauncher: class-data sharing archives classes from jar files only.
+RUN java -Djarmode=tools -jar app.jar extract --layers --destination layers
 
 FROM ${JRE_IMAGE} AS runtime
 ARG SERVICE=app-service
@@ -37,15 +38,34 @@ RUN apt-get update \
  && useradd --system --uid 10001 --gid 10001 --home-dir /app --no-create-home --shell /usr/sbin/nologin egress
 WORKDIR /app
 COPY --from=extract /extract/layers/dependencies/ ./
-COPY --from=extract /extract/layers/spring-boot-loader/ ./
 COPY --from=extract /extract/layers/snapshot-dependencies/ ./
 COPY --from=extract /extract/layers/application/ ./
+# JVM defaults (docs/configuration/jvm.md): a small serial-collected heap that grows on demand up to 45 % of
+# the container's memory, and caps on direct memory, code cache and metaspace, so that the caps together
+# stay inside the limit. The chart replaces JAVA_TOOL_OPTIONS per service (app.jvmOptions, border.jvmOptions).
+ENV JAVA_TOOL_OPTIONS="-XX:+UseSerialGC -Xms32m -XX:MaxRAMPercentage=45 -XX:MaxDirectMemorySize=128m -XX:ReservedCodeCacheSize=96m -XX:MaxMetaspaceSize=128m -XX:+ExitOnOutOfMemoryError"
+# Class-data sharing (AppCDS): one training start loads the classes of a start-up and writes them to
+# app.jsa; every later start maps them instead of parsing and verifying them again. The training refreshes
+# the Spring context and exits before anything starts (no listener, no registry session; a watcher's
+# connect attempt to the unreachable placeholder registry only logs). It runs here, after the COPY, because
+# the archive is valid only for these exact jars. A JVM that cannot use the archive warns and starts without it.
+RUN printf 'sharedPool: []\ntenants: []\n' > /tmp/cds-tenants.yaml \
+ && if ! java -XX:ArchiveClassesAtExit=/app/app.jsa -Xlog:cds=off -Xlog:cds+dynamic=info \
+        -Dspring.context.exit=onRefresh -jar app.jar \
+        --egress.registry.connection-string=grpc://127.0.0.1:1/local --egress.security.insecure-local=true \
+        --egress.security.internal-token=cds-training-only-token --egress.security.api-tokens=cds-training-only-token \
+        --egress.tenants.file=/tmp/cds-tenants.yaml --egress.border.id=cds-training \
+        --egress.border.ips=127.0.0.1 --egress.border.advertised-url=http://127.0.0.1:8181 \
+        > /tmp/cds-training.log 2>&1 \
+      || ! test -s /app/app.jsa; then tail -n 40 /tmp/cds-training.log >&2; exit 1; fi \
+ && rm -f /tmp/cds-tenants.yaml /tmp/cds-training.log \
+ && chmod 0444 /app/app.jsa
 USER 10001:10001
 # App listens on 8080, a Border on 8181 (set SERVER_PORT=8181 for it); the health check follows SERVER_PORT.
-ENV SERVER_PORT=8080 \
-    JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
+ENV SERVER_PORT=8080
 EXPOSE 8080 8181
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD curl -fsS -o /dev/null "http://127.0.0.1:${SERVER_PORT}/actuator/health/readiness" || exit 1
-# Exec form: java is PID 1 and receives SIGTERM directly (Borders drain on SIGTERM).
-ENTRYPOINT ["java", "org.springframework.boot.loader.launch.JarLauncher"]
+# Exec form: java is PID 1 and receives SIGTERM directly (Borders drain on SIGTERM). The archive is named
+# here, not in JAVA_TOOL_OPTIONS, so that replacing the JVM options keeps class-data sharing.
+ENTRYPOINT ["java", "-XX:SharedArchiveFile=/app/app.jsa", "-jar", "app.jar"]

@@ -47,8 +47,10 @@ TENANTS_FILE="$ROOT/local/tenants.yaml"
 # Seconds to wait for each part to become ready / to stop after SIGTERM. Overridable for slow machines.
 READY_TIMEOUT="${RUN_LOCAL_READY_TIMEOUT:-180}"
 STOP_TIMEOUT="${RUN_LOCAL_STOP_TIMEOUT:-60}"
-# Five JVMs share the machine: keep each small. RUN_LOCAL_JAVA_OPTS is appended (a later -Xmx or -D wins).
-DEFAULT_JAVA_OPTS="-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+# Five JVMs share the machine: keep each small (docs/configuration/jvm.md: a heap that starts at 32 MB and
+# grows on demand, the serial collector, caps on native memory; full JIT, as in production).
+# RUN_LOCAL_JAVA_OPTS is appended (a later -Xmx or -D wins).
+DEFAULT_JAVA_OPTS="-Xms32m -Xmx256m -XX:+UseSerialGC -XX:MaxDirectMemorySize=128m -XX:ReservedCodeCacheSize=96m -XX:MaxMetaspaceSize=128m -XX:+ExitOnOutOfMemoryError"
 read -r -a JAVA_OPTS <<<"$DEFAULT_JAVA_OPTS ${RUN_LOCAL_JAVA_OPTS:-}"
 
 COORD_JAR="coordination-embedded/target/coordination-embedded.jar"
