@@ -45,42 +45,6 @@ class PropertiesDefaultsTest {
     }
 
     @Test
-    void registryDefaultsToTheDesignValuesAndNeedsAConnectionString() {
-        RegistryProperties registry = bind("egress.registry", RegistryProperties.class, Map.of());
-        assertThat(registry.node()).isEqualTo("egress");
-        assertThat(registry.semaphore()).isEqualTo("borders-registry");
-        assertThat(registry.sessionTimeout()).isEqualTo(Duration.ofSeconds(5));
-        assertThatThrownBy(registry::toSettings).hasMessageContaining("egress.registry.connection-string");
-
-        RegistryProperties set = bind("egress.registry", RegistryProperties.class,
-                Map.of("egress.registry.connection-string", "grpc://127.0.0.1:2136/local", "egress.registry.session-timeout", "7s"));
-        assertThat(set.toSettings().sessionTimeout()).isEqualTo(Duration.ofSeconds(7));
-        assertThat(set.toSettings().auth().authenticated()).isFalse();
-
-        RegistryProperties withToken = bind("egress.registry", RegistryProperties.class,
-                Map.of("egress.registry.connection-string", "grpc://127.0.0.1:2136/local", "egress.registry.token", "s3cret-ydb"));
-        assertThat(withToken.toSettings().auth().token()).isEqualTo("s3cret-ydb");
-        assertThat(withToken.toString()).doesNotContain("s3cret").contains("token=(set)");
-        assertThat(withToken.toSettings().toString()).doesNotContain("s3cret");
-    }
-
-    @Test
-    void refusesARegistryTokenOverPlaintextUnlessInsecureLocal() {
-        RegistryProperties plaintext = bind("egress.registry", RegistryProperties.class,
-                Map.of("egress.registry.connection-string", "grpc://127.0.0.1:2136/local", "egress.registry.token", "s3cret-ydb"));
-        assertThatThrownBy(() -> plaintext.toSettings(false))
-                .hasMessageContaining("egress.registry.token/token-file").hasMessageContaining("grpc://127.0.0.1:2136/local")
-                .hasMessageContaining("egress.security.insecure-local").hasMessageNotContaining("s3cret");
-        assertThat(plaintext.toSettings(true).auth().authenticated()).isTrue();
-        RegistryProperties anonymous = bind("egress.registry", RegistryProperties.class,
-                Map.of("egress.registry.connection-string", "grpc://127.0.0.1:2136/local"));
-        assertThat(anonymous.toSettings(false).createIfMissing()).as("Borders create the registry").isTrue();
-        RegistryProperties tls = bind("egress.registry", RegistryProperties.class,
-                Map.of("egress.registry.connection-string", "grpcs://ydb.example:2135/prod", "egress.registry.token", "t"));
-        assertThat(tls.toSettings(false).auth().authenticated()).isTrue();
-    }
-
-    @Test
     void securityTokensCanComeFromFilesAndNeverBoth(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Path internal = java.nio.file.Files.writeString(dir.resolve("internal"), "old\nnew\n");
         SecurityProperties fromFile = bind("egress.security", SecurityProperties.class,
