@@ -1,6 +1,5 @@
 package dev.egress.border;
 
-import dev.egress.border.config.SecurityProperties;
 import dev.egress.discovery.auth.BearerTokens;
 import dev.egress.discovery.auth.CanonicalPath;
 import dev.egress.discovery.auth.TokenSource;

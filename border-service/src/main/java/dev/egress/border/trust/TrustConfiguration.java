@@ -1,8 +1,7 @@
 package dev.egress.border.trust;
 
-import dev.egress.border.config.BorderProperties;
-import dev.egress.border.config.SecurityProperties;
-import dev.egress.border.config.TrustProperties;
+import dev.egress.border.registration.BorderProperties;
+import dev.egress.border.SecurityProperties;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.discovery.AnnouncementWriter;
 import dev.egress.discovery.BorderId;

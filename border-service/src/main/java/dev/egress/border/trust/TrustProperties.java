@@ -1,4 +1,4 @@
-package dev.egress.border.config;
+package dev.egress.border.trust;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -34,7 +34,7 @@ public record TrustProperties(@DefaultValue("") String certificate, @DefaultValu
      *
      * @return true if at least one of the three paths is set
      */
-    public boolean anySet() {
+    boolean anySet() {
         return !certificate.isEmpty() || !privateKey.isEmpty() || !appCa.isEmpty();
     }
 }

@@ -1,8 +1,13 @@
-package dev.egress.border.config;
+package dev.egress.border;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.egress.border.egress.LimitsProperties;
+import dev.egress.border.egress.PoolProperties;
+import dev.egress.border.registration.BorderProperties;
+import dev.egress.border.ssrf.DnsProperties;
+import dev.egress.border.ssrf.SsrfProperties;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
