@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.egress.coordination.EmbeddedCoordinationNode;
+import dev.egress.discovery.Announcement;
 import dev.egress.discovery.AnnouncementReader;
 import dev.egress.discovery.AnnouncementWriter;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.BorderRegistry;
+import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistryWatcher;
 import dev.egress.discovery.registry.ydb.YdbBorderRegistry;
 import dev.egress.discovery.registry.ydb.YdbRegistryWatcher;
@@ -19,7 +21,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -57,8 +61,8 @@ class RegistryAutoConfigurationTest {
 
     @Test
     void isRegisteredAsAnAutoConfiguration() {
-        assertThat(org.springframework.boot.context.annotation.ImportCandidates
-                .load(org.springframework.boot.autoconfigure.AutoConfiguration.class, getClass().getClassLoader())
+        assertThat(ImportCandidates
+                .load(AutoConfiguration.class, getClass().getClassLoader())
                 .getCandidates()).contains(RegistryAutoConfiguration.class.getName());
     }
 
@@ -80,7 +84,7 @@ class RegistryAutoConfigurationTest {
     void aSuppliedRegistryWins() {
         BorderRegistry supplied = new BorderRegistry() {
             @Override
-            public dev.egress.discovery.registry.Registration register(dev.egress.discovery.Announcement initial) {
+            public Registration register(Announcement initial) {
                 throw new UnsupportedOperationException();
             }
 
