@@ -130,10 +130,10 @@ class AppWiringTest {
 
     @Test
     void readsTheRegistryWithoutCreatingItUnlessTold() throws Exception {
-        runner().run(context -> assertThat(context.getBean(dev.egress.app.routing.RegistryProperties.class)
+        runner().run(context -> assertThat(context.getBean(dev.egress.discovery.boot.RegistryProperties.class)
                 .createIfMissing()).isFalse());
         runner().withPropertyValues("egress.registry.create-if-missing=true").run(context -> assertThat(
-                context.getBean(dev.egress.app.routing.RegistryProperties.class).createIfMissing()).isTrue());
+                context.getBean(dev.egress.discovery.boot.RegistryProperties.class).createIfMissing()).isTrue());
     }
 
     @Test
@@ -142,7 +142,7 @@ class AppWiringTest {
                 .run(context -> assertThat(context.getBean(dev.egress.app.config.SecurityProperties.class).toString())
                         .doesNotContain("s3cret").contains("2 redacted"));
         runner().withPropertyValues("egress.registry.token=s3cret-ydb")
-                .run(context -> assertThat(context.getBean(dev.egress.app.routing.RegistryProperties.class).toString())
+                .run(context -> assertThat(context.getBean(dev.egress.discovery.boot.RegistryProperties.class).toString())
                         .doesNotContain("s3cret").contains("token=(set)"));
     }
 

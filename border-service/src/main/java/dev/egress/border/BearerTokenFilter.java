@@ -1,6 +1,5 @@
 package dev.egress.border;
 
-import dev.egress.border.config.SecurityProperties;
 import dev.egress.discovery.auth.BearerAnswers;
 import dev.egress.discovery.auth.BearerFilterSupport;
 import dev.egress.discovery.auth.BearerTokens;

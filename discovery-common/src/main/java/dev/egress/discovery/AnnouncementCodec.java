@@ -28,8 +28,6 @@ public final class AnnouncementCodec {
     /** Largest payload accepted or produced. */
     public static final int MAX_BYTES = 64 * 1024;
 
-    private static final String STATUSES = "ACTIVE, DRAINING or DISABLED";
-
     // Duplicate keys and trailing data are ambiguous ("which borderId is it?"), so they are errors
     // rather than last-one-wins.
     private static final JsonMapper JSON = JsonMapper.builder()
@@ -167,7 +165,7 @@ public final class AnnouncementCodec {
                 parsed = IpStatus.valueOf(status);
             } catch (IllegalArgumentException e) {
                 throw new InvalidAnnouncementException(field + ".status",
-                        "%s (expected: %s)".formatted(InvalidAnnouncementException.quoted(status), STATUSES));
+                        "%s (expected: %s)".formatted(InvalidAnnouncementException.quoted(status), IpStatus.choices()));
             }
             ips.add(new AnnouncedIp(ip, bind, parsed));
         }

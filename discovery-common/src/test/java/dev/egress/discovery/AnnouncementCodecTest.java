@@ -298,6 +298,12 @@ class AnnouncementCodecTest {
     }
 
     @Test
+    void namesEveryStatusWhenRejectingAnUnknownOne() {
+        assertRejected(mutated(root -> ((ObjectNode) root.get("ips").get(0)).put("status", "UP")),
+                "ips[0].status", "expected: " + IpStatus.choices());
+    }
+
+    @Test
     void rejectsBadPublishTimes() {
         assertRejected(mutated(root -> root.remove("publishedAt")), "publishedAt", "missing");
         assertRejected(mutated(root -> root.put("publishedAt", "yesterday")), "publishedAt", "expected: an ISO-8601 instant");

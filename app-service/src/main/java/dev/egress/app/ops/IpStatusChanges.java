@@ -11,7 +11,6 @@ import dev.egress.discovery.RoutingTable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -146,12 +145,8 @@ final class IpStatusChanges {
     }
 
     private static IpStatus parseStatus(String text) {
-        try {
-            return IpStatus.valueOf(text == null ? "" : text.strip().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new OpsProblems.InvalidChangeException(
-                    "status: '%s' (expected: ACTIVE, DRAINING or DISABLED)".formatted(text));
-        }
+        return IpStatus.fromName(text).orElseThrow(() -> new OpsProblems.InvalidChangeException(
+                "status: '%s' (expected: %s)".formatted(text, IpStatus.choices())));
     }
 
     private static EgressIp parseIp(String text) {

@@ -1,5 +1,6 @@
 package dev.egress.app.server;
 
+import dev.egress.discovery.server.RequestHeaderDeadline;
 import io.micrometer.core.instrument.Counter;
 import io.netty.channel.ChannelException;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -37,6 +38,6 @@ class ListenerConfiguration {
         return server -> server
                 .requestTimeout(properties.requestBodyTimeout())
                 .doOnChannelInit((observer, channel, remote) ->
-                        RequestHeaderDeadline.install(channel, properties.requestHeaderTimeout(), headerTimeouts::increment));
+                        RequestHeaderDeadline.installFromOpening(channel, properties.requestHeaderTimeout(), headerTimeouts::increment));
     }
 }

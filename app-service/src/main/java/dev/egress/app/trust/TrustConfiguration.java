@@ -7,10 +7,9 @@ import dev.egress.discovery.trust.Identity;
 import dev.egress.discovery.trust.ReloadingFile;
 import dev.egress.discovery.trust.SpiffeId;
 import dev.egress.discovery.trust.TrustBundle;
+import dev.egress.discovery.trust.TrustFiles;
 import dev.egress.discovery.trust.TrustMaterialException;
-import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -30,9 +29,10 @@ class TrustConfiguration {
 
     @Bean
     AppTrust appTrust(TrustProperties trust, SecurityProperties security) {
-        if (!trust.anySet()) {
+        TrustFiles files = trust.files();
+        if (!files.anySet()) {
             if (!security.insecureLocal()) {
-                throw new TrustMaterialException("egress.trust.certificate, egress.trust.private-key, egress.trust.border-ca: "
+                throw new TrustMaterialException(files.names() + ": "
                         + "not set (expected: this App's PEM certificate chain naming spiffe://" + trust.domain()
                         + "/app/<name>, its PKCS#8 key, and the CA issuing Border certificates; "
                         + "or egress.security.insecure-local=true for local runs only)");
@@ -41,25 +41,9 @@ class TrustConfiguration {
                     + "Borders are called without TLS");
             return new AppTrust(Optional.empty(), trust.domain());
         }
-        List<String> missing = new ArrayList<>();
-        if (trust.certificate().isEmpty()) {
-            missing.add("egress.trust.certificate");
-        }
-        if (trust.privateKey().isEmpty()) {
-            missing.add("egress.trust.private-key");
-        }
-        if (trust.borderCa().isEmpty()) {
-            missing.add("egress.trust.border-ca");
-        }
-        if (!missing.isEmpty()) {
-            throw new TrustMaterialException(String.join(", ", missing) + ": not set (expected: all of "
-                    + "egress.trust.certificate, egress.trust.private-key and egress.trust.border-ca, or none with "
-                    + "egress.security.insecure-local=true)");
-        }
-        ReloadingFile<Identity> identity = ReloadingFile.identity(Path.of(trust.certificate()), Path.of(trust.privateKey()),
-                "egress.trust.certificate", "egress.trust.private-key", trust.checkInterval());
-        ReloadingFile<TrustBundle> borderCa = ReloadingFile.bundle(Path.of(trust.borderCa()), "egress.trust.border-ca",
-                trust.checkInterval());
+        files.requireAll();
+        ReloadingFile<Identity> identity = files.watchIdentity();
+        ReloadingFile<TrustBundle> borderCa = files.watchPeerCa();
         List<SpiffeId> named = SpiffeId.of(identity.get().leaf());
         if (named.stream().noneMatch(id -> id.trustDomain().equals(trust.domain()) && id.role().equals(SpiffeId.APP))) {
             identity.close();

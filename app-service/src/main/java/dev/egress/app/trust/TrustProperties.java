@@ -1,5 +1,6 @@
 package dev.egress.app.trust;
 
+import dev.egress.discovery.trust.TrustFiles;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -32,7 +33,7 @@ public record TrustProperties(@DefaultValue("") String certificate, @DefaultValu
         borderCa = borderCa == null ? "" : borderCa.trim();
     }
 
-    boolean anySet() {
-        return !certificate.isEmpty() || !privateKey.isEmpty() || !borderCa.isEmpty();
+    TrustFiles files() {
+        return new TrustFiles(certificate, privateKey, "egress.trust.border-ca", borderCa, checkInterval);
     }
 }

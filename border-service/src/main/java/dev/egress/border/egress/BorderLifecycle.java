@@ -1,6 +1,6 @@
 package dev.egress.border.egress;
 
-import dev.egress.border.config.BorderProperties;
+import dev.egress.border.registration.BorderProperties;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.discovery.IpStatus;
 import java.time.Duration;

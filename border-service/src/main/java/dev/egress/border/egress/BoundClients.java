@@ -1,8 +1,5 @@
 package dev.egress.border.egress;
 
-import dev.egress.border.config.HostedIps;
-import dev.egress.border.config.LimitsProperties;
-import dev.egress.border.config.PoolProperties;
 import dev.egress.border.ssrf.VettingResolverGroup;
 import dev.egress.discovery.EgressIp;
 import io.netty.channel.ChannelOption;

@@ -1,21 +1,46 @@
 package dev.egress.border.egress;
 
-import dev.egress.border.config.BorderProperties;
-import dev.egress.border.config.HostedIps;
-import dev.egress.border.config.LimitsProperties;
-import dev.egress.border.config.PoolProperties;
-import dev.egress.border.config.TlsProperties;
+import dev.egress.border.registration.BorderProperties;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.ssrf.SsrfGuard;
 import dev.egress.border.ssrf.VettingResolverGroup;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.web.reactive.config.WebFluxConfigurer;
 
-/** Wires the egress path: bound clients (binding is checked here, before anything is announced), admission, service. */
+/**
+ * Wires the egress path: the hosted IPs, bound clients (binding is checked here, before anything is
+ * announced), admission, service, and the request size the forward endpoint decodes.
+ */
 @Configuration(proxyBeanMethods = false)
 class EgressConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(EgressConfiguration.class);
+
+    @Bean
+    HostedIps hostedIps(BorderProperties border) {
+        HostedIps ips = HostedIps.parse(border.ips());
+        log.info("Dedicated IPs (bind=public where they differ): {}", ips);
+        return ips;
+    }
+
+    @Bean
+    WebFluxConfigurer requestSizeCodecs(LimitsProperties limits) {
+        // The forward body travels inside a JSON envelope (escaping can grow it): leave headroom here and
+        // enforce the exact cap on the decoded body, so both limits answer 413.
+        long envelope = Math.min(Integer.MAX_VALUE, limits.maxRequestBody().toBytes() * 2 + 256 * 1024);
+        return new WebFluxConfigurer() {
+            @Override
+            public void configureHttpMessageCodecs(ServerCodecConfigurer configurer) {
+                configurer.defaultCodecs().maxInMemorySize((int) envelope);
+            }
+        };
+    }
 
     @Bean(destroyMethod = "close")
     BoundClients boundClients(HostedIps hosted, LimitsProperties limits, PoolProperties pool,

@@ -4,7 +4,6 @@ import dev.egress.border.BorderException;
 import dev.egress.border.InvalidRequestException;
 import dev.egress.border.IpNotHostedException;
 import dev.egress.border.UnavailableException;
-import dev.egress.border.config.LimitsProperties;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.ssrf.SsrfGuard;
 import dev.egress.border.ssrf.TargetDeniedException;

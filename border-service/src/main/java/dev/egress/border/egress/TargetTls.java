@@ -1,6 +1,5 @@
 package dev.egress.border.egress;
 
-import dev.egress.border.config.TlsProperties;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -11,7 +11,6 @@ import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
@@ -115,10 +114,7 @@ class OpsController {
     }
 
     private static IpStatus parseStatus(String text) {
-        try {
-            return IpStatus.valueOf(text == null ? "" : text.strip().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new InvalidRequestException("status: '%s' (expected: ACTIVE, DRAINING or DISABLED)".formatted(text));
-        }
+        return IpStatus.fromName(text).orElseThrow(() ->
+                new InvalidRequestException("status: '%s' (expected: %s)".formatted(text, IpStatus.choices())));
     }
 }

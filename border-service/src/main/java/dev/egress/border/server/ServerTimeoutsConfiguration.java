@@ -1,11 +1,11 @@
 package dev.egress.border.server;
 
+import dev.egress.discovery.server.RequestHeaderDeadline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import reactor.netty.NettyPipeline;
 
 /** Puts {@link ServerTimeoutsProperties} on the Border's listening port (Reactor Netty server). */
 @Configuration(proxyBeanMethods = false)
@@ -20,14 +20,8 @@ class ServerTimeoutsConfiguration {
         return server -> server
                 .idleTimeout(timeouts.idleTimeout())
                 .requestTimeout(timeouts.requestTimeout())
-                .doOnChannelInit((observer, channel, remote) -> {
-                    if (channel.pipeline().get(NettyPipeline.HttpCodec) == null) {
-                        // Not plain HTTP/1.1 (e.g. a protocol negotiated later): nothing to attach to yet.
-                        return;
-                    }
-                    HeaderDeadline deadline = new HeaderDeadline(timeouts.requestHeaderTimeout());
-                    channel.pipeline().addBefore(NettyPipeline.HttpCodec, "egress.headerDeadline.raw", deadline.raw());
-                    channel.pipeline().addAfter(NettyPipeline.HttpCodec, "egress.headerDeadline.decoded", deadline.decoded());
-                });
+                .doOnChannelInit((observer, channel, remote) ->
+                        // From the first byte: a silent connection is the idle timeout's to close.
+                        RequestHeaderDeadline.installFromFirstByte(channel, timeouts.requestHeaderTimeout(), () -> { }));
     }
 }

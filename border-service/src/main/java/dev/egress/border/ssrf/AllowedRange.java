@@ -14,7 +14,7 @@ import java.util.Optional;
  * @param range the addresses
  * @param ports the ports, or empty for every port
  */
-public record AllowedRange(Cidr range, Optional<PortRange> ports) {
+record AllowedRange(Cidr range, Optional<PortRange> ports) {
 
     /**
      * Parses an entry.

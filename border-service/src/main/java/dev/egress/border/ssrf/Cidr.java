@@ -18,7 +18,7 @@ import java.util.Objects;
  *
  * @param block the prefix block (a single address is a /32 or /128 block)
  */
-public record Cidr(IPAddress block) {
+record Cidr(IPAddress block) {
 
     private static final IPAddressStringParameters STRICT = strict();
     private static final java.util.regex.Pattern PREFIX = java.util.regex.Pattern.compile("0|[1-9][0-9]{0,2}");

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Interface addresses are re-read at most every {@link #REFRESH} (an address added at run time is
  * picked up), on the vetting thread: enumeration is a local call taking well under a millisecond.
  */
-public final class OwnAddresses {
+final class OwnAddresses {
 
     static final Duration REFRESH = Duration.ofSeconds(5);
 

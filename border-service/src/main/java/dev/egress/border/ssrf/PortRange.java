@@ -6,7 +6,7 @@ package dev.egress.border.ssrf;
  * @param from the first port
  * @param to   the last port
  */
-public record PortRange(int from, int to) {
+record PortRange(int from, int to) {
 
     /** Validates the bounds. */
     public PortRange {

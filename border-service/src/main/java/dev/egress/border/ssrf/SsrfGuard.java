@@ -62,7 +62,7 @@ public final class SsrfGuard {
      * @param denied  operator ranges no allowed range can reopen ({@code egress.ssrf.denied-ranges})
      * @param own     this host and the Border's own listening sockets
      */
-    public SsrfGuard(List<AllowedRange> allowed, List<Cidr> denied, OwnAddresses own) {
+    SsrfGuard(List<AllowedRange> allowed, List<Cidr> denied, OwnAddresses own) {
         this.allowed = List.copyOf(allowed);
         this.denied = List.copyOf(denied);
         this.own = own;
@@ -73,7 +73,7 @@ public final class SsrfGuard {
      *
      * @return the allowed ranges
      */
-    public List<AllowedRange> allowed() {
+    List<AllowedRange> allowed() {
         return allowed;
     }
 
@@ -82,7 +82,7 @@ public final class SsrfGuard {
      *
      * @return the denied ranges
      */
-    public List<Cidr> denied() {
+    List<Cidr> denied() {
         return denied;
     }
 

@@ -48,7 +48,7 @@ public final class VettingResolverGroup extends AddressResolverGroup<InetSocketA
      * @param resolveTimeout    the longest one resolution may take, all queries and retries included
      * @param maxPendingPerName how many connection attempts may wait on one name's resolution at once
      */
-    public VettingResolverGroup(SsrfGuard guard, DnsAddressResolverGroup dns, Duration resolveTimeout, int maxPendingPerName) {
+    VettingResolverGroup(SsrfGuard guard, DnsAddressResolverGroup dns, Duration resolveTimeout, int maxPendingPerName) {
         this.guard = guard;
         this.dns = dns;
         this.resolveTimeout = resolveTimeout;

@@ -1,8 +1,7 @@
 package dev.egress.border.trust;
 
-import dev.egress.border.config.BorderProperties;
-import dev.egress.border.config.SecurityProperties;
-import dev.egress.border.config.TrustProperties;
+import dev.egress.border.registration.BorderProperties;
+import dev.egress.border.SecurityProperties;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.discovery.AnnouncementWriter;
 import dev.egress.discovery.BorderId;
@@ -12,13 +11,12 @@ import dev.egress.discovery.trust.IdentityKeyManager;
 import dev.egress.discovery.trust.ReloadingFile;
 import dev.egress.discovery.trust.SpiffeId;
 import dev.egress.discovery.trust.TrustBundle;
+import dev.egress.discovery.trust.TrustFiles;
 import dev.egress.discovery.trust.TrustMaterialException;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.KeyManagerFactoryWrapper;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import javax.net.ssl.SSLException;
@@ -43,9 +41,10 @@ class TrustConfiguration {
 
     @Bean
     TrustMode trustMode(TrustProperties trust, SecurityProperties security, BorderProperties border) {
-        if (!trust.anySet()) {
+        TrustFiles files = trust.files();
+        if (!files.anySet()) {
             if (!security.insecureLocal()) {
-                throw new TrustMaterialException("egress.trust.certificate, egress.trust.private-key, egress.trust.app-ca: "
+                throw new TrustMaterialException(files.names() + ": "
                         + "not set (expected: this Border's PEM certificate chain naming spiffe://" + trust.domain()
                         + "/border/" + border.id() + ", its PKCS#8 key, and the CA issuing App certificates; "
                         + "or egress.security.insecure-local=true for local runs only)");
@@ -54,30 +53,14 @@ class TrustConfiguration {
                     + "announcements and accepting forwards from any client holding the internal token");
             return TrustMode.insecure();
         }
-        List<String> missing = new ArrayList<>();
-        if (trust.certificate().isEmpty()) {
-            missing.add("egress.trust.certificate");
-        }
-        if (trust.privateKey().isEmpty()) {
-            missing.add("egress.trust.private-key");
-        }
-        if (trust.appCa().isEmpty()) {
-            missing.add("egress.trust.app-ca");
-        }
-        if (!missing.isEmpty()) {
-            throw new TrustMaterialException(String.join(", ", missing) + ": not set (expected: all of "
-                    + "egress.trust.certificate, egress.trust.private-key and egress.trust.app-ca, or none with "
-                    + "egress.security.insecure-local=true)");
-        }
+        files.requireAll();
         String scheme = String.valueOf(border.advertisedUrl().getScheme()).toLowerCase(Locale.ROOT);
         if (!scheme.equals("https")) {
             throw new TrustMaterialException("egress.border.advertised-url: " + border.advertisedUrl()
                     + " (expected: https, since this Border serves TLS; Apps refuse plaintext endpoints)");
         }
-        ReloadingFile<Identity> identity = ReloadingFile.identity(Path.of(trust.certificate()), Path.of(trust.privateKey()),
-                "egress.trust.certificate", "egress.trust.private-key", trust.checkInterval());
-        ReloadingFile<TrustBundle> appCa = ReloadingFile.bundle(Path.of(trust.appCa()), "egress.trust.app-ca",
-                trust.checkInterval());
+        ReloadingFile<Identity> identity = files.watchIdentity();
+        ReloadingFile<TrustBundle> appCa = files.watchPeerCa();
         BorderTrust material = BorderTrust.of(identity, appCa, trust.domain(), BorderId.of(border.id()));
         requireNamesThisBorder(identity.get(), material.id());
         log.info("Trust: serving TLS and signing announcements as {}; forwards accepted from App certificates of {}",

@@ -7,6 +7,7 @@ import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
+import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -74,6 +75,14 @@ class OpsApiTest {
                 .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
                 .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:invalid-request");
         assertThat(registry.held().statusOf(EgressIp.of("127.0.0.7"))).contains(IpStatus.ACTIVE);
+    }
+
+    @Test
+    void namesEveryStatusWhenRefusingAnUnknownOne() {
+        put("127.0.0.7", "SLEEPING").expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.detail").value(detail -> assertThat((String) detail)
+                        .contains("(expected: " + IpStatus.choices() + ")")
+                        .contains(Arrays.stream(IpStatus.values()).map(Enum::name).toList()));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.egress.app.server;
+package dev.egress.discovery.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -19,20 +19,24 @@ import reactor.netty.NettyPipeline;
 /**
  * Closes an HTTP/1.1 connection whose client does not deliver a request's complete headers within a
  * deadline. An idle timeout alone does not stop a client that sends one header byte every few seconds:
- * each byte resets it, and the header limit (8 KB) is hours away. The clock starts when the connection
- * opens (for its first request) or at the first byte of a later request, and stops when the HTTP codec
- * has decoded the request line and headers.
+ * each byte resets it, and the header limit (8 KB) is hours away. The clock starts at the first byte of
+ * a request (or, installed {@linkplain #installFromOpening from the opening}, when the connection opens
+ * for its first request), and stops when the HTTP codec has decoded the request line and headers.
  *
  * <p>Two handlers share one instance per connection: one in front of the codec sees raw bytes (start),
  * one behind it sees the decoded request (stop) and the end of each response (wait for the next request,
- * which Boot's {@code server.netty.idle-timeout} bounds). Everything runs on the connection's event loop.
+ * which the listener's idle timeout bounds). Everything runs on the connection's event loop.
+ *
+ * <p>Both services install it on their listening port; they differ only in when the first request's
+ * clock starts: the App's at the connection's opening (a connection that never sends is closed too),
+ * the Border's at its first byte (its own idle timeout handles silent connections).
  */
-final class RequestHeaderDeadline {
+public final class RequestHeaderDeadline {
 
     /** Pipeline name of the raw-bytes handler, in front of the codec. */
-    static final String RAW = "egress.requestHeaderDeadline.raw";
+    private static final String RAW = "egress.requestHeaderDeadline.raw";
     /** Pipeline name of the decoded-request handler, behind the codec. */
-    static final String DECODED = "egress.requestHeaderDeadline.decoded";
+    private static final String DECODED = "egress.requestHeaderDeadline.decoded";
 
     private final Channel channel;
     private final long timeoutNanos;
@@ -48,23 +52,44 @@ final class RequestHeaderDeadline {
     }
 
     /**
-     * Installs the deadline on a new server connection; called while the channel is initialised, after
-     * Reactor Netty has added its HTTP codec. A pipeline without the HTTP/1.1 codec is left alone.
+     * Installs the deadline on a new server connection, the first request's clock starting at once: a
+     * connection that never sends is closed too. Called while the channel is initialised, after Reactor
+     * Netty has added its HTTP codec; a pipeline without the HTTP/1.1 codec is left alone.
      *
      * @param channel   the accepted connection
      * @param timeout   the deadline
      * @param onTimeout called (on the event loop) before a connection is closed for missing it
      */
-    static void install(Channel channel, Duration timeout, Runnable onTimeout) {
+    public static void installFromOpening(Channel channel, Duration timeout, Runnable onTimeout) {
+        RequestHeaderDeadline deadline = install(channel, timeout, onTimeout);
+        if (deadline != null) {
+            channel.eventLoop().execute(deadline::start);
+        }
+    }
+
+    /**
+     * Installs the deadline on a new server connection, every request's clock (the first one's too)
+     * starting at its first byte; a connection that sends nothing is left to the idle timeout. Called
+     * while the channel is initialised, after Reactor Netty has added its HTTP codec; a pipeline without
+     * the HTTP/1.1 codec is left alone.
+     *
+     * @param channel   the accepted connection
+     * @param timeout   the deadline
+     * @param onTimeout called (on the event loop) before a connection is closed for missing it
+     */
+    public static void installFromFirstByte(Channel channel, Duration timeout, Runnable onTimeout) {
+        install(channel, timeout, onTimeout);
+    }
+
+    private static RequestHeaderDeadline install(Channel channel, Duration timeout, Runnable onTimeout) {
         ChannelPipeline pipeline = channel.pipeline();
         if (pipeline.get(NettyPipeline.HttpCodec) == null) {
-            return;
+            return null;
         }
         RequestHeaderDeadline deadline = new RequestHeaderDeadline(channel, timeout, onTimeout);
         pipeline.addBefore(NettyPipeline.HttpCodec, RAW, deadline.new RawBytes());
         pipeline.addAfter(NettyPipeline.HttpCodec, DECODED, deadline.new DecodedRequests());
-        // The first request's clock starts with the connection: one that never sends is closed too.
-        channel.eventLoop().execute(deadline::start);
+        return deadline;
     }
 
     private void start() {

@@ -1,4 +1,4 @@
-package dev.egress.border.config;
+package dev.egress.border.ssrf;
 
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;

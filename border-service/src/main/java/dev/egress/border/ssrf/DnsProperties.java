@@ -1,4 +1,4 @@
-package dev.egress.border.config;
+package dev.egress.border.ssrf;
 
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;

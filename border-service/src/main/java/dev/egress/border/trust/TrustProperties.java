@@ -1,5 +1,6 @@
-package dev.egress.border.config;
+package dev.egress.border.trust;
 
+import dev.egress.discovery.trust.TrustFiles;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -29,12 +30,7 @@ public record TrustProperties(@DefaultValue("") String certificate, @DefaultValu
         appCa = appCa == null ? "" : appCa.trim();
     }
 
-    /**
-     * Whether any trust file is configured.
-     *
-     * @return true if at least one of the three paths is set
-     */
-    public boolean anySet() {
-        return !certificate.isEmpty() || !privateKey.isEmpty() || !appCa.isEmpty();
+    TrustFiles files() {
+        return new TrustFiles(certificate, privateKey, "egress.trust.app-ca", appCa, checkInterval);
     }
 }

@@ -1,43 +1,27 @@
-package dev.egress.border.config;
+package dev.egress.border.ssrf;
 
-import dev.egress.border.registration.BorderRegistrar;
-import dev.egress.border.registration.RegistrationHealthIndicator;
-import dev.egress.border.ssrf.AllowedRange;
-import dev.egress.border.ssrf.Cidr;
-import dev.egress.border.ssrf.OwnAddresses;
-import dev.egress.border.ssrf.SsrfGuard;
-import dev.egress.border.ssrf.VettingResolverGroup;
-import dev.egress.discovery.AnnouncedIp;
-import dev.egress.discovery.Announcement;
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.registry.BorderRegistry;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.resolver.dns.DnsAddressResolverGroup;
 import io.netty.resolver.dns.DnsNameResolverBuilder;
 import io.netty.resolver.dns.SequentialDnsServerAddressStreamProvider;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.function.Function;
-import java.time.Instant;
 import java.util.List;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.codec.ServerCodecConfigurer;
-import org.springframework.web.reactive.config.WebFluxConfigurer;
 import reactor.netty.http.HttpResources;
 import reactor.netty.resources.LoopResources;
 
-/** Wires the SSRF guard, the registry and the registrar from the validated properties. */
+/** Wires the SSRF guard and the vetting DNS resolver from {@link SsrfProperties} and {@link DnsProperties}. */
 @Configuration(proxyBeanMethods = false)
-class BorderConfiguration {
+class SsrfConfiguration {
 
-    private static final Logger log = LoggerFactory.getLogger(BorderConfiguration.class);
+    private static final Logger log = LoggerFactory.getLogger(SsrfConfiguration.class);
 
     @Bean
     OwnAddresses ownAddresses() {
@@ -98,38 +82,5 @@ class BorderConfiguration {
             }
         }
         return List.copyOf(out);
-    }
-
-    @Bean
-    HostedIps hostedIps(BorderProperties border) {
-        HostedIps ips = HostedIps.parse(border.ips());
-        log.info("Dedicated IPs (bind=public where they differ): {}", ips);
-        return ips;
-    }
-
-    @Bean
-    BorderRegistrar borderRegistrar(BorderRegistry registry, BorderProperties border, HostedIps hosted, MeterRegistry meters) {
-        List<AnnouncedIp> ips = hosted.bindByPublic().entrySet().stream()
-                .map(e -> new AnnouncedIp(e.getKey(), e.getValue(), border.initialStatus())).toList();
-        Announcement initial = Announcement.initial(BorderId.of(border.id()), border.advertisedUrl(), ips, Instant.now());
-        return new BorderRegistrar(registry, initial, meters);
-    }
-
-    @Bean("registration")
-    RegistrationHealthIndicator registrationHealthIndicator(BorderRegistrar registrar) {
-        return new RegistrationHealthIndicator(registrar);
-    }
-
-    @Bean
-    WebFluxConfigurer requestSizeCodecs(LimitsProperties limits) {
-        // The forward body travels inside a JSON envelope (escaping can grow it): leave headroom here and
-        // enforce the exact cap on the decoded body, so both limits answer 413.
-        long envelope = Math.min(Integer.MAX_VALUE, limits.maxRequestBody().toBytes() * 2 + 256 * 1024);
-        return new WebFluxConfigurer() {
-            @Override
-            public void configureHttpMessageCodecs(ServerCodecConfigurer configurer) {
-                configurer.defaultCodecs().maxInMemorySize((int) envelope);
-            }
-        };
     }
 }

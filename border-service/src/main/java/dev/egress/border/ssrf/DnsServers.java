@@ -1,6 +1,5 @@
-package dev.egress.border.config;
+package dev.egress.border.ssrf;
 
-import dev.egress.border.ssrf.Cidr;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 

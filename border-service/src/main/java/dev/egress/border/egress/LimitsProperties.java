@@ -1,4 +1,4 @@
-package dev.egress.border.config;
+package dev.egress.border.egress;
 
 import jakarta.validation.constraints.Min;
 import java.time.Duration;

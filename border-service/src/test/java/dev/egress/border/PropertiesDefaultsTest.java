@@ -1,8 +1,13 @@
-package dev.egress.border.config;
+package dev.egress.border;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.egress.border.egress.LimitsProperties;
+import dev.egress.border.egress.PoolProperties;
+import dev.egress.border.registration.BorderProperties;
+import dev.egress.border.ssrf.DnsProperties;
+import dev.egress.border.ssrf.SsrfProperties;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -42,42 +47,6 @@ class PropertiesDefaultsTest {
         assertThat(pool.maxLifeTime()).isEqualTo(Duration.ofMinutes(5));
         assertThat(pool.pendingAcquireTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(pool.evictionInterval()).isEqualTo(Duration.ofSeconds(10));
-    }
-
-    @Test
-    void registryDefaultsToTheDesignValuesAndNeedsAConnectionString() {
-        RegistryProperties registry = bind("egress.registry", RegistryProperties.class, Map.of());
-        assertThat(registry.node()).isEqualTo("egress");
-        assertThat(registry.semaphore()).isEqualTo("borders-registry");
-        assertThat(registry.sessionTimeout()).isEqualTo(Duration.ofSeconds(5));
-        assertThatThrownBy(registry::toSettings).hasMessageContaining("egress.registry.connection-string");
-
-        RegistryProperties set = bind("egress.registry", RegistryProperties.class,
-                Map.of("egress.registry.connection-string", "grpc://127.0.0.1:2136/local", "egress.registry.session-timeout", "7s"));
-        assertThat(set.toSettings().sessionTimeout()).isEqualTo(Duration.ofSeconds(7));
-        assertThat(set.toSettings().auth().authenticated()).isFalse();
-
-        RegistryProperties withToken = bind("egress.registry", RegistryProperties.class,
-                Map.of("egress.registry.connection-string", "grpc://127.0.0.1:2136/local", "egress.registry.token", "s3cret-ydb"));
-        assertThat(withToken.toSettings().auth().token()).isEqualTo("s3cret-ydb");
-        assertThat(withToken.toString()).doesNotContain("s3cret").contains("token=(set)");
-        assertThat(withToken.toSettings().toString()).doesNotContain("s3cret");
-    }
-
-    @Test
-    void refusesARegistryTokenOverPlaintextUnlessInsecureLocal() {
-        RegistryProperties plaintext = bind("egress.registry", RegistryProperties.class,
-                Map.of("egress.registry.connection-string", "grpc://127.0.0.1:2136/local", "egress.registry.token", "s3cret-ydb"));
-        assertThatThrownBy(() -> plaintext.toSettings(false))
-                .hasMessageContaining("egress.registry.token/token-file").hasMessageContaining("grpc://127.0.0.1:2136/local")
-                .hasMessageContaining("egress.security.insecure-local").hasMessageNotContaining("s3cret");
-        assertThat(plaintext.toSettings(true).auth().authenticated()).isTrue();
-        RegistryProperties anonymous = bind("egress.registry", RegistryProperties.class,
-                Map.of("egress.registry.connection-string", "grpc://127.0.0.1:2136/local"));
-        assertThat(anonymous.toSettings(false).createIfMissing()).as("Borders create the registry").isTrue();
-        RegistryProperties tls = bind("egress.registry", RegistryProperties.class,
-                Map.of("egress.registry.connection-string", "grpcs://ydb.example:2135/prod", "egress.registry.token", "t"));
-        assertThat(tls.toSettings(false).auth().authenticated()).isTrue();
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.egress.border.config;
+package dev.egress.border.egress;
 
 import dev.egress.discovery.EgressIp;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.egress.border.config;
+package dev.egress.border.egress;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;

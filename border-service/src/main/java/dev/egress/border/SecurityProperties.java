@@ -1,4 +1,4 @@
-package dev.egress.border.config;
+package dev.egress.border;
 
 import dev.egress.discovery.auth.TokenSource;
 import java.util.Collections;

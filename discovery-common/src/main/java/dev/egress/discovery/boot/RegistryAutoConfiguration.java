@@ -1,0 +1,84 @@
+package dev.egress.discovery.boot;
+
+import dev.egress.discovery.AnnouncementReader;
+import dev.egress.discovery.AnnouncementWriter;
+import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.registry.BorderRegistry;
+import dev.egress.discovery.registry.RegistryWatcher;
+import dev.egress.discovery.registry.ydb.YdbBorderRegistry;
+import dev.egress.discovery.registry.ydb.YdbRegistryWatcher;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * The registry clients of both services, from {@link RegistryProperties}. Which client a service gets
+ * follows from what it has: a context that writes announcements (a Border, with its
+ * {@link AnnouncementWriter}) publishes them through a {@link BorderRegistry}; one that reads them into a
+ * {@link RoutingTable} (the App, with its {@link AnnouncementReader}) watches through a
+ * {@link RegistryWatcher}, and only when {@code egress.registry.connection-string} is set. A bean the
+ * context already has (a test double) wins. An auto-configuration rather than a plain configuration so
+ * that these conditions see the services' own beans.
+ */
+@AutoConfiguration
+@EnableConfigurationProperties(RegistryProperties.class)
+public class RegistryAutoConfiguration {
+
+    /** {@code egress.routing.poll-interval}'s default, as App's routing properties document it. */
+    private static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(500);
+
+    /** Creates the configuration; Spring instantiates it from the auto-configuration imports. */
+    public RegistryAutoConfiguration() {
+    }
+
+    /**
+     * Connects a Border to the registry (returns at once; I/O runs in the background).
+     *
+     * @param registry    the registry properties
+     * @param environment where {@code egress.security.insecure-local} is read (plaintext tokens, local runs only)
+     * @param meters      metrics
+     * @param writer      how announcements become owner data (signed unless {@code insecure-local})
+     * @return the registry client
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnBean(AnnouncementWriter.class)
+    @ConditionalOnMissingBean(BorderRegistry.class)
+    public BorderRegistry borderRegistry(RegistryProperties registry, Environment environment, MeterRegistry meters,
+                                         AnnouncementWriter writer) {
+        return YdbBorderRegistry.connect(registry.publisherSettings(insecureLocal(environment)), meters, writer);
+    }
+
+    /**
+     * Starts the App's registry watcher, which feeds the routing table (returns at once; I/O runs in the
+     * background).
+     *
+     * @param registry    the registry properties
+     * @param environment where {@code egress.routing.poll-interval} and {@code egress.security.insecure-local}
+     *                    are read
+     * @param table       the routing table to feed
+     * @param meters      metrics
+     * @param reader      how owner data becomes announcements (signatures verified unless {@code insecure-local})
+     * @return the watcher
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnBean({RoutingTable.class, AnnouncementReader.class})
+    @ConditionalOnMissingBean(RegistryWatcher.class)
+    @ConditionalOnExpression("!'${egress.registry.connection-string:}'.isBlank()")
+    public RegistryWatcher registryWatcher(RegistryProperties registry, Environment environment, RoutingTable table,
+                                           MeterRegistry meters, AnnouncementReader reader) {
+        Duration poll = Binder.get(environment).bind("egress.routing.poll-interval", Duration.class)
+                .orElse(DEFAULT_POLL_INTERVAL);
+        return YdbRegistryWatcher.start(registry.watcherSettings(poll, insecureLocal(environment)), table, meters, reader);
+    }
+
+    private static boolean insecureLocal(Environment environment) {
+        return Binder.get(environment).bind("egress.security.insecure-local", Boolean.class).orElse(false);
+    }
+}
