@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.egress.app.support.BorderProcess;
 import dev.egress.app.support.TestTrust;
 import dev.egress.coordination.EmbeddedCoordinationNode;
+import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
@@ -239,10 +240,7 @@ class SystemIT {
     @Test
     @Order(4)
     void aTargetThatRefusesTheConnectionIsNamedInTheUsersWordsWithTheCauseApart() throws Exception {
-        int closed;
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            closed = probe.getLocalPort(); // free again once closed: nothing listens there
-        }
+        int closed = ListenPorts.nothingListening();
         client().post().uri("/v1/deliveries").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("tenantId", "acme", "url", "http://127.0.0.1:" + closed + "/hook", "payload", Map.of()))
                 .exchange().expectStatus().isEqualTo(502)

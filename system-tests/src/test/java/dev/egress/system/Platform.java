@@ -2,7 +2,7 @@ package dev.egress.system;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.egress.discovery.testing.ListenPorts;
+import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.testing.TestPki;
 import java.io.IOException;
 import java.net.URI;

@@ -1,6 +1,6 @@
 package dev.egress.app.support;
 
-import dev.egress.discovery.testing.ListenPorts;
+import dev.egress.coordination.testing.ListenPorts;
 
 import java.io.File;
 import java.io.IOException;

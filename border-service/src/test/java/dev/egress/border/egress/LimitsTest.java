@@ -3,6 +3,7 @@ package dev.egress.border.egress;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.EgressIp;
@@ -29,10 +30,8 @@ import reactor.test.StepVerifier;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "egress.border.id=border-limits",
         "egress.border.ips=127.0.0.2,127.0.0.3",
-        "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.internal-token=" + Tokens.INTERNAL,
-        "egress.security.insecure-local=true",
-        "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
+        BorderTestProperties.LOCAL,
+        BorderTestProperties.LOOPBACK_TARGETS,
         "egress.limits.max-concurrency-per-ip=1",
         "egress.limits.max-request-body=1KB",
         // Above the 3 s the slow sink below takes, so only the trickling target hits it.

@@ -2,6 +2,7 @@ package dev.egress.border.egress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.RawTarget;
 import dev.egress.border.testing.Tokens;
@@ -26,10 +27,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "egress.border.id=border-garbage",
         "egress.border.ips=127.0.0.2",
-        "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.insecure-local=true",
-        "egress.security.internal-token=" + Tokens.INTERNAL,
-        "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535"})
+        BorderTestProperties.LOCAL,
+        BorderTestProperties.LOOPBACK_TARGETS})
 @AutoConfigureWebTestClient(timeout = "60s")
 @Import(InMemoryRegistryConfiguration.class)
 @ExtendWith(OutputCaptureExtension.class)

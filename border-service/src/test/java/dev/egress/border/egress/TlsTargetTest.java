@@ -2,6 +2,7 @@ package dev.egress.border.egress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.discovery.testing.TestCertificates;
 import dev.egress.border.testing.Tokens;
@@ -27,10 +28,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "egress.border.id=border-tls",
         "egress.border.ips=127.0.0.2,127.0.0.3",
-        "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.internal-token=" + Tokens.INTERNAL,
-        "egress.security.insecure-local=true",
-        "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535"})
+        BorderTestProperties.LOCAL,
+        BorderTestProperties.LOOPBACK_TARGETS})
 @AutoConfigureWebTestClient(timeout = "60s")
 @Import(InMemoryRegistryConfiguration.class)
 class TlsTargetTest {

@@ -2,6 +2,7 @@ package dev.egress.border.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.InMemoryBorderRegistry;
 import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.Tokens;
@@ -19,10 +20,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "egress.border.id=border-ops",
         "egress.border.ips=127.0.0.7,127.0.0.8",
-        "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.internal-token=" + Tokens.INTERNAL,
-        "egress.security.insecure-local=true",
-        "egress.security.operator-token=" + Tokens.OPERATOR})
+        BorderTestProperties.LOCAL,
+        BorderTestProperties.OPERATOR})
 @AutoConfigureWebTestClient(timeout = "60s")
 @Import(InMemoryRegistryConfiguration.class)
 class OpsApiTest {

@@ -2,6 +2,7 @@ package dev.egress.border.ssrf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.LocalDnsServer;
 import dev.egress.border.testing.Tokens;
@@ -27,10 +28,8 @@ import reactor.core.scheduler.Schedulers;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "egress.border.id=border-dns-cap",
         "egress.border.ips=127.0.0.2",
-        "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.insecure-local=true",
-        "egress.security.internal-token=" + Tokens.INTERNAL,
-        "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
+        BorderTestProperties.LOCAL,
+        BorderTestProperties.LOOPBACK_TARGETS,
         "egress.dns.query-timeout=1s",
         "egress.dns.resolve-timeout=6s",
         "egress.dns.max-pending-per-name=2"})
