@@ -105,9 +105,7 @@ class SystemIT {
     private static BorderProcess readyOrRestart(BorderProcess border) throws Exception {
         for (int attempt = 0; ; attempt++) {
             BorderProcess current = border;
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> current.ready() || !current.alive());
-            if (current.ready() || attempt == 2) {
+            if (current.awaitReadyOrExit() || attempt == 2) {
                 assertThat(current.ready()).as("%s ready; log: target/system-it-%s.log", current.id(), current.id()).isTrue();
                 return current;
             }

@@ -1,5 +1,7 @@
 package dev.egress.app.support;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.egress.coordination.testing.ListenPorts;
 
 import java.io.File;
@@ -131,6 +133,17 @@ public final class BorderProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /**
+     * Waits, up to three minutes (Borders boot in parallel on shared cores), until the Border is ready
+     * or its process has exited.
+     *
+     * @return whether it is ready
+     */
+    public boolean awaitReadyOrExit() {
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(() -> ready() || !alive());
+        return ready();
     }
 
     /**
