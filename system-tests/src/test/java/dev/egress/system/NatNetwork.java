@@ -2,11 +2,8 @@ package dev.egress.system;
 
 import dev.egress.system.HostCommand.Result;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,14 +45,10 @@ final class NatNetwork implements AutoCloseable {
     private static final Path LOCK = Path.of("/tmp/egress-nat-it.lock");
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(90);
 
-    private final FileChannel lockChannel;
-    private final FileLock lock;
-    private final Thread shutdownHook = new Thread(NatNetwork::removeAll, "nat-netns-cleanup");
-    private boolean closed;
+    private final NamespaceLease lease;
 
-    private NatNetwork(FileChannel lockChannel, FileLock lock) {
-        this.lockChannel = lockChannel;
-        this.lock = lock;
+    private NatNetwork(NamespaceLease lease) {
+        this.lease = lease;
     }
 
     /**
@@ -88,11 +81,7 @@ final class NatNetwork implements AutoCloseable {
      * @throws IOException if the machine-wide lock cannot be taken
      */
     static NatNetwork create(int receiverPort) throws IOException {
-        FileChannel channel = FileChannel.open(LOCK, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock lock = channel.lock();
-        NatNetwork network = new NatNetwork(channel, lock);
-        removeAll();
-        Runtime.getRuntime().addShutdownHook(network.shutdownHook);
+        NatNetwork network = new NatNetwork(NamespaceLease.take(LOCK, NatNetwork::removeAll, "nat-netns-cleanup"));
         try {
             network.build(receiverPort);
         } catch (RuntimeException e) {
@@ -258,23 +247,8 @@ final class NatNetwork implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        removeAll();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException shuttingDown) {
-            // Called while the JVM exits: the hook runs anyway.
-        }
-        try {
-            lock.release();
-            lockChannel.close();
-        } catch (IOException e) {
-            // The lock goes with the process anyway.
-        }
+    public void close() {
+        lease.close();
     }
 
     private static void nft(String ns, String script) {

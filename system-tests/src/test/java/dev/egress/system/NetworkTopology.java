@@ -2,11 +2,8 @@ package dev.egress.system;
 
 import dev.egress.system.HostCommand.Result;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,15 +43,11 @@ final class NetworkTopology implements AutoCloseable {
 
     /** Host name → its addresses; the first one is the host's service address. */
     private final Map<String, List<String>> hosts;
-    private final FileChannel lockChannel;
-    private final FileLock lock;
-    private final Thread shutdownHook = new Thread(NetworkTopology::removeAll, "netns-cleanup");
-    private boolean closed;
+    private final NamespaceLease lease;
 
-    private NetworkTopology(Map<String, List<String>> hosts, FileChannel lockChannel, FileLock lock) {
+    private NetworkTopology(Map<String, List<String>> hosts, NamespaceLease lease) {
         this.hosts = hosts;
-        this.lockChannel = lockChannel;
-        this.lock = lock;
+        this.lease = lease;
     }
 
     /**
@@ -97,12 +90,9 @@ final class NetworkTopology implements AutoCloseable {
      * @throws IOException if the machine-wide lock cannot be taken
      */
     static NetworkTopology create(Map<String, List<String>> hosts) throws IOException {
-        FileChannel channel = FileChannel.open(LOCK, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         // Two runs on one machine (two worktrees) would fight over the names and the test link: serialise.
-        FileLock lock = channel.lock();
-        NetworkTopology topology = new NetworkTopology(new LinkedHashMap<>(hosts), channel, lock);
-        removeAll();
-        Runtime.getRuntime().addShutdownHook(topology.shutdownHook);
+        NetworkTopology topology = new NetworkTopology(new LinkedHashMap<>(hosts),
+                NamespaceLease.take(LOCK, NetworkTopology::removeAll, "netns-cleanup"));
         try {
             topology.build();
         } catch (RuntimeException e) {
@@ -428,23 +418,8 @@ final class NetworkTopology implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        removeAll();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException shuttingDown) {
-            // Called from another hook while the JVM exits: the hook runs anyway.
-        }
-        try {
-            lock.release();
-            lockChannel.close();
-        } catch (IOException e) {
-            // The lock goes with the process anyway.
-        }
+    public void close() {
+        lease.close();
     }
 
     static Result exec(List<String> command) {
