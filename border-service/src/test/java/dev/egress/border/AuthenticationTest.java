@@ -1,7 +1,7 @@
 package dev.egress.border;
 
 import dev.egress.border.testing.BorderTestProperties;
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.testing.RecordingSink;
@@ -12,20 +12,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-auth",
         "egress.border.ips=127.0.0.6",
         BorderTestProperties.LOCAL,
         BorderTestProperties.OPERATOR,
         BorderTestProperties.LOOPBACK_TARGETS})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
 class AuthenticationTest {
 
     static RecordingSink sink;

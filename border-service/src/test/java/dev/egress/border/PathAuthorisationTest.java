@@ -3,7 +3,7 @@ package dev.egress.border;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.border.testing.BorderTestProperties;
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.testing.DoorTable;
@@ -18,10 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -31,14 +28,12 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * with every token: only the door's own token on the canonical path gets through; no spelling lets a
  * wrong token in, and the forward endpoint never sends anything to the target for a refused call.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-paths",
         "egress.border.ips=127.0.0.6",
         BorderTestProperties.LOCAL,
         BorderTestProperties.OPERATOR,
         BorderTestProperties.LOOPBACK_TARGETS})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
 class PathAuthorisationTest {
 
     enum Token {

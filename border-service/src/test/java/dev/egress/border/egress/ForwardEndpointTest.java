@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.testing.BorderTestProperties;
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.Tokens;
 import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.EgressIp;
@@ -26,14 +26,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-t",
         "egress.border.ips=127.0.0.2,127.0.0.3,127.0.0.4",
         BorderTestProperties.LOCAL,
@@ -42,8 +39,6 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         "egress.limits.max-request-body=1KB",
         "egress.limits.max-response-body=64B",
         "egress.limits.response-timeout=2s"})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
 class ForwardEndpointTest {
 
     static RecordingSink sink;

@@ -3,7 +3,7 @@ package dev.egress.border.egress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.border.testing.BorderTestProperties;
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.RawTarget;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
@@ -15,22 +15,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** A target that answers with broken HTTP gets a typed problem, and the log does not grow with it. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-garbage",
         "egress.border.ips=127.0.0.2",
         BorderTestProperties.LOCAL,
         BorderTestProperties.LOOPBACK_TARGETS})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
 @ExtendWith(OutputCaptureExtension.class)
 class MalformedTargetTest {
 

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.testing.BorderTestProperties;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.InMemoryBorderRegistry;
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.EgressIp;
@@ -20,9 +20,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
@@ -31,14 +28,12 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * routes by, what the registry carries) is .2. Loopback stands in for the private and public networks;
  * the real NAT is exercised by system-tests' PublicAddressNatIT.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-nat",
         "egress.border.ips=127.0.0.5=127.0.0.2,127.0.0.3",
         BorderTestProperties.LOCAL,
         BorderTestProperties.OPERATOR,
         BorderTestProperties.LOOPBACK_TARGETS})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
 class NatMappedForwardTest {
 
     static RecordingSink sink;

@@ -3,7 +3,7 @@ package dev.egress.border.ssrf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.border.testing.BorderTestProperties;
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.LocalDnsServer;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
@@ -13,9 +13,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -25,7 +22,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /** At most {@code egress.dns.max-pending-per-name} deliveries wait on one name; the rest fail at once. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-dns-cap",
         "egress.border.ips=127.0.0.2",
         BorderTestProperties.LOCAL,
@@ -33,8 +30,6 @@ import reactor.core.scheduler.Schedulers;
         "egress.dns.query-timeout=1s",
         "egress.dns.resolve-timeout=6s",
         "egress.dns.max-pending-per-name=2"})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
 class DnsPendingLimitTest {
 
     static final LocalDnsServer dns = DnsResolutionTest.dns();
