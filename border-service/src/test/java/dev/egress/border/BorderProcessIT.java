@@ -13,7 +13,7 @@ import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.RegistrySettings;
 import dev.egress.discovery.registry.ydb.YdbRegistryWatcher;
-import dev.egress.discovery.testing.ListenPorts;
+import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.testing.RecordingSink;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.File;

@@ -2,14 +2,14 @@ package dev.egress.border;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.BorderTestProperties;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
+import dev.egress.discovery.testing.DoorTable;
 import dev.egress.discovery.testing.PathVariant;
 import dev.egress.discovery.testing.RecordingSink;
 import java.net.URI;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -18,10 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -31,16 +28,12 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * with every token: only the door's own token on the canonical path gets through; no spelling lets a
  * wrong token in, and the forward endpoint never sends anything to the target for a refused call.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-paths",
         "egress.border.ips=127.0.0.6",
-        "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.insecure-local=true",
-        "egress.security.internal-token=" + Tokens.INTERNAL,
-        "egress.security.operator-token=" + Tokens.OPERATOR,
-        "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535"})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
+        BorderTestProperties.LOCAL,
+        BorderTestProperties.OPERATOR,
+        BorderTestProperties.LOOPBACK_TARGETS})
 class PathAuthorisationTest {
 
     enum Token {
@@ -96,34 +89,14 @@ class PathAuthorisationTest {
     }
 
     static Stream<Arguments> table() {
-        List<Arguments> rows = new ArrayList<>();
-        for (Door door : Door.values()) {
-            for (PathVariant variant : PathVariant.values()) {
-                for (Token token : Token.values()) {
-                    rows.add(Arguments.of(door, variant, token, expected(door, variant, token)));
-                }
-            }
-        }
-        return rows.stream();
+        return DoorTable.rows(Door.values(), Token.values(), PathAuthorisationTest::expected);
     }
 
     /** 400 for a spelling with two meanings; 401 for the wrong token; 404 for a route that does not exist. */
     static int expected(Door door, PathVariant variant, Token token) {
-        if (variant.refused()) {
-            return 400;
-        }
-        if (door.token == null && variant == PathVariant.CANONICAL) {
-            return 200;
-        }
         // A variant of an open path is not open: it falls to the door of its first segment.
         Token required = door.token != null ? door.token : Token.OPERATOR;
-        if (token != required) {
-            return 401;
-        }
-        if (variant == PathVariant.TRAILING_SLASH) {
-            return door.trailingSlash;
-        }
-        return variant == PathVariant.CANONICAL ? 200 : 404;
+        return DoorTable.shared(variant, door.token == null, token == required, door.trailingSlash);
     }
 
     @ParameterizedTest(name = "{0} {1} with {2} -> {3}")

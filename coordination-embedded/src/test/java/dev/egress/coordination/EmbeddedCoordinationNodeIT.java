@@ -1,5 +1,6 @@
 package dev.egress.coordination;
 
+import dev.egress.coordination.testing.ListenPorts;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import org.junit.jupiter.api.Test;
@@ -151,10 +152,7 @@ class EmbeddedCoordinationNodeIT {
 
     @Test
     void commandLineServesUntilSigtermAndThenStopsCleanly(@TempDir Path dir) throws Exception {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0)) {
-            port = probe.getLocalPort();
-        }
+        int port = ListenPorts.freeOutsideEphemeralRange();
         // A file, not a pipe: Process.destroy() closes the parent's end of the pipes.
         Path output = dir.resolve("node.log");
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";

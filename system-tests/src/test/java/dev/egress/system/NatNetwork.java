@@ -1,15 +1,12 @@
 package dev.egress.system;
 
+import dev.egress.system.HostCommand.Result;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -46,15 +43,12 @@ final class NatNetwork implements AutoCloseable {
     static final String CUSTOMER_IP = "203.0.113.100";
 
     private static final Path LOCK = Path.of("/tmp/egress-nat-it.lock");
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(90);
 
-    private final FileChannel lockChannel;
-    private final FileLock lock;
-    private final Thread shutdownHook = new Thread(NatNetwork::removeAll, "nat-netns-cleanup");
-    private boolean closed;
+    private final NamespaceLease lease;
 
-    private NatNetwork(FileChannel lockChannel, FileLock lock) {
-        this.lockChannel = lockChannel;
-        this.lock = lock;
+    private NatNetwork(NamespaceLease lease) {
+        this.lease = lease;
     }
 
     /**
@@ -68,7 +62,7 @@ final class NatNetwork implements AutoCloseable {
             return "network namespaces and nftables need root (uid " + uid + ", user " + System.getProperty("user.name") + ")";
         }
         for (String tool : List.of("ip", "nft", "curl")) {
-            if (absolute(tool).equals(tool)) {
+            if (!HostCommand.onPath(tool)) {
                 return "'" + tool + "' not found: install iproute2, nftables and curl";
             }
         }
@@ -87,11 +81,7 @@ final class NatNetwork implements AutoCloseable {
      * @throws IOException if the machine-wide lock cannot be taken
      */
     static NatNetwork create(int receiverPort) throws IOException {
-        FileChannel channel = FileChannel.open(LOCK, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock lock = channel.lock();
-        NatNetwork network = new NatNetwork(channel, lock);
-        removeAll();
-        Runtime.getRuntime().addShutdownHook(network.shutdownHook);
+        NatNetwork network = new NatNetwork(NamespaceLease.take(LOCK, NatNetwork::removeAll, "nat-netns-cleanup"));
         try {
             network.build(receiverPort);
         } catch (RuntimeException e) {
@@ -198,13 +188,13 @@ final class NatNetwork implements AutoCloseable {
      * @return the process ({@code ip netns exec} replaces itself with the command, so this is the command)
      */
     static Process start(String ns, List<String> command, Path log) {
-        List<String> full = new ArrayList<>(List.of(absolute("ip"), "netns", "exec", ns));
+        List<String> full = new ArrayList<>(List.of(HostCommand.absolute("ip"), "netns", "exec", ns));
         full.addAll(command);
         try {
             Files.createDirectories(log.getParent());
             ProcessBuilder builder = new ProcessBuilder(full).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            builder.environment().put("PATH", String.join(":", searchPath()));
+            builder.environment().put("PATH", String.join(":", HostCommand.searchPath()));
             return builder.start();
         } catch (IOException e) {
             throw new IllegalStateException("cannot start " + full, e);
@@ -257,23 +247,8 @@ final class NatNetwork implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        removeAll();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException shuttingDown) {
-            // Called while the JVM exits: the hook runs anyway.
-        }
-        try {
-            lock.release();
-            lockChannel.close();
-        } catch (IOException e) {
-            // The lock goes with the process anyway.
-        }
+    public void close() {
+        lease.close();
     }
 
     private static void nft(String ns, String script) {
@@ -283,70 +258,11 @@ final class NatNetwork implements AutoCloseable {
         }
     }
 
-    private static void run(String... command) {
-        Result r = exec(List.of(command), null);
-        if (!r.ok()) {
-            throw new IllegalStateException(String.join(" ", command) + " failed: " + r.output());
-        }
-    }
-
-    /**
-     * A command's exit code (or HTTP status for {@link #curl}) and output.
-     *
-     * @param code   exit code or status
-     * @param output the text
-     */
-    record Result(int code, String output) {
-        boolean ok() {
-            return code == 0;
-        }
-    }
-
     private static Result exec(List<String> command, String stdin) {
-        try {
-            List<String> resolved = new ArrayList<>(command);
-            resolved.set(0, absolute(command.get(0)));
-            ProcessBuilder builder = new ProcessBuilder(resolved).redirectErrorStream(true);
-            builder.environment().put("PATH", String.join(":", searchPath()));
-            Process p = builder.start();
-            if (stdin != null) {
-                p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
-            }
-            p.getOutputStream().close();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(90, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return new Result(-1, "timed out: " + command);
-            }
-            return new Result(p.exitValue(), out);
-        } catch (IOException e) {
-            return new Result(-1, e.toString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Result(-1, "interrupted");
-        }
+        return HostCommand.exec(command, stdin, COMMAND_TIMEOUT);
     }
 
-    private static String absolute(String tool) {
-        if (tool.contains("/")) {
-            return tool;
-        }
-        return searchPath().stream().map(d -> Path.of(d, tool)).filter(Files::isExecutable).findFirst()
-                .map(Path::toString).orElse(tool);
-    }
-
-    private static List<String> searchPath() {
-        List<String> dirs = new ArrayList<>();
-        for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!d.isEmpty()) {
-                dirs.add(d);
-            }
-        }
-        for (String d : List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin")) {
-            if (!dirs.contains(d)) {
-                dirs.add(d);
-            }
-        }
-        return dirs;
+    private static void run(String... command) {
+        HostCommand.run(COMMAND_TIMEOUT, command);
     }
 }

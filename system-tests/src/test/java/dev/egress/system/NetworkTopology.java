@@ -1,17 +1,14 @@
 package dev.egress.system;
 
+import dev.egress.system.HostCommand.Result;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,20 +37,17 @@ final class NetworkTopology implements AutoCloseable {
     static final String TEST_HOST_V6 = V6 + "1";
 
     private static final Path LOCK = Path.of("/tmp/egress-netns-it.lock");
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
     /** {@code ip netns exec <ns>} bind-mounts the files of {@code /etc/netns/<ns>/} over their {@code /etc} twins. */
     private static final Path NETNS_ETC = Path.of("/etc/netns");
 
     /** Host name → its addresses; the first one is the host's service address. */
     private final Map<String, List<String>> hosts;
-    private final FileChannel lockChannel;
-    private final FileLock lock;
-    private final Thread shutdownHook = new Thread(NetworkTopology::removeAll, "netns-cleanup");
-    private boolean closed;
+    private final NamespaceLease lease;
 
-    private NetworkTopology(Map<String, List<String>> hosts, FileChannel lockChannel, FileLock lock) {
+    private NetworkTopology(Map<String, List<String>> hosts, NamespaceLease lease) {
         this.hosts = hosts;
-        this.lockChannel = lockChannel;
-        this.lock = lock;
+        this.lease = lease;
     }
 
     /**
@@ -67,7 +61,7 @@ final class NetworkTopology implements AutoCloseable {
             return "network namespaces need root (uid " + uid + ", user " + System.getProperty("user.name") + ")";
         }
         for (String tool : List.of("ip", "nft")) {
-            if (!onPath(tool)) {
+            if (!HostCommand.onPath(tool)) {
                 return "'" + tool + "' not found: install iproute2 and nftables (.ci/run does)";
             }
         }
@@ -96,12 +90,9 @@ final class NetworkTopology implements AutoCloseable {
      * @throws IOException if the machine-wide lock cannot be taken
      */
     static NetworkTopology create(Map<String, List<String>> hosts) throws IOException {
-        FileChannel channel = FileChannel.open(LOCK, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         // Two runs on one machine (two worktrees) would fight over the names and the test link: serialise.
-        FileLock lock = channel.lock();
-        NetworkTopology topology = new NetworkTopology(new LinkedHashMap<>(hosts), channel, lock);
-        removeAll();
-        Runtime.getRuntime().addShutdownHook(topology.shutdownHook);
+        NetworkTopology topology = new NetworkTopology(new LinkedHashMap<>(hosts),
+                NamespaceLease.take(LOCK, NetworkTopology::removeAll, "netns-cleanup"));
         try {
             topology.build();
         } catch (RuntimeException e) {
@@ -149,7 +140,7 @@ final class NetworkTopology implements AutoCloseable {
      * @return {@code ip netns exec <namespace>}
      */
     List<String> execIn(String host) {
-        return List.of(absolute("ip"), "netns", "exec", namespace(host));
+        return List.of(HostCommand.absolute("ip"), "netns", "exec", namespace(host));
     }
 
     /**
@@ -427,92 +418,19 @@ final class NetworkTopology implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        removeAll();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException shuttingDown) {
-            // Called from another hook while the JVM exits: the hook runs anyway.
-        }
-        try {
-            lock.release();
-            lockChannel.close();
-        } catch (IOException e) {
-            // The lock goes with the process anyway.
-        }
-    }
-
-    private static void run(String... command) {
-        Result r = exec(List.of(command));
-        if (!r.ok()) {
-            throw new IllegalStateException(String.join(" ", command) + " failed: " + r.output());
-        }
-    }
-
-    record Result(int code, String output) {
-        boolean ok() {
-            return code == 0;
-        }
+    public void close() {
+        lease.close();
     }
 
     static Result exec(List<String> command) {
-        return exec(command, null);
+        return HostCommand.exec(command, null, COMMAND_TIMEOUT);
     }
 
     private static Result exec(List<String> command, String stdin) {
-        try {
-            List<String> resolved = new ArrayList<>(command);
-            resolved.set(0, absolute(command.get(0)));
-            ProcessBuilder builder = new ProcessBuilder(resolved).redirectErrorStream(true);
-            // "ip netns exec <ns> nft" looks nft up on the child's PATH; root's usual one may be missing.
-            builder.environment().put("PATH", String.join(":", searchPath()));
-            Process p = builder.start();
-            if (stdin != null) {
-                p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
-            }
-            p.getOutputStream().close();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return new Result(-1, "timed out: " + command);
-            }
-            return new Result(p.exitValue(), out);
-        } catch (IOException e) {
-            return new Result(-1, e.toString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Result(-1, "interrupted");
-        }
+        return HostCommand.exec(command, stdin, COMMAND_TIMEOUT);
     }
 
-    private static boolean onPath(String tool) {
-        return !absolute(tool).equals(tool);
-    }
-
-    private static String absolute(String tool) {
-        if (tool.contains("/")) {
-            return tool;
-        }
-        return searchPath().stream().map(d -> Path.of(d, tool)).filter(Files::isExecutable).findFirst()
-                .map(Path::toString).orElse(tool);
-    }
-
-    private static List<String> searchPath() {
-        List<String> dirs = new ArrayList<>();
-        for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!d.isEmpty()) {
-                dirs.add(d);
-            }
-        }
-        for (String d : List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin")) {
-            if (!dirs.contains(d)) {
-                dirs.add(d);
-            }
-        }
-        return dirs;
+    private static void run(String... command) {
+        HostCommand.run(COMMAND_TIMEOUT, command);
     }
 }

@@ -2,7 +2,7 @@ package dev.egress.system;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.egress.discovery.testing.ListenPorts;
+import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.testing.TestPki;
 import java.io.IOException;
 import java.net.URI;
@@ -31,11 +31,23 @@ final class Platform implements AutoCloseable {
     /**
      * What to start.
      *
-     * @param borders Border id → its dedicated IPs
-     * @param tenants the tenants file
-     * @param apps    how many Apps
+     * @param borders    Border id → its dedicated IPs
+     * @param tenants    the tenants file
+     * @param apps       how many Apps
+     * @param borderArgs more {@code --name=value} arguments for every Border
+     * @param appArgs    more {@code --name=value} arguments for every App
      */
-    record Layout(Map<String, List<String>> borders, String tenants, int apps) {
+    record Layout(Map<String, List<String>> borders, String tenants, int apps, List<String> borderArgs,
+                  List<String> appArgs) {
+
+        Layout {
+            borderArgs = List.copyOf(borderArgs);
+            appArgs = List.copyOf(appArgs);
+        }
+
+        Layout(Map<String, List<String>> borders, String tenants, int apps) {
+            this(borders, tenants, apps, List.of(), List.of());
+        }
 
         /** {@code ./run-local.sh}'s layout: border-a .2/.3, border-b .4/.5, acme on .3/.4, small-co on .2/.5. */
         static final Layout LOCAL = new Layout(orderedMap("border-a", List.of("127.0.0.2", "127.0.0.3"),
@@ -141,7 +153,7 @@ final class Platform implements AutoCloseable {
 
     private List<String> borderArgs(String id, List<String> ips, int port) {
         TestPki.Issued identity = borderCa.border(id);
-        return List.of("--server.port=" + port,
+        List<String> args = new ArrayList<>(List.of("--server.port=" + port,
                 "--egress.border.id=" + id,
                 "--egress.border.ips=" + String.join(",", ips),
                 "--egress.border.advertised-url=https://127.0.0.1:" + port,
@@ -153,11 +165,13 @@ final class Platform implements AutoCloseable {
                 "--egress.security.operator-token=" + OPERATOR_TOKEN,
                 "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
                 "--egress.registry.connection-string=" + connectionString(),
-                "--egress.registry.session-timeout=" + SESSION_TIMEOUT.toMillis() + "ms");
+                "--egress.registry.session-timeout=" + SESSION_TIMEOUT.toMillis() + "ms"));
+        args.addAll(layout.borderArgs());
+        return args;
     }
 
     private List<String> appArgs(int port, Path tenants) {
-        return List.of("--server.port=" + port,
+        List<String> args = new ArrayList<>(List.of("--server.port=" + port,
                 "--egress.security.api-tokens=" + API_TOKEN,
                 "--egress.security.internal-token=" + INTERNAL_TOKEN,
                 "--egress.security.operator-token=" + OPERATOR_TOKEN,
@@ -168,7 +182,9 @@ final class Platform implements AutoCloseable {
                 "--egress.routing.max-staleness=" + MAX_STALENESS.toMillis() + "ms",
                 "--egress.routing.poll-interval=" + POLL_INTERVAL.toMillis() + "ms",
                 "--egress.registry.connection-string=" + connectionString(),
-                "--egress.registry.session-timeout=" + SESSION_TIMEOUT.toMillis() + "ms");
+                "--egress.registry.session-timeout=" + SESSION_TIMEOUT.toMillis() + "ms"));
+        args.addAll(layout.appArgs());
+        return args;
     }
 
     String connectionString() {

@@ -119,13 +119,13 @@ class PublicAddressNatIT {
     @Test
     void theReceiverSeesAndAllowlistsOnlyThePublicAddress() throws Exception {
         // Without the NAT the packets leave from the private bind address: the customer's allowlist drops them.
-        NatNetwork.Result untranslated = deliver("before-nat");
+        HostCommand.Result untranslated = deliver("before-nat");
         assertThat(untranslated.code()).as(untranslated.output()).isNotEqualTo(200);
         assertThat(network.droppedByCustomer()).isPositive();
         assertThat(Files.readAllLines(peers)).isEmpty();
 
         network.translateBindToPublic();
-        NatNetwork.Result delivered = deliver("after-nat");
+        HostCommand.Result delivered = deliver("after-nat");
 
         assertThat(delivered.code()).as(delivered.output()).isEqualTo(200);
         JsonNode answer = Http.JSON.readTree(delivered.output());
@@ -138,21 +138,21 @@ class PublicAddressNatIT {
 
     @Test
     void everyViewACustomerReadsNamesOnlyThePublicAddress() {
-        NatNetwork.Result tenant = NatNetwork.curl("GET", APP + "/v1/tenants/acme/egress", API_TOKEN, null);
+        HostCommand.Result tenant = NatNetwork.curl("GET", APP + "/v1/tenants/acme/egress", API_TOKEN, null);
         assertThat(tenant.code()).isEqualTo(200);
         assertThat(tenant.output()).contains("\"ip\":\"" + NatNetwork.PUBLIC + "\"").doesNotContain(NatNetwork.BIND);
 
-        NatNetwork.Result ips = NatNetwork.curl("GET", APP + "/v1/egress/ips", API_TOKEN, null);
+        HostCommand.Result ips = NatNetwork.curl("GET", APP + "/v1/egress/ips", API_TOKEN, null);
         assertThat(ips.code()).isEqualTo(200);
         assertThat(ips.output()).contains("\"ip\":\"" + NatNetwork.PUBLIC + "\"").doesNotContain(NatNetwork.BIND);
 
         // The operator's fleet view shows both, so an operator can match them with the cloud's console.
-        NatNetwork.Result fleet = NatNetwork.curl("GET", APP + "/ops/v1/fleet", OPERATOR_TOKEN, null);
+        HostCommand.Result fleet = NatNetwork.curl("GET", APP + "/ops/v1/fleet", OPERATOR_TOKEN, null);
         assertThat(fleet.code()).isEqualTo(200);
         assertThat(fleet.output()).contains("\"ip\":\"%s\",\"bind\":\"%s\"".formatted(NatNetwork.PUBLIC, NatNetwork.BIND));
     }
 
-    private static NatNetwork.Result deliver(String event) {
+    private static HostCommand.Result deliver(String event) {
         return NatNetwork.curl("POST", APP + "/v1/deliveries", API_TOKEN,
                 "{\"tenantId\":\"acme\",\"url\":\"%s\",\"payload\":{\"event\":\"%s\"}}".formatted(RECEIVER_URL, event));
     }

@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
+import dev.egress.discovery.testing.DoorTable;
 import dev.egress.discovery.testing.PathVariant;
 import dev.egress.discovery.testing.RecordingSink;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -117,37 +116,18 @@ class PathAuthorisationIT extends AppITSupport {
     }
 
     static Stream<Arguments> table() {
-        List<Arguments> rows = new ArrayList<>();
-        for (Door door : Door.values()) {
-            for (PathVariant variant : PathVariant.values()) {
-                for (Token token : Token.values()) {
-                    rows.add(Arguments.of(door, variant, token, expected(door, variant, token)));
-                }
-            }
-        }
-        return rows.stream();
+        return DoorTable.rows(Door.values(), Token.values(), PathAuthorisationIT::expected);
     }
 
     /** 400 for a spelling with two meanings; 401 for a wrong token; 403 for a tenant-bound token off its endpoints; 404 no route. */
     static int expected(Door door, PathVariant variant, Token token) {
-        if (variant.refused()) {
-            return 400;
-        }
-        if (door.token == null && variant == PathVariant.CANONICAL) {
-            return 200;
-        }
         // A variant of an open path is not open: it falls to the door of its first segment (the API's).
         Token required = door.token != null ? door.token : Token.API;
-        if (required == Token.API && token == Token.ACME_BOUND) {
+        boolean openPath = door.token == null && variant == PathVariant.CANONICAL;
+        if (!variant.refused() && !openPath && required == Token.API && token == Token.ACME_BOUND) {
             return door.tenantScoped() && variant == PathVariant.CANONICAL ? 200 : 403;
         }
-        if (token != required) {
-            return 401;
-        }
-        if (variant == PathVariant.TRAILING_SLASH) {
-            return door.trailingSlash;
-        }
-        return variant == PathVariant.CANONICAL ? 200 : 404;
+        return DoorTable.shared(variant, door.token == null, token == required, door.trailingSlash);
     }
 
     private WebTestClient raw() {

@@ -76,9 +76,8 @@ class FleetIT {
         borders.add(BorderProcess.start("border-b", List.of("127.0.0.6", "127.0.0.7"), node.connectionString(), INTERNAL_TOKEN));
         borders.add(BorderProcess.start("border-c", List.of("127.0.0.3"), node.connectionString(), INTERNAL_TOKEN));
         for (BorderProcess border : borders) {
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> border.ready() || !border.alive());
-            assertThat(border.ready()).as("%s ready; log: target/system-it-%s.log", border.id(), border.id()).isTrue();
+            assertThat(border.awaitReadyOrExit()).as("%s ready; log: target/system-it-%s.log", border.id(), border.id())
+                    .isTrue();
         }
     }
 

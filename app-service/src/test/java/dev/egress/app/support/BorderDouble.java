@@ -1,5 +1,6 @@
 package dev.egress.app.support;
 
+import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.Announcement;
 import dev.egress.discovery.BorderId;
@@ -11,7 +12,6 @@ import dev.egress.discovery.problem.Problem;
 import dev.egress.discovery.problem.ProblemType;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -267,10 +267,7 @@ public final class BorderDouble implements AutoCloseable {
      * @throws java.io.IOException if no free port can be found
      */
     public static Announcement unreachable(String id, String... ips) throws java.io.IOException {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            port = socket.getLocalPort();
-        }
+        int port = ListenPorts.nothingListening();
         return Announcement.initial(BorderId.of(id), URI.create("http://127.0.0.1:" + port),
                 java.util.Arrays.stream(ips).map(ip -> new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE)).toList(),
                 Instant.now());

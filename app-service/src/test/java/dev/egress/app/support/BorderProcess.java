@@ -1,6 +1,8 @@
 package dev.egress.app.support;
 
-import dev.egress.discovery.testing.ListenPorts;
+import static org.awaitility.Awaitility.await;
+
+import dev.egress.coordination.testing.ListenPorts;
 
 import java.io.File;
 import java.io.IOException;
@@ -27,27 +29,16 @@ public final class BorderProcess implements AutoCloseable {
     private final String id;
     private final int port;
     private final Process process;
-    private final List<String> ips;
-    private final String connectionString;
-    private final String internalToken;
-    private final String[] extraArgs;
-    private final TestTrust trust;
     private final String scheme;
     private final HttpClient http;
 
-    private BorderProcess(String id, int port, Process process, List<String> ips, String connectionString,
-                          String internalToken, TestTrust trust, String[] extraArgs) {
-        this.trust = trust;
+    private BorderProcess(String id, int port, Process process, TestTrust trust) {
         this.scheme = trust == null ? "http" : "https";
         this.http = trust == null ? HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build()
                 : trust.operatorClient();
         this.id = id;
         this.port = port;
         this.process = process;
-        this.ips = ips;
-        this.connectionString = connectionString;
-        this.internalToken = internalToken;
-        this.extraArgs = extraArgs;
     }
 
     /**
@@ -113,7 +104,7 @@ public final class BorderProcess implements AutoCloseable {
         Path log = Path.of("target", "system-it-" + id + ".log");
         Files.createDirectories(log.getParent());
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        return new BorderProcess(id, port, process, ips, connectionString, internalToken, trust, extraArgs);
+        return new BorderProcess(id, port, process, trust);
     }
 
     /**
@@ -134,19 +125,14 @@ public final class BorderProcess implements AutoCloseable {
     }
 
     /**
-     * Sets an IP's status through the operator API.
+     * Waits, up to three minutes (Borders boot in parallel on shared cores), until the Border is ready
+     * or its process has exited.
      *
-     * @param ip     the IP
-     * @param status ACTIVE, DRAINING or DISABLED
-     * @return the HTTP status
-     * @throws Exception if the call fails
+     * @return whether it is ready
      */
-    public int setStatus(String ip, String status) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(scheme + "://127.0.0.1:" + port + "/ops/v1/ips/" + ip))
-                        .header("Authorization", "Bearer " + OPERATOR_TOKEN).header("Content-Type", "application/json")
-                        .timeout(Duration.ofSeconds(30))
-                        .PUT(HttpRequest.BodyPublishers.ofString("{\"status\":\"" + status + "\"}")).build(),
-                HttpResponse.BodyHandlers.discarding()).statusCode();
+    public boolean awaitReadyOrExit() {
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(() -> ready() || !alive());
+        return ready();
     }
 
     /**
@@ -165,17 +151,6 @@ public final class BorderProcess implements AutoCloseable {
      */
     public String id() {
         return id;
-    }
-
-    /**
-     * Starts the same Border again (new process, new port), after stopping this one.
-     *
-     * @return the new process
-     * @throws Exception if it cannot start
-     */
-    public BorderProcess restart() throws Exception {
-        close();
-        return start(id, ips, connectionString, internalToken, trust, extraArgs);
     }
 
     /**

@@ -93,9 +93,7 @@ class TrustChainIT {
                 """);
         borderA = BorderProcess.start("border-a", List.of("127.0.0.2", "127.0.0.3", "127.0.0.4"), node.connectionString(),
                 INTERNAL_TOKEN, trust);
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
-                .until(() -> borderA.ready() || !borderA.alive());
-        assertThat(borderA.ready()).as("border-a ready; log: target/system-it-border-a.log").isTrue();
+        assertThat(borderA.awaitReadyOrExit()).as("border-a ready; log: target/system-it-border-a.log").isTrue();
     }
 
     @DynamicPropertySource

@@ -3,8 +3,10 @@ package dev.egress.border.egress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.border.registration.BorderRegistrar;
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.BorderTestProperties;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.Tokens;
+import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.forward.ForwardRequest;
@@ -15,7 +17,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -25,26 +26,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-t",
         "egress.border.ips=127.0.0.2,127.0.0.3,127.0.0.4",
-        "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.internal-token=" + Tokens.INTERNAL,
-        "egress.security.insecure-local=true",
-        "egress.security.operator-token=" + Tokens.OPERATOR,
-        "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
+        BorderTestProperties.LOCAL,
+        BorderTestProperties.OPERATOR,
+        BorderTestProperties.LOOPBACK_TARGETS,
         "egress.limits.max-request-body=1KB",
         "egress.limits.max-response-body=64B",
         "egress.limits.response-timeout=2s"})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
 class ForwardEndpointTest {
 
     static RecordingSink sink;
@@ -184,10 +178,7 @@ class ForwardEndpointTest {
 
     @Test
     void answersUnreachableWhenNothingListensAtTheTarget() throws Exception {
-        int closedPort;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            closedPort = s.getLocalPort();
-        }
+        int closedPort = ListenPorts.nothingListening();
         forward(new ForwardRequest("d", "127.0.0.2", "http://127.0.0.1:" + closedPort + "/", "POST", Map.of(), "x"))
                 .expectStatus().isEqualTo(502)
                 .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:target-unreachable")

@@ -3,7 +3,8 @@ package dev.egress.border.egress;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.BorderTestProperties;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.forward.ForwardRequest;
@@ -16,29 +17,22 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
 import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-limits",
         "egress.border.ips=127.0.0.2,127.0.0.3",
-        "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.internal-token=" + Tokens.INTERNAL,
-        "egress.security.insecure-local=true",
-        "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
+        BorderTestProperties.LOCAL,
+        BorderTestProperties.LOOPBACK_TARGETS,
         "egress.limits.max-concurrency-per-ip=1",
         "egress.limits.max-request-body=1KB",
         // Above the 3 s the slow sink below takes, so only the trickling target hits it.
         "egress.limits.call-timeout=6s"})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
 class LimitsTest {
 
     static RecordingSink sink;

@@ -2,7 +2,8 @@ package dev.egress.border.egress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.BorderTestProperties;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.RawTarget;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
@@ -14,24 +15,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** A target that answers with broken HTTP gets a typed problem, and the log does not grow with it. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-garbage",
         "egress.border.ips=127.0.0.2",
-        "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.insecure-local=true",
-        "egress.security.internal-token=" + Tokens.INTERNAL,
-        "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535"})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
+        BorderTestProperties.LOCAL,
+        BorderTestProperties.LOOPBACK_TARGETS})
 @ExtendWith(OutputCaptureExtension.class)
 class MalformedTargetTest {
 

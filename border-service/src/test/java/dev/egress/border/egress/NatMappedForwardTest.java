@@ -3,8 +3,9 @@ package dev.egress.border.egress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.border.registration.BorderRegistrar;
+import dev.egress.border.testing.BorderTestProperties;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.InMemoryBorderRegistry;
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.EgressIp;
@@ -19,9 +20,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
@@ -30,16 +28,12 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * routes by, what the registry carries) is .2. Loopback stands in for the private and public networks;
  * the real NAT is exercised by system-tests' PublicAddressNatIT.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-nat",
         "egress.border.ips=127.0.0.5=127.0.0.2,127.0.0.3",
-        "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.insecure-local=true",
-        "egress.security.internal-token=" + Tokens.INTERNAL,
-        "egress.security.operator-token=" + Tokens.OPERATOR,
-        "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535"})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
+        BorderTestProperties.LOCAL,
+        BorderTestProperties.OPERATOR,
+        BorderTestProperties.LOOPBACK_TARGETS})
 class NatMappedForwardTest {
 
     static RecordingSink sink;

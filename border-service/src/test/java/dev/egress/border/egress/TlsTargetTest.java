@@ -2,7 +2,8 @@ package dev.egress.border.egress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.BorderTestProperties;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.discovery.testing.TestCertificates;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
@@ -15,24 +16,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** https targets: delivered from the bound IP with the certificate and host name verified, refused otherwise. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-tls",
         "egress.border.ips=127.0.0.2,127.0.0.3",
-        "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.internal-token=" + Tokens.INTERNAL,
-        "egress.security.insecure-local=true",
-        "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535"})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
+        BorderTestProperties.LOCAL,
+        BorderTestProperties.LOOPBACK_TARGETS})
 class TlsTargetTest {
 
     /** Trusted through egress.tls.trusted-certificates. */

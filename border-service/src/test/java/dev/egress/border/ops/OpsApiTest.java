@@ -2,8 +2,9 @@ package dev.egress.border.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.egress.border.testing.BorderTestProperties;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.InMemoryBorderRegistry;
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
@@ -11,21 +12,14 @@ import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-ops",
         "egress.border.ips=127.0.0.7,127.0.0.8",
-        "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.internal-token=" + Tokens.INTERNAL,
-        "egress.security.insecure-local=true",
-        "egress.security.operator-token=" + Tokens.OPERATOR})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
+        BorderTestProperties.LOCAL,
+        BorderTestProperties.OPERATOR})
 class OpsApiTest {
 
     @Autowired

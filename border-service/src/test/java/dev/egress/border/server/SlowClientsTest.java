@@ -2,7 +2,8 @@ package dev.egress.border.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.BorderTestProperties;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.testing.RecordingSink;
@@ -25,25 +26,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** Clients that send their request slowly are cut off; the Border keeps serving everyone else. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-slow",
         "egress.border.ips=127.0.0.2",
-        "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.insecure-local=true",
-        "egress.security.internal-token=" + Tokens.INTERNAL,
-        "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
+        BorderTestProperties.LOCAL,
+        BorderTestProperties.LOOPBACK_TARGETS,
         // Short so that the test is quick; the default is 10 s.
         "egress.server.request-header-timeout=1500ms"})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
 class SlowClientsTest {
 
     private static final int SLOW_CLIENTS = 500;

@@ -2,7 +2,8 @@ package dev.egress.border.ssrf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.BorderTestProperties;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.LocalDnsServer;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
@@ -12,9 +13,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -24,18 +22,14 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /** At most {@code egress.dns.max-pending-per-name} deliveries wait on one name; the rest fail at once. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-dns-cap",
         "egress.border.ips=127.0.0.2",
-        "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.insecure-local=true",
-        "egress.security.internal-token=" + Tokens.INTERNAL,
-        "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
+        BorderTestProperties.LOCAL,
+        BorderTestProperties.LOOPBACK_TARGETS,
         "egress.dns.query-timeout=1s",
         "egress.dns.resolve-timeout=6s",
         "egress.dns.max-pending-per-name=2"})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
 class DnsPendingLimitTest {
 
     static final LocalDnsServer dns = DnsResolutionTest.dns();

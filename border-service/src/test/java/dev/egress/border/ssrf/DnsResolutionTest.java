@@ -2,7 +2,8 @@ package dev.egress.border.ssrf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.BorderTestProperties;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.LocalDnsServer;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
@@ -15,9 +16,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -30,19 +28,15 @@ import reactor.core.scheduler.Schedulers;
  * Name resolution on the egress path, against a DNS server on 127.0.0.1 (never the machine's own):
  * non-blocking, bounded in time, and every resolved address vetted before any connect.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-dns",
         "egress.border.ips=127.0.0.2",
-        "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.insecure-local=true",
-        "egress.security.internal-token=" + Tokens.INTERNAL,
-        "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
+        BorderTestProperties.LOCAL,
+        BorderTestProperties.LOOPBACK_TARGETS,
         "egress.limits.max-concurrency-per-ip=200",
         "egress.dns.query-timeout=1s",
         "egress.dns.resolve-timeout=4s",
         "egress.dns.max-queries-per-resolve=2"})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
 class DnsResolutionTest {
 
     static final RecordingSink sink = start();

@@ -1,6 +1,7 @@
 package dev.egress.border.ssrf;
 
-import dev.egress.border.testing.InMemoryRegistryConfiguration;
+import dev.egress.border.testing.BorderTestProperties;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
 import java.util.Map;
@@ -9,21 +10,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** The SSRF table through the real endpoint, with the production deny list and no allowed ranges. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@LocalBorderTest({
         "egress.border.id=border-ssrf",
         "egress.border.ips=127.0.0.5",
-        "egress.border.advertised-url=http://127.0.0.1:8181",
-        "egress.security.internal-token=" + Tokens.INTERNAL,
-        "egress.security.insecure-local=true"})
-@AutoConfigureWebTestClient(timeout = "60s")
-@Import(InMemoryRegistryConfiguration.class)
+        BorderTestProperties.LOCAL})
 class SsrfEndpointTest {
 
     @Autowired

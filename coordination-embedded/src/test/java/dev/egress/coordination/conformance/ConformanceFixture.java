@@ -1,5 +1,6 @@
 package dev.egress.coordination.conformance;
 
+import dev.egress.coordination.testing.StreamCutter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,7 +54,7 @@ public abstract class ConformanceFixture {
     protected abstract String connectionString();
 
     /** One transport with its coordination client and a way to cut its session streams. */
-    protected record Client(GrpcTransport transport, CoordinationClient coordination, StreamBreaker breaker) {
+    protected record Client(GrpcTransport transport, CoordinationClient coordination, StreamCutter cutter) {
     }
 
     @BeforeEach
@@ -82,12 +83,12 @@ public abstract class ConformanceFixture {
     // ------------------------------------------------------------------ helpers
 
     protected Client newClient() {
-        StreamBreaker breaker = new StreamBreaker();
+        StreamCutter cutter = new StreamCutter();
         GrpcTransport transport = GrpcTransport.forConnectionString(connectionString())
-                .withChannelInitializer(builder -> builder.intercept(breaker))
+                .withChannelInitializer(builder -> builder.intercept(cutter))
                 .build();
         closeables.add(transport);
-        return new Client(transport, CoordinationClient.newClient(transport), breaker);
+        return new Client(transport, CoordinationClient.newClient(transport), cutter);
     }
 
     protected CoordinationSession connect(Client owner, Duration timeout) {

@@ -1,5 +1,6 @@
 package dev.egress.coordination.conformance;
 
+import dev.egress.coordination.testing.ListenPorts;
 import org.junit.jupiter.api.Nested;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
@@ -7,9 +8,6 @@ import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.utility.DockerImageName;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 
 /**
@@ -22,14 +20,14 @@ class LocalYdbConformanceIT {
     /** Pinned: a tag published on Docker Hub for ydbplatform/local-ydb. */
     private static final DockerImageName IMAGE = DockerImageName.parse("ydbplatform/local-ydb:24.4");
     /** local-ydb advertises its own GRPC_PORT through discovery, so host and container ports must be equal. */
-    private static final int GRPC_PORT = freePort();
+    private static final int GRPC_PORT = ListenPorts.freeOutsideEphemeralRange();
 
     @Container
     @SuppressWarnings("resource")
     private static final GenericContainer<?> YDB = new FixedPortYdb(IMAGE, GRPC_PORT)
             .withEnv("GRPC_PORT", String.valueOf(GRPC_PORT))
-            .withEnv("GRPC_TLS_PORT", String.valueOf(freePort()))
-            .withEnv("MON_PORT", String.valueOf(freePort()))
+            .withEnv("GRPC_TLS_PORT", String.valueOf(ListenPorts.freeOutsideEphemeralRange()))
+            .withEnv("MON_PORT", String.valueOf(ListenPorts.freeOutsideEphemeralRange()))
             .withEnv("YDB_USE_IN_MEMORY_PDISKS", "true")
             .withCreateContainerCmdModifier(cmd -> cmd.withHostName("localhost"))
             .waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(3)));
@@ -59,14 +57,6 @@ class LocalYdbConformanceIT {
         @Override
         protected String connectionString() {
             return connectionStringOfYdb();
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

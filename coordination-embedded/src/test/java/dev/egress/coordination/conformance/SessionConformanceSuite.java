@@ -178,7 +178,7 @@ public abstract class SessionConformanceSuite extends ConformanceFixture {
                 WatchSemaphoreMode.WATCH_DATA)).getValue();
         long id = owner.getId();
 
-        assertThat(flaky.breaker().breakAll()).isPositive();
+        assertThat(flaky.cutter().cut()).isPositive();
 
         await().atMost(PATIENCE).until(() -> states.contains(CoordinationSession.State.RECONNECTED));
         assertThat(owner.getId()).isEqualTo(id);

@@ -29,6 +29,15 @@ public final class MutableClock extends Clock {
         now = now.plus(step);
     }
 
+    /**
+     * Sets the clock to a time, forward or back.
+     *
+     * @param next the new time
+     */
+    public void set(Instant next) {
+        now = next;
+    }
+
     @Override
     public Instant instant() {
         return now;

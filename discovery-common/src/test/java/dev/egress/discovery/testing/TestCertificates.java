@@ -9,7 +9,6 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 
@@ -59,10 +58,10 @@ public final class TestCertificates {
             Path keyPem = dir.resolve("server-key.pem");
             StringBuilder san = new StringBuilder("SAN=dns:" + dnsName);
             ips.forEach(ip -> san.append(",ip:").append(ip));
-            keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+            TestPki.keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
                     "-dname", "CN=" + dnsName, "-ext", san.toString(), "-storetype", "PKCS12",
                     "-keystore", store.toString(), "-storepass", new String(PASSWORD));
-            keytool("-exportcert", "-rfc", "-alias", "server", "-keystore", store.toString(),
+            TestPki.keytool("-exportcert", "-rfc", "-alias", "server", "-keystore", store.toString(),
                     "-storepass", new String(PASSWORD), "-file", pem.toString());
             KeyStore keys = KeyStore.getInstance("PKCS12");
             try (InputStream in = Files.newInputStream(store)) {
@@ -79,22 +78,6 @@ public final class TestCertificates {
             return new Issued(pem, keyPem, context);
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("could not issue a test certificate for " + dnsName, e);
-        }
-    }
-
-    private static void keytool(String... args) throws IOException {
-        List<String> command = new java.util.ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try {
-            String output = new String(process.getInputStream().readAllBytes());
-            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IOException("keytool " + args[0] + " failed: " + output);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
         }
     }
 }

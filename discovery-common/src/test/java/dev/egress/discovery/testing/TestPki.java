@@ -211,7 +211,13 @@ public final class TestPki {
         }
     }
 
-    private static void keytool(String... args) throws IOException {
+    /**
+     * Runs the JDK's {@code keytool}; shared with {@link TestCertificates}.
+     *
+     * @param args its arguments, the command first
+     * @throws IOException if it fails or times out
+     */
+    static void keytool(String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
         command.addAll(List.of(args));

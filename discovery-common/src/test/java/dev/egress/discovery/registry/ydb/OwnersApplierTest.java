@@ -10,12 +10,11 @@ import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.RoutingGauges;
 import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.testing.MutableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -112,32 +111,5 @@ class OwnersApplierTest {
     static Announcement announcement(String border, String ip, long generation, Instant publishedAt) {
         return new Announcement(Announcement.CURRENT_VERSION, BorderId.of(border), URI.create("http://127.0.0.1:8181"),
                 List.of(new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE)), publishedAt, generation);
-    }
-
-    private static final class MutableClock extends Clock {
-        private volatile Instant now;
-
-        MutableClock(Instant now) {
-            this.now = now;
-        }
-
-        void set(Instant next) {
-            now = next;
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

@@ -4,6 +4,7 @@ import static dev.egress.discovery.registry.ydb.RegistryFixture.announcement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.egress.coordination.testing.StreamCutter;
 import dev.egress.discovery.Announcement;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.RoutingSnapshot;

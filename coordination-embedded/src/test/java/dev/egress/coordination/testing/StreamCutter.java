@@ -1,4 +1,4 @@
-package dev.egress.discovery.registry.ydb;
+package dev.egress.coordination.testing;
 
 import io.grpc.CallOptions;
 import io.grpc.Channel;
@@ -14,10 +14,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Cuts the coordination session streams of one participant, as a network blip would, while the
- * channel stays usable: the SDK then reattaches the same session (RECONNECTING, RECONNECTED).
+ * Cuts the coordination {@code Session} streams of one participant, as a network blip would, while the
+ * channel stays usable: the SDK then reattaches the same session (RECONNECTING, RECONNECTED). A client
+ * interceptor (installed through the SDK's public {@code withChannelInitializer}), so it works against any
+ * server: the conformance suite and discovery-common's registry tests share it through this module's
+ * test-jar.
  */
-final class StreamCutter implements ClientInterceptor {
+public final class StreamCutter implements ClientInterceptor {
 
     private static final String SESSION_METHOD = "Ydb.Coordination.V1.CoordinationService/Session";
 
@@ -50,7 +53,7 @@ final class StreamCutter implements ClientInterceptor {
      *
      * @return the count
      */
-    int open() {
+    public int open() {
         return open.size();
     }
 
@@ -59,7 +62,7 @@ final class StreamCutter implements ClientInterceptor {
      *
      * @return how many were cut
      */
-    int cut() {
+    public int cut() {
         List<ClientCall<?, ?>> calls = List.copyOf(open);
         calls.forEach(call -> call.cancel("test cuts the stream", null));
         return calls.size();

@@ -1,4 +1,4 @@
-package dev.egress.discovery.testing;
+package dev.egress.coordination.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -6,7 +6,10 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** Listening ports for services that a test starts as separate processes. */
+/**
+ * Listening ports for services that a test starts as separate processes, and ports where nothing listens.
+ * In coordination-embedded's test-jar, the lowest module every test module reaches.
+ */
 public final class ListenPorts {
 
     private ListenPorts() {
@@ -33,5 +36,15 @@ public final class ListenPorts {
             }
         }
         throw new UncheckedIOException(new IOException("no free port in 20000..31999"));
+    }
+
+    /**
+     * A port where nothing listens, for a target that must refuse the connection: free when asked for,
+     * and outside the ephemeral range, so an outgoing connection of the machine does not take it meanwhile.
+     *
+     * @return a port in 20000..31999 with no listener
+     */
+    public static int nothingListening() {
+        return freeOutsideEphemeralRange();
     }
 }
