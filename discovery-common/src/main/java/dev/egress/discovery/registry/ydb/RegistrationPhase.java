@@ -41,6 +41,11 @@ sealed interface RegistrationPhase {
         public Opening {
             Objects.requireNonNull(attempt, "attempt");
         }
+
+        @Override
+        public String toString() {
+            return "Opening[retiring=" + (retiring != null) + "]";
+        }
     }
 
     /**
@@ -50,6 +55,11 @@ sealed interface RegistrationPhase {
      * @param retiring the reattached session that holds the slot meanwhile, or null
      */
     record BackingOff(ScheduledFuture<?> retry, CoordinationSession retiring) implements RegistrationPhase {
+
+        @Override
+        public String toString() {
+            return "BackingOff[retiring=" + (retiring != null) + "]";
+        }
     }
 
     /** Closed: the slot was released, nothing runs any more. */
@@ -115,6 +125,11 @@ sealed interface RegistrationPhase {
     record Unheld(Link link, CoordinationSession retiring) implements Settled {
         public Unheld {
             Objects.requireNonNull(link, "link");
+        }
+
+        @Override
+        public String toString() {
+            return "Unheld[link=" + link + ", retiring=" + (retiring != null) + "]";
         }
 
         @Override
