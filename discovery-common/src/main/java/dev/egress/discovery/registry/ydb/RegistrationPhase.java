@@ -17,6 +17,7 @@ import tech.ydb.coordination.SemaphoreLease;
  *              ▲  │        ▲           │            │
  *              │  ▼        └───────────┘ (failed)   │ slot missing ──► Unheld
  *           BackingOff ◄── (lost session, failed step, from any phase with a session)
+ *   any phase with a session ── reattached ──► Opening (that session retiring)
  *   any ──► Closed
  * </pre>
  *
