@@ -6,11 +6,7 @@ import dev.egress.coordination.node.NodeStateReport;
 import dev.egress.coordination.server.CoordinationGrpcService;
 import dev.egress.coordination.server.DiscoveryGrpcService;
 import dev.egress.coordination.server.TokenCheck;
-import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.grpc.Server;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallExecutorSupplier;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +15,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.List;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -121,8 +116,7 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
                 .addService(coordination)
                 .permitKeepAliveTime(PERMIT_KEEPALIVE_SECONDS, TimeUnit.SECONDS)
                 .permitKeepAliveWithoutCalls(true)
-                .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES)
-                .callExecutor(new SessionStreamsInline());
+                .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES);
         if (!access.tokens().isEmpty()) {
             builder.intercept(new TokenCheck(access.tokens()));
         }
@@ -210,23 +204,5 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
             throw new IllegalArgumentException("database: " + database + " (expected: an absolute path like /local)");
         }
         return db;
-    }
-
-    /**
-     * Runs the session streams' callbacks on the transport thread. They only enqueue onto a node's own thread
-     * (or answer a ping), so handing each message to gRPC's default executor first only adds a thread wake-up
-     * to every request, which a busy host turns into milliseconds of registry latency. Unary calls (node
-     * create, alter, drop; discovery) keep the default executor: dropping a node waits for its thread.
-     */
-    private static final class SessionStreamsInline implements ServerCallExecutorSupplier {
-
-        private static final Executor INLINE = Runnable::run;
-
-        @Override
-        public <ReqT, RespT> Executor getExecutor(ServerCall<ReqT, RespT> call, Metadata metadata) {
-            return call.getMethodDescriptor().getType() == MethodDescriptor.MethodType.BIDI_STREAMING
-                    ? INLINE
-                    : null;
-        }
     }
 }
