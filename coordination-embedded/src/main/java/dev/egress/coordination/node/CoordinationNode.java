@@ -196,62 +196,81 @@ public final class CoordinationNode {
             peer.fail(StatusCode.BAD_REQUEST, "Session cannot be started twice");
             return;
         }
-        long timeout = start.getTimeoutMillis();
-        if (Long.compareUnsigned(timeout, Limits.MAX_SESSION_TIMEOUT_MILLIS) > 0) {
-            peer.fail(StatusCode.BAD_REQUEST, "Session timeout is out of range");
+        String invalid = invalidStart(start);
+        if (invalid != null) {
+            peer.fail(StatusCode.BAD_REQUEST, invalid);
             return;
         }
-        if (start.getDescriptionBytes().size() > Limits.MAX_DESCRIPTION_BYTES) {
-            peer.fail(StatusCode.BAD_REQUEST, "Description is too large");
-            return;
-        }
-        if (start.getProtectionKey().size() > Limits.MAX_PROTECTION_KEY_BYTES) {
-            peer.fail(StatusCode.BAD_REQUEST, "Protection key is too large");
-            return;
-        }
-        Session session;
-        if (start.getSessionId() == 0) {
-            if (sessions.size() >= Limits.MAX_SESSIONS) {
-                peer.fail(StatusCode.PRECONDITION_FAILED, "Too many sessions already exist");
-                return;
-            }
-            session = new Session(nextSessionId++, timeout, start.getDescription(), start.getProtectionKey(),
-                    start.getSeqNo());
-            sessions.put(session.id, session);
-            log.debug("Node {}: session {} created (timeout {} ms)", path, session.id, timeout);
-        } else {
-            session = sessions.get(start.getSessionId());
-            if (session == null) {
-                peer.fail(StatusCode.SESSION_EXPIRED, "Session does not exist");
-                return;
-            }
-            if (Long.compareUnsigned(start.getSeqNo(), session.lastSeqNo) < 0) {
-                peer.fail(StatusCode.BAD_SESSION, "Attach request is out of sequence");
-                return;
-            }
-            if (!session.protectionKey.isEmpty() && !session.protectionKey.equals(start.getProtectionKey())) {
-                peer.fail(StatusCode.BAD_SESSION, "Attach request protection key mismatch");
-                return;
-            }
-            session.timeoutMillis = timeout;
-            session.description = start.getDescription();
-            session.lastSeqNo = start.getSeqNo();
-            if (session.peer != null) {
-                SessionPeer stolenFrom = session.peer;
-                attached.remove(stolenFrom);
-                stolenFrom.fail(StatusCode.BAD_SESSION, "Session stolen by another local client");
-            }
-            session.cancelExpiry();
-            // As YDB: a new attachment starts without watches and without pending acquire replies; owned
-            // semaphores and queued waiters stay.
-            session.clearWatches();
-            session.waitCookies.clear();
-            log.debug("Node {}: session {} re-attached", path, session.id);
+        Session session = start.getSessionId() == 0 ? createSession(peer, start) : reattach(peer, start);
+        if (session == null) {
+            return; // refused, and answered
         }
         session.peer = peer;
         attached.put(peer, session);
         peer.send(Responses.started(session.id));
-        peer.onAttached(timeout);
+        peer.onAttached(start.getTimeoutMillis());
+    }
+
+    /** What makes a session start malformed, or null if nothing does. */
+    private static String invalidStart(SessionRequest.SessionStart start) {
+        if (Long.compareUnsigned(start.getTimeoutMillis(), Limits.MAX_SESSION_TIMEOUT_MILLIS) > 0) {
+            return "Session timeout is out of range";
+        }
+        if (start.getDescriptionBytes().size() > Limits.MAX_DESCRIPTION_BYTES) {
+            return "Description is too large";
+        }
+        if (start.getProtectionKey().size() > Limits.MAX_PROTECTION_KEY_BYTES) {
+            return "Protection key is too large";
+        }
+        return null;
+    }
+
+    /** A new session, or null after refusing it (too many). */
+    private Session createSession(SessionPeer peer, SessionRequest.SessionStart start) {
+        if (sessions.size() >= Limits.MAX_SESSIONS) {
+            peer.fail(StatusCode.PRECONDITION_FAILED, "Too many sessions already exist");
+            return null;
+        }
+        Session session = new Session(nextSessionId++, start.getTimeoutMillis(), start.getDescription(),
+                start.getProtectionKey(), start.getSeqNo());
+        sessions.put(session.id, session);
+        log.debug("Node {}: session {} created (timeout {} ms)", path, session.id, start.getTimeoutMillis());
+        return session;
+    }
+
+    /**
+     * An existing session moved to {@code peer} (stolen from its current stream, if any), or null after refusing
+     * it (expired, out of sequence, wrong protection key).
+     */
+    private Session reattach(SessionPeer peer, SessionRequest.SessionStart start) {
+        Session session = sessions.get(start.getSessionId());
+        if (session == null) {
+            peer.fail(StatusCode.SESSION_EXPIRED, "Session does not exist");
+            return null;
+        }
+        if (Long.compareUnsigned(start.getSeqNo(), session.lastSeqNo) < 0) {
+            peer.fail(StatusCode.BAD_SESSION, "Attach request is out of sequence");
+            return null;
+        }
+        if (!session.protectionKey.isEmpty() && !session.protectionKey.equals(start.getProtectionKey())) {
+            peer.fail(StatusCode.BAD_SESSION, "Attach request protection key mismatch");
+            return null;
+        }
+        session.timeoutMillis = start.getTimeoutMillis();
+        session.description = start.getDescription();
+        session.lastSeqNo = start.getSeqNo();
+        if (session.peer != null) {
+            SessionPeer stolenFrom = session.peer;
+            attached.remove(stolenFrom);
+            stolenFrom.fail(StatusCode.BAD_SESSION, "Session stolen by another local client");
+        }
+        session.cancelExpiry();
+        // As YDB: a new attachment starts without watches and without pending acquire replies; owned
+        // semaphores and queued waiters stay.
+        session.clearWatches();
+        session.waitCookies.clear();
+        log.debug("Node {}: session {} re-attached", path, session.id);
+        return session;
     }
 
     private void doDetach(SessionPeer peer) {
@@ -332,88 +351,133 @@ public final class CoordinationNode {
 
     private void acquire(Session session, SessionRequest request) {
         SessionRequest.AcquireSemaphore acquire = request.getAcquireSemaphore();
-        long reqId = acquire.getReqId();
-        long count = acquire.getCount();
-        long timeout = acquire.getTimeoutMillis();
-        ByteString data = acquire.getData();
-        if (count == 0) {
-            reply(session, Responses.error(request, StatusCode.BAD_REQUEST, "Acquire must have count > 0"));
+        String invalid = invalidAcquire(acquire);
+        if (invalid != null) {
+            reply(session, Responses.error(request, StatusCode.BAD_REQUEST, invalid));
             return;
         }
-        if (timeout != INFINITE && Long.compareUnsigned(timeout, Limits.MAX_ACQUIRE_TIMEOUT_MILLIS) > 0) {
-            reply(session, Responses.error(request, StatusCode.BAD_REQUEST, "Acquire timeout is out of range"));
-            return;
-        }
-        if (data.size() > Limits.MAX_DATA_BYTES) {
-            reply(session, Responses.error(request, StatusCode.BAD_REQUEST, "Acquire data is too large"));
-            return;
-        }
-        Semaphore semaphore = semaphores.get(acquire.getName());
-        if (semaphore == null && !acquire.getEphemeral()) {
-            reply(session, Responses.error(request, StatusCode.NOT_FOUND, "Semaphore does not exist"));
-            return;
-        }
-        if (semaphore != null && semaphore.ephemeral != acquire.getEphemeral()) {
-            reply(session, Responses.error(request, StatusCode.PRECONDITION_FAILED,
-                    "Semaphore ephemeral mode mismatch"));
-            return;
-        }
-        if (semaphore != null && Long.compareUnsigned(count, semaphore.limit) > 0) {
-            reply(session, Responses.error(request, StatusCode.BAD_REQUEST,
-                    "Cannot acquire more than allowed by the semaphore"));
-            return;
-        }
+        Semaphore semaphore = semaphoreToAcquire(session, request);
         if (semaphore == null) {
-            if (semaphores.size() >= Limits.MAX_SEMAPHORES) {
-                reply(session, Responses.error(request, StatusCode.PRECONDITION_FAILED,
-                        "Too many semaphores already exist"));
-                return;
-            }
-            semaphore = new Semaphore(acquire.getName(), INFINITE, ByteString.EMPTY, true);
-            semaphores.put(semaphore.name, semaphore);
+            return; // refused, and answered
         }
-
         Owner owner = session.owned.get(semaphore);
         if (owner != null) {
             reacquire(session, semaphore, owner, request);
             return;
         }
-
-        Waiter waiter = session.waiting.get(semaphore);
+        Waiter queued = session.waiting.get(semaphore);
+        Waiter waiter = queued != null
+                ? requeue(session, semaphore, queued, request)
+                : enqueue(session, semaphore, request);
         if (waiter != null) {
-            if (Long.compareUnsigned(count, waiter.count) > 0) {
-                reply(session, Responses.error(request, StatusCode.BAD_REQUEST, "Increasing count is not allowed"));
-                return;
-            }
-            Long previous = session.waitCookies.remove(semaphore);
-            if (previous != null) {
-                reply(session, Responses.acquireFailed(previous, StatusCode.ABORTED, SUPERSEDED));
-            }
-            boolean promotable = Long.valueOf(waiter.orderId).equals(semaphore.firstOrderId())
-                    && semaphore.canAcquire(count);
-            if (timeout == 0 && !promotable) {
-                // "try once": fold the timeout instead of queueing a request that cannot be granted now
-                reply(session, Responses.acquired(reqId, false));
-                deleteWaiter(semaphore, waiter);
-                return;
-            }
-            waiter.timeoutMillis = timeout;
-            waiter.count = count;
-            waiter.data = data;
-        } else {
-            if (timeout == 0 && !(semaphore.waiters.isEmpty() && semaphore.canAcquire(count))) {
-                reply(session, Responses.acquired(reqId, false));
-                return;
-            }
-            waiter = new Waiter(nextOrderId++, session, count, data, timeout);
-            semaphore.waiters.put(waiter.orderId, waiter);
-            session.waiting.put(semaphore, waiter);
+            awaitGrant(session, semaphore, waiter, acquire.getReqId());
         }
+    }
 
+    /** What makes an acquire malformed whatever the semaphore's state, or null if nothing does. */
+    private static String invalidAcquire(SessionRequest.AcquireSemaphore acquire) {
+        long timeout = acquire.getTimeoutMillis();
+        if (acquire.getCount() == 0) {
+            return "Acquire must have count > 0";
+        }
+        if (timeout != INFINITE && Long.compareUnsigned(timeout, Limits.MAX_ACQUIRE_TIMEOUT_MILLIS) > 0) {
+            return "Acquire timeout is out of range";
+        }
+        if (acquire.getData().size() > Limits.MAX_DATA_BYTES) {
+            return "Acquire data is too large";
+        }
+        return null;
+    }
+
+    /**
+     * The semaphore an acquire is for, creating an ephemeral one on first use; null after answering a refusal
+     * (missing, ephemeral mode mismatch, count above the limit, too many semaphores).
+     */
+    private Semaphore semaphoreToAcquire(Session session, SessionRequest request) {
+        SessionRequest.AcquireSemaphore acquire = request.getAcquireSemaphore();
+        Semaphore semaphore = semaphores.get(acquire.getName());
+        if (semaphore == null && !acquire.getEphemeral()) {
+            reply(session, Responses.error(request, StatusCode.NOT_FOUND, "Semaphore does not exist"));
+            return null;
+        }
+        if (semaphore != null && semaphore.ephemeral != acquire.getEphemeral()) {
+            reply(session, Responses.error(request, StatusCode.PRECONDITION_FAILED,
+                    "Semaphore ephemeral mode mismatch"));
+            return null;
+        }
+        if (semaphore != null && Long.compareUnsigned(acquire.getCount(), semaphore.limit) > 0) {
+            reply(session, Responses.error(request, StatusCode.BAD_REQUEST,
+                    "Cannot acquire more than allowed by the semaphore"));
+            return null;
+        }
+        if (semaphore == null) {
+            if (semaphores.size() >= Limits.MAX_SEMAPHORES) {
+                reply(session, Responses.error(request, StatusCode.PRECONDITION_FAILED,
+                        "Too many semaphores already exist"));
+                return null;
+            }
+            semaphore = new Semaphore(acquire.getName(), INFINITE, ByteString.EMPTY, true);
+            semaphores.put(semaphore.name, semaphore);
+        }
+        return semaphore;
+    }
+
+    /**
+     * A new acquire by a session already queued: it supersedes the pending one (which is answered ABORTED) and
+     * may lower the count. A "try once" ({@code timeout == 0}) that cannot be granted now leaves the queue.
+     *
+     * @return the updated waiter, or null if the request was answered and nothing waits any more
+     */
+    private Waiter requeue(Session session, Semaphore semaphore, Waiter waiter, SessionRequest request) {
+        SessionRequest.AcquireSemaphore acquire = request.getAcquireSemaphore();
+        long count = acquire.getCount();
+        if (Long.compareUnsigned(count, waiter.count) > 0) {
+            reply(session, Responses.error(request, StatusCode.BAD_REQUEST, "Increasing count is not allowed"));
+            return null;
+        }
+        Long previous = session.waitCookies.remove(semaphore);
+        if (previous != null) {
+            reply(session, Responses.acquireFailed(previous, StatusCode.ABORTED, SUPERSEDED));
+        }
+        boolean grantableNow = semaphore.isHead(waiter) && semaphore.canAcquire(count);
+        if (acquire.getTimeoutMillis() == 0 && !grantableNow) {
+            // "try once": fold the timeout instead of queueing a request that cannot be granted now
+            reply(session, Responses.acquired(acquire.getReqId(), false));
+            deleteWaiter(semaphore, waiter);
+            return null;
+        }
+        waiter.timeoutMillis = acquire.getTimeoutMillis();
+        waiter.count = count;
+        waiter.data = acquire.getData();
+        return waiter;
+    }
+
+    /**
+     * A first acquire by a session: joins the tail of the queue, unless it is a "try once" that cannot be
+     * granted now (answered at once, nothing queued).
+     *
+     * @return the new waiter, or null if the request was answered
+     */
+    private Waiter enqueue(Session session, Semaphore semaphore, SessionRequest request) {
+        SessionRequest.AcquireSemaphore acquire = request.getAcquireSemaphore();
+        long count = acquire.getCount();
+        boolean grantableNow = semaphore.waiters.isEmpty() && semaphore.canAcquire(count);
+        if (acquire.getTimeoutMillis() == 0 && !grantableNow) {
+            reply(session, Responses.acquired(acquire.getReqId(), false));
+            return null;
+        }
+        Waiter waiter = new Waiter(nextOrderId++, session, count, acquire.getData(), acquire.getTimeoutMillis());
+        semaphore.waiters.put(waiter.orderId, waiter);
+        session.waiting.put(semaphore, waiter);
+        return waiter;
+    }
+
+    /** Grants the waiter now if it heads the queue and fits; otherwise answers "pending" and arms its timeout. */
+    private void awaitGrant(Session session, Semaphore semaphore, Waiter waiter, long reqId) {
         session.waitCookies.put(semaphore, reqId);
         waiter.cancelTimer();
-        if (Long.valueOf(waiter.orderId).equals(semaphore.firstOrderId())) {
-            processQueue(semaphore, false);
+        if (semaphore.isHead(waiter)) {
+            grantFromHead(semaphore);
         }
         if (session.waiting.get(semaphore) == waiter) {
             scheduleWaiterTimeout(semaphore, waiter);
@@ -433,7 +497,9 @@ public final class CoordinationNode {
             boolean dataChanged = !owner.data.equals(acquire.getData());
             owner.data = acquire.getData();
             reply(session, Responses.acquired(acquire.getReqId(), true));
-            notifyWatchers(semaphore, false, dataChanged);
+            if (dataChanged) {
+                notifyWatchers(semaphore, WatchEvent.OWNERS_CHANGED); // an owner's data is part of the owners
+            }
             return;
         }
         semaphore.count -= owner.count;
@@ -441,7 +507,7 @@ public final class CoordinationNode {
         semaphore.count += count;
         owner.data = acquire.getData();
         reply(session, Responses.acquired(acquire.getReqId(), true));
-        processQueue(semaphore, true);
+        ownersChanged(semaphore);
     }
 
     private void scheduleWaiterTimeout(Semaphore semaphore, Waiter waiter) {
@@ -581,7 +647,7 @@ public final class CoordinationNode {
         semaphore.data = update.getData();
         reply(session, Responses.ok(request));
         if (changed) {
-            notifyWatchers(semaphore, true, false);
+            notifyWatchers(semaphore, WatchEvent.DATA_CHANGED);
         }
     }
 
@@ -625,7 +691,7 @@ public final class CoordinationNode {
             waiter.session.waiting.remove(semaphore);
         }
         semaphore.waiters.clear();
-        notifyWatchers(semaphore, true, true);
+        notifyWatchers(semaphore, WatchEvent.DELETED);
         semaphores.remove(semaphore.name, semaphore);
     }
 
@@ -634,32 +700,50 @@ public final class CoordinationNode {
         semaphore.owners.remove(owner.session);
         owner.session.owned.remove(semaphore);
         if (semaphore.ephemeral && semaphore.isEmpty()) {
-            notifyWatchers(semaphore, true, true);
+            notifyWatchers(semaphore, WatchEvent.DELETED);
             semaphores.remove(semaphore.name, semaphore);
         } else {
-            processQueue(semaphore, true);
+            ownersChanged(semaphore);
         }
     }
 
     private void deleteWaiter(Semaphore semaphore, Waiter waiter) {
-        boolean wasHead = Long.valueOf(waiter.orderId).equals(semaphore.firstOrderId());
+        boolean wasHead = semaphore.isHead(waiter);
         semaphore.waiters.remove(waiter.orderId);
         waiter.cancelTimer();
         waiter.session.waiting.remove(semaphore);
         waiter.session.waitCookies.remove(semaphore);
         if (wasHead) {
-            processQueue(semaphore, false);
+            grantFromHead(semaphore);
         }
         if (semaphore.ephemeral && semaphore.isEmpty()) {
             // Unreachable while an ephemeral semaphore's limit is Max<ui64> (its waiters always have owners
             // ahead of them), kept so that an empty ephemeral semaphore can never leak.
-            notifyWatchers(semaphore, true, true);
+            notifyWatchers(semaphore, WatchEvent.DELETED);
             semaphores.remove(semaphore.name, semaphore);
         }
     }
 
-    /** Grants waiters strictly from the head of the FIFO queue; a head that does not fit blocks the rest. */
-    private void processQueue(Semaphore semaphore, boolean ownersChanged) {
+    /** The owners changed (released, shrunk, gone): grants whoever fits now, then tells the owner watchers once. */
+    private void ownersChanged(Semaphore semaphore) {
+        grantWaiters(semaphore);
+        notifyWatchers(semaphore, WatchEvent.OWNERS_CHANGED);
+    }
+
+    /** The head of the queue may fit now: grants what fits and tells the owner watchers if anything was granted. */
+    private void grantFromHead(Semaphore semaphore) {
+        if (grantWaiters(semaphore)) {
+            notifyWatchers(semaphore, WatchEvent.OWNERS_CHANGED);
+        }
+    }
+
+    /**
+     * Grants waiters strictly from the head of the FIFO queue; a head that does not fit blocks the rest.
+     *
+     * @return whether any waiter became an owner
+     */
+    private boolean grantWaiters(Semaphore semaphore) {
+        boolean granted = false;
         while (!semaphore.waiters.isEmpty()) {
             Waiter waiter = semaphore.waiters.firstEntry().getValue();
             if (!semaphore.canAcquire(waiter.count)) {
@@ -677,35 +761,35 @@ public final class CoordinationNode {
             if (cookie != null) {
                 reply(session, Responses.acquired(cookie, true));
             }
-            ownersChanged = true;
+            granted = true;
         }
-        notifyWatchers(semaphore, false, ownersChanged);
+        return granted;
     }
 
     /** One-shot watch notifications, with the flags of the event (as YDB's {@code NotifyWatchers}). */
-    private void notifyWatchers(Semaphore semaphore, boolean dataChanged, boolean ownersChanged) {
-        if (dataChanged) {
+    private void notifyWatchers(Semaphore semaphore, WatchEvent event) {
+        if (event.dataChanged()) {
             for (Session watcher : semaphore.dataWatchers) {
                 semaphore.ownersWatchers.remove(watcher);
-                fireWatch(watcher, semaphore, dataChanged, ownersChanged);
+                fireWatch(watcher, semaphore, event);
             }
             semaphore.dataWatchers.clear();
         }
-        if (ownersChanged) {
+        if (event.ownersChanged()) {
             for (Session watcher : semaphore.ownersWatchers) {
-                if (!dataChanged) {
+                if (!event.dataChanged()) {
                     semaphore.dataWatchers.remove(watcher);
                 }
-                fireWatch(watcher, semaphore, dataChanged, ownersChanged);
+                fireWatch(watcher, semaphore, event);
             }
             semaphore.ownersWatchers.clear();
         }
     }
 
-    private void fireWatch(Session watcher, Semaphore semaphore, boolean dataChanged, boolean ownersChanged) {
+    private void fireWatch(Session watcher, Semaphore semaphore, WatchEvent event) {
         Long cookie = watcher.watchCookies.remove(semaphore);
         if (cookie != null) {
-            reply(watcher, Responses.changed(cookie, dataChanged, ownersChanged));
+            reply(watcher, Responses.changed(cookie, event.dataChanged(), event.ownersChanged()));
         }
     }
 

@@ -42,7 +42,8 @@ final class Semaphore {
         return owners.isEmpty() && waiters.isEmpty();
     }
 
-    Long firstOrderId() {
-        return waiters.isEmpty() ? null : waiters.firstKey();
+    /** Whether {@code waiter} heads the FIFO queue (only the head can be granted). */
+    boolean isHead(Waiter waiter) {
+        return !waiters.isEmpty() && waiters.firstKey() == waiter.orderId;
     }
 }
