@@ -11,6 +11,9 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import dev.egress.app.config.SecurityProperties;
+import dev.egress.discovery.boot.RegistryProperties;
+import dev.egress.discovery.testing.TestPki;
 
 /** How the App wires itself from properties, without starting a server. */
 class AppWiringTest {
@@ -38,15 +41,15 @@ class AppWiringTest {
 
     @Test
     void refusesToStartWithPartOfTheTrustMaterialNamingWhatIsMissing() throws Exception {
-        dev.egress.discovery.testing.TestPki pki = dev.egress.discovery.testing.TestPki.create("app wiring CA");
-        dev.egress.discovery.testing.TestPki.Issued app = pki.app("app-1");
+        TestPki pki = TestPki.create("app wiring CA");
+        TestPki.Issued app = pki.app("app-1");
         runner().withPropertyValues("egress.security.insecure-local=false", "egress.trust.certificate=" + app.certificate(),
                 "egress.trust.private-key=" + app.privateKey()).run(context -> {
             assertThat(context).hasFailed();
             assertThat(context.getStartupFailure()).rootCause().hasMessageStartingWith("egress.trust.border-ca: not set");
         });
         // A Border's certificate is not an App identity.
-        dev.egress.discovery.testing.TestPki.Issued border = pki.border("border-a");
+        TestPki.Issued border = pki.border("border-a");
         runner().withPropertyValues("egress.security.insecure-local=false", "egress.trust.certificate=" + border.certificate(),
                 "egress.trust.private-key=" + border.privateKey(), "egress.trust.border-ca=" + pki.caPem()).run(context -> {
             assertThat(context).hasFailed();
@@ -111,8 +114,8 @@ class AppWiringTest {
     @Test
     void refusesARegistryTokenOverPlaintextUnlessInsecureLocal() throws Exception {
         // On the trust chain (insecure-local off), so that only the registry rule can refuse the start.
-        dev.egress.discovery.testing.TestPki pki = dev.egress.discovery.testing.TestPki.create("registry token CA");
-        dev.egress.discovery.testing.TestPki.Issued app = pki.app("app-1");
+        TestPki pki = TestPki.create("registry token CA");
+        TestPki.Issued app = pki.app("app-1");
         runner().withPropertyValues("egress.registry.connection-string=grpc://127.0.0.1:1/local",
                         "egress.registry.token=s3cret-ydb", "egress.security.insecure-local=false",
                         "egress.trust.certificate=" + app.certificate(), "egress.trust.private-key=" + app.privateKey(),
@@ -130,19 +133,19 @@ class AppWiringTest {
 
     @Test
     void readsTheRegistryWithoutCreatingItUnlessTold() throws Exception {
-        runner().run(context -> assertThat(context.getBean(dev.egress.discovery.boot.RegistryProperties.class)
+        runner().run(context -> assertThat(context.getBean(RegistryProperties.class)
                 .createIfMissing()).isFalse());
         runner().withPropertyValues("egress.registry.create-if-missing=true").run(context -> assertThat(
-                context.getBean(dev.egress.discovery.boot.RegistryProperties.class).createIfMissing()).isTrue());
+                context.getBean(RegistryProperties.class).createIfMissing()).isTrue());
     }
 
     @Test
     void keepsSecretsOutOfToString() throws Exception {
         runner().withPropertyValues("egress.security.api-tokens=s3cret-1,s3cret-2", "egress.security.internal-token=s3cret-i")
-                .run(context -> assertThat(context.getBean(dev.egress.app.config.SecurityProperties.class).toString())
+                .run(context -> assertThat(context.getBean(SecurityProperties.class).toString())
                         .doesNotContain("s3cret").contains("2 redacted"));
         runner().withPropertyValues("egress.registry.token=s3cret-ydb")
-                .run(context -> assertThat(context.getBean(dev.egress.discovery.boot.RegistryProperties.class).toString())
+                .run(context -> assertThat(context.getBean(RegistryProperties.class).toString())
                         .doesNotContain("s3cret").contains("token=(set)"));
     }
 

@@ -34,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import java.util.function.Predicate;
 
 /**
  * The fat jar as a real process against the embedded coordination node, watched through the real
@@ -158,7 +159,7 @@ class BorderProcessIT {
                 .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofString(body)).build();
     }
 
-    private static <T> int indexOf(List<T> list, java.util.function.Predicate<T> test) {
+    private static <T> int indexOf(List<T> list, Predicate<T> test) {
         for (int i = 0; i < list.size(); i++) {
             if (test.test(list.get(i))) {
                 return i;

@@ -14,6 +14,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.util.unit.DataSize;
+import dev.egress.border.server.ServerTimeoutsProperties;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The defaults documented in docs/configuration/border.md are the ones the records bind to. */
 class PropertiesDefaultsTest {
@@ -50,8 +55,8 @@ class PropertiesDefaultsTest {
     }
 
     @Test
-    void securityTokensCanComeFromFilesAndNeverBoth(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        java.nio.file.Path internal = java.nio.file.Files.writeString(dir.resolve("internal"), "old\nnew\n");
+    void securityTokensCanComeFromFilesAndNeverBoth(@TempDir Path dir) throws Exception {
+        Path internal = Files.writeString(dir.resolve("internal"), "old\nnew\n");
         SecurityProperties fromFile = bind("egress.security", SecurityProperties.class,
                 Map.of("egress.security.internal-token-file", internal.toString()));
         assertThat(fromFile.internalTokens().current().matches("Bearer new")).isTrue();
@@ -89,20 +94,20 @@ class PropertiesDefaultsTest {
     void dnsUsesTheSystemServersWithBoundedTimeByDefault() {
         DnsProperties dns = bind("egress.dns", DnsProperties.class, Map.of());
         assertThat(dns.servers()).isEmpty();
-        assertThat(dns.queryTimeout()).isEqualTo(java.time.Duration.ofSeconds(2));
-        assertThat(dns.resolveTimeout()).isEqualTo(java.time.Duration.ofSeconds(5));
+        assertThat(dns.queryTimeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(dns.resolveTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(dns.maxQueriesPerResolve()).isEqualTo(8);
         assertThat(dns.maxPendingPerName()).isEqualTo(64);
     }
 
     @Test
     void listeningPortDeadlinesDefaultToTenSecondsForHeaders() {
-        dev.egress.border.server.ServerTimeoutsProperties server =
-                bind("egress.server", dev.egress.border.server.ServerTimeoutsProperties.class, Map.of());
-        assertThat(server.requestHeaderTimeout()).isEqualTo(java.time.Duration.ofSeconds(10));
-        assertThat(server.requestTimeout()).isEqualTo(java.time.Duration.ofSeconds(30));
-        assertThat(server.idleTimeout()).isEqualTo(java.time.Duration.ofSeconds(120));
-        assertThatThrownBy(() -> bind("egress.server", dev.egress.border.server.ServerTimeoutsProperties.class,
+        ServerTimeoutsProperties server =
+                bind("egress.server", ServerTimeoutsProperties.class, Map.of());
+        assertThat(server.requestHeaderTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(server.requestTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(server.idleTimeout()).isEqualTo(Duration.ofSeconds(120));
+        assertThatThrownBy(() -> bind("egress.server", ServerTimeoutsProperties.class,
                 Map.of("egress.server.request-header-timeout", "0s"))).hasStackTraceContaining("request-header-timeout");
     }
 }

@@ -14,6 +14,12 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.io.TempDir;
 
 /** What the Border refuses to start with, and what readiness says before the slot is held. */
 class StartupTest {
@@ -76,8 +82,8 @@ class StartupTest {
 
     @Test
     void refusesToStartWhenTheTrustedCertificatesCannotBeReadAndNamesTheProperty() throws Exception {
-        java.nio.file.Path notPem = java.nio.file.Files.createTempFile("not-a-ca", ".pem");
-        java.nio.file.Files.writeString(notPem, "not a certificate");
+        Path notPem = Files.createTempFile("not-a-ca", ".pem");
+        Files.writeString(notPem, "not a certificate");
         for (String location : new String[] {"/nonexistent/ca.pem", notPem.toString()}) {
             Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2", "--egress.security.internal-token=" + Tokens.INTERNAL,
                     "--egress.security.insecure-local=true", "--egress.tls.trusted-certificates=" + location));
@@ -136,10 +142,10 @@ class StartupTest {
     }
 
     @Test
-    void readsTokensFromFilesAndFollowsARotationWithoutARestart(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+    void readsTokensFromFilesAndFollowsARotationWithoutARestart(@TempDir Path dir)
             throws Exception {
-        java.nio.file.Path internal = java.nio.file.Files.writeString(dir.resolve("internal"), Tokens.INTERNAL + "\n");
-        java.nio.file.Path operator = java.nio.file.Files.writeString(dir.resolve("operator"), "operator-old\n");
+        Path internal = Files.writeString(dir.resolve("internal"), Tokens.INTERNAL + "\n");
+        Path operator = Files.writeString(dir.resolve("operator"), "operator-old\n");
         try (ConfigurableApplicationContext border = run("--egress.border.ips=127.0.0.2",
                 "--egress.security.internal-token-file=" + internal, "--egress.security.operator-token-file=" + operator,
                 "--egress.security.insecure-local=true")) {
@@ -148,10 +154,10 @@ class StartupTest {
             web.get().uri("/ops/v1/ips").header("Authorization", "Bearer operator-old").exchange()
                     .expectStatus().isOk().expectBody().returnResult();
 
-            java.nio.file.Files.writeString(operator, "operator-new\n");
-            java.nio.file.Files.setLastModifiedTime(operator,
-                    java.nio.file.attribute.FileTime.from(java.time.Instant.now().plusSeconds(10)));
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+            Files.writeString(operator, "operator-new\n");
+            Files.setLastModifiedTime(operator,
+                    FileTime.from(Instant.now().plusSeconds(10)));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                     web.get().uri("/ops/v1/ips").header("Authorization", "Bearer operator-new").exchange()
                             .expectStatus().isOk().expectBody().returnResult());
             web.get().uri("/ops/v1/ips").header("Authorization", "Bearer operator-old").exchange()

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 
 /**
  * An in-memory, YDB-protocol-compatible coordination service (Discovery + Coordination gRPC) that the official
@@ -168,7 +169,7 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
     public StateReport stateReport() {
         List<NodeStateReport> reports = nodes.all().stream()
                 .map(CoordinationNode::report)
-                .flatMap(java.util.Optional::stream) // a node dropped meanwhile has nothing left to check
+                .flatMap(Optional::stream) // a node dropped meanwhile has nothing left to check
                 .toList();
         return new StateReport(reports, coordination.openStreams());
     }

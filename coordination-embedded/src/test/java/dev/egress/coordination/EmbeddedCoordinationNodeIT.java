@@ -24,6 +24,9 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import org.junit.jupiter.api.Assumptions;
 
 /** The node's lifecycle as other modules use it: ephemeral ports, restart on the same port, the CLI. */
 class EmbeddedCoordinationNodeIT {
@@ -41,9 +44,9 @@ class EmbeddedCoordinationNodeIT {
     @Test
     void bracketsAnIpv6HostInItsConnectionStringSoTheSdkCanConnectWithIt() throws Exception {
         try (ServerSocket probe = new ServerSocket()) {
-            probe.bind(new java.net.InetSocketAddress("::1", 0));
-        } catch (java.io.IOException e) {
-            org.junit.jupiter.api.Assumptions.abort("no IPv6 loopback here: " + e.getMessage());
+            probe.bind(new InetSocketAddress("::1", 0));
+        } catch (IOException e) {
+            Assumptions.abort("no IPv6 loopback here: " + e.getMessage());
         }
         try (EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start("::1", 0, "/local");
              GrpcTransport transport = GrpcTransport.forConnectionString(node.connectionString()).build()) {

@@ -39,6 +39,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import dev.egress.coordination.node.NodeStateReport;
 
 /**
  * Misbehaving and numerous clients: afterwards the node's bookkeeping must be exact (counts equal the sum of
@@ -259,7 +260,7 @@ class RobustnessIT {
         });
     }
 
-    private dev.egress.coordination.node.NodeStateReport nodeReport(StateReport report) {
+    private NodeStateReport nodeReport(StateReport report) {
         return report.nodes().stream().filter(n -> n.path().equals(path)).findFirst().orElseThrow();
     }
 

@@ -15,6 +15,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayOutputStream;
+import java.math.BigInteger;
+import java.util.Arrays;
+import java.util.stream.IntStream;
 
 class AnnouncementCodecTest {
 
@@ -55,7 +59,7 @@ class AnnouncementCodecTest {
     @Test
     void roundTripsTheLargestAnnouncement() {
         Announcement a = Announcements.of("border-a", "http://127.0.0.1:8181",
-                java.util.stream.IntStream.range(0, Announcement.MAX_IPS)
+                IntStream.range(0, Announcement.MAX_IPS)
                         .mapToObj(i -> "ffff:ffff:ffff:ffff:ffff:ffff:ffff:" + Integer.toHexString(i + 1)).toArray(String[]::new));
 
         byte[] payload = codec.encode(a);
@@ -91,7 +95,7 @@ class AnnouncementCodecTest {
     @Test
     void rejectsPayloadsOverSixtyFourKibibytesBeforeParsing() {
         byte[] big = new byte[AnnouncementCodec.MAX_BYTES + 1];
-        java.util.Arrays.fill(big, (byte) ' ');
+        Arrays.fill(big, (byte) ' ');
 
         assertRejected(big, "payload", "65537 bytes (expected: <= 65536)");
     }
@@ -100,7 +104,7 @@ class AnnouncementCodecTest {
     void acceptsAPayloadOfExactlySixtyFourKibibytes() {
         byte[] example = utf8(DESIGN_EXAMPLE.strip());
         byte[] padded = new byte[AnnouncementCodec.MAX_BYTES];
-        java.util.Arrays.fill(padded, (byte) ' ');
+        Arrays.fill(padded, (byte) ' ');
         System.arraycopy(example, 0, padded, 0, example.length);
 
         assertThat(codec.decode(padded).borderId().value()).isEqualTo("border-a");
@@ -133,7 +137,7 @@ class AnnouncementCodecTest {
         // A lone lead byte, an overlong '/', and a UTF-16 surrogate encoded as if it were a character.
         for (byte[] bad : List.of(new byte[] {(byte) 0xC3}, new byte[] {(byte) 0xC0, (byte) 0xAF},
                 new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80})) {
-            java.io.ByteArrayOutputStream payload = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream payload = new ByteArrayOutputStream();
             payload.writeBytes(utf8("{\"note\":\""));
             payload.writeBytes(bad);
             payload.writeBytes(utf8("\"," + DESIGN_EXAMPLE.strip().substring(1)));
@@ -316,7 +320,7 @@ class AnnouncementCodecTest {
         assertRejected(mutated(root -> root.put("generation", -1)), "generation", "-1 (expected: 0..");
         assertRejected(mutated(root -> root.put("generation", 1.5)), "generation",
                 "'1.5' (expected: an integer 0..9223372036854775807)");
-        assertRejected(mutated(root -> root.put("generation", new java.math.BigInteger("9223372036854775808"))),
+        assertRejected(mutated(root -> root.put("generation", new BigInteger("9223372036854775808"))),
                 "generation", "expected: an integer");
     }
 

@@ -14,6 +14,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.assertj.core.api.ThrowableAssert;
 
 class AnnouncementTest {
 
@@ -144,7 +145,7 @@ class AnnouncementTest {
         return new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE);
     }
 
-    private static void assertInvalid(String field, org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+    private static void assertInvalid(String field, ThrowableAssert.ThrowingCallable call) {
         assertThatThrownBy(call).isInstanceOfSatisfying(InvalidAnnouncementException.class,
                 e -> assertThat(e.field()).isEqualTo(field));
     }

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
 
 class EgressIpTest {
 
@@ -100,7 +101,7 @@ class EgressIpTest {
 
     @Test
     void sortsByCanonicalText() {
-        assertThat(java.util.stream.Stream.of("127.0.0.3", "10.0.0.1", "2001:db8::1", "127.0.0.2").map(EgressIp::of).sorted())
+        assertThat(Stream.of("127.0.0.3", "10.0.0.1", "2001:db8::1", "127.0.0.2").map(EgressIp::of).sorted())
                 .extracting(EgressIp::value).containsExactly("10.0.0.1", "127.0.0.2", "127.0.0.3", "2001:db8::1");
         assertThat(EgressIp.of("127.0.0.2")).isEqualByComparingTo(EgressIp.of("127.0.0.2"));
     }

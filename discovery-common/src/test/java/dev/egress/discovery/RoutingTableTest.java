@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 class RoutingTableTest {
 
@@ -202,15 +204,15 @@ class RoutingTableTest {
             infos = log.messages(Level.INFO);
         }
 
-        String twenty = java.util.stream.IntStream.range(0, 20).mapToObj(i -> "border-%02d".formatted(i))
-                .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
+        String twenty = IntStream.range(0, 20).mapToObj(i -> "border-%02d".formatted(i))
+                .collect(Collectors.joining(", ", "[", "]"));
         assertThat(infos).containsExactly(
                 "Routing snapshot 1 applied; live borders: " + twenty,
                 "Routing snapshot 2 applied; live borders: 21, first 20: " + twenty);
     }
 
     private static Announcement[] borders(int count) {
-        return java.util.stream.IntStream.range(0, count)
+        return IntStream.range(0, count)
                 .mapToObj(i -> Announcements.of("border-%02d".formatted(i), "http://127.0.0.1:8181", "127.0.1." + i))
                 .toArray(Announcement[]::new);
     }

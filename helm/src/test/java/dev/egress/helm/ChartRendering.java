@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
+import java.io.IOException;
 
 /**
  * Renders the chart with the embedded Helm (helm-java) and parses the manifests, so tests can assert
@@ -163,7 +164,7 @@ final class ChartRendering {
     static String read(Path file) {
         try {
             return Files.readString(file);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import com.google.gson.Gson;
 
 /**
  * The part of the Kubernetes API that Helm's {@code lookup} uses (core/v1 discovery and GET of a namespaced
@@ -82,7 +83,7 @@ final class FakeKubernetesApi implements AutoCloseable {
         String namespace = Manifests.at(object, "metadata", "namespace");
         String name = Manifests.at(object, "metadata", "name");
         String resource = ((String) object.get("kind")).toLowerCase() + "s";
-        objects.put("/api/v1/namespaces/" + namespace + "/" + resource + "/" + name, new com.google.gson.Gson().toJson(object));
+        objects.put("/api/v1/namespaces/" + namespace + "/" + resource + "/" + name, new Gson().toJson(object));
         return this;
     }
 

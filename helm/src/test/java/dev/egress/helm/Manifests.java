@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import java.util.LinkedHashMap;
 
 /** The parsed output of one {@code helm template}: Kubernetes objects and typed accessors over them. */
 record Manifests(List<Map<String, Object>> objects) {
@@ -72,7 +73,7 @@ record Manifests(List<Map<String, Object>> objects) {
 
     /** Environment of the first container as name -> value (valueFrom entries map to null). */
     static Map<String, String> env(Map<String, Object> workload) {
-        Map<String, String> env = new java.util.LinkedHashMap<>();
+        Map<String, String> env = new LinkedHashMap<>();
         List<Map<String, Object>> entries = at(containers(workload).get(0), "env");
         for (Map<String, Object> entry : entries) {
             env.put((String) entry.get("name"), (String) entry.get("value"));
@@ -82,7 +83,7 @@ record Manifests(List<Map<String, Object>> objects) {
 
     /** Mounts of the first container as mountPath -> volume name. */
     static Map<String, String> mounts(Map<String, Object> workload) {
-        Map<String, String> mounts = new java.util.LinkedHashMap<>();
+        Map<String, String> mounts = new LinkedHashMap<>();
         List<Map<String, Object>> entries = at(containers(workload).get(0), "volumeMounts");
         for (Map<String, Object> entry : entries) {
             mounts.put((String) entry.get("mountPath"), (String) entry.get("name"));

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import java.nio.file.StandardCopyOption;
 
 /**
  * The chart's alerts and dashboard: both render only when enabled; the rendered rules pass
@@ -100,7 +101,7 @@ class MonitoringTest {
         Files.writeString(WORK.resolve("rules.yaml"), ChartRendering.yaml().dump(groups));
         Files.writeString(WORK.resolve("rules-for-tests.yaml"), ChartRendering.yaml().dump(withoutAnnotations(rule)));
         Path tests = WORK.resolve("alerts-test.yaml");
-        Files.copy(ChartRendering.resource("promtool/alerts-test.yaml"), tests, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(ChartRendering.resource("promtool/alerts-test.yaml"), tests, StandardCopyOption.REPLACE_EXISTING);
 
         Result check = run(promtool.get(), "check", "rules", "rules.yaml");
         assertThat(check.exit()).as(check.output()).isZero();

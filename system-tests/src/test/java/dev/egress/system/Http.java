@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import javax.net.ssl.SSLContext;
 
 /** A small JSON client for the platform's HTTP APIs (App and Border). */
 final class Http {
@@ -49,7 +50,7 @@ final class Http {
      *
      * @param tls the context, or null for the JDK default
      */
-    Http(javax.net.ssl.SSLContext tls) {
+    Http(SSLContext tls) {
         HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2));
         if (tls != null) {
             builder.sslContext(tls);

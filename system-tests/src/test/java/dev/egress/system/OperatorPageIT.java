@@ -28,6 +28,8 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import java.util.Comparator;
+import java.util.Set;
 
 /**
  * The operator page in a real browser (headless Chromium through chromedriver) against the real
@@ -84,7 +86,7 @@ class OperatorPageIT {
         }
         if (profile != null) {
             try (Stream<Path> files = Files.walk(profile)) {
-                files.sorted(java.util.Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+                files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
             }
         }
     }
@@ -167,7 +169,7 @@ class OperatorPageIT {
         return sink.received().get(sink.received().size() - 1).peer().getHostAddress();
     }
 
-    private java.util.Set<String> peers() {
+    private Set<String> peers() {
         return sink.received().stream().map(r -> r.peer().getHostAddress()).collect(Collectors.toSet());
     }
 

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A Border behind a NAT, for real: it binds the private {@value NatNetwork#BIND}, a router namespace
@@ -104,7 +105,7 @@ class PublicAddressNatIT {
         }
         for (Process p : processes) {
             try {
-                if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                if (!p.waitFor(10, TimeUnit.SECONDS)) {
                     p.destroyForcibly();
                 }
             } catch (InterruptedException e) {

@@ -29,6 +29,7 @@ import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import java.time.Duration;
 
 /**
  * Calls Borders. One Reactor Netty {@link ConnectionProvider} per Border (endpoint and id), so that the
@@ -141,7 +142,7 @@ public final class BorderClients implements AutoCloseable {
      * @param timeout  how long to wait for the answer
      * @return the reply
      */
-    public Mono<OpsReply> changeIpStatus(Route route, String ip, byte[] body, java.time.Duration timeout) {
+    public Mono<OpsReply> changeIpStatus(Route route, String ip, byte[] body, Duration timeout) {
         return Mono.defer(() -> {
             if (!tlsMatches(route.endpoint())) {
                 return Mono.just(new OpsReply(0, new byte[0], "cannot verify the Border's endpoint " + route.endpoint()));
@@ -293,7 +294,7 @@ public final class BorderClients implements AutoCloseable {
 
     @Override
     public void close() {
-        clients.values().forEach(c -> c.provider().disposeLater().block(java.time.Duration.ofSeconds(5)));
+        clients.values().forEach(c -> c.provider().disposeLater().block(Duration.ofSeconds(5)));
         clients.clear();
     }
 }

@@ -18,6 +18,8 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
+import io.swagger.v3.oas.annotations.parameters.RequestBody;
+import java.util.Map;
 
 /**
  * {@code POST /v1/deliveries}: reads the body under the size cap, validates it, applies
@@ -45,7 +47,7 @@ class DeliveryController {
     @Operation(summary = "Deliver a webhook from the tenant's egress IPs",
             description = "Routes tenant -> allowed IP -> live Border and returns the target's answer (any HTTP status). "
                     + "Errors are application/problem+json with type urn:egress:problem:<slug>.",
-            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+            requestBody = @RequestBody(required = true,
                     content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
                             schema = @Schema(implementation = DeliveryRequestDocument.class))),
             responses = {
@@ -133,7 +135,7 @@ class DeliveryController {
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "acme") String tenantId,
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "https://hooks.example.com/in") String url,
             @Schema(defaultValue = "POST", allowableValues = {"POST", "PUT", "PATCH", "DELETE", "GET"}) String method,
-            java.util.Map<String, String> headers,
+            Map<String, String> headers,
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "any JSON value") Object payload) {
     }
 }

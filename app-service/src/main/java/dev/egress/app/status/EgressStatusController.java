@@ -17,6 +17,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
+import dev.egress.discovery.BorderId;
 
 /**
  * Read-only views of routing state: every live IP with its Borders, and one tenant's allowlist with
@@ -124,7 +125,7 @@ class EgressStatusController {
                             snapshot.announcements().get(r.borderId()).generation())).toList()));
         });
         List<ConflictView> conflicts = new ArrayList<>();
-        for (Map.Entry<EgressIp, List<dev.egress.discovery.BorderId>> e : snapshot.conflicts().entrySet()) {
+        for (Map.Entry<EgressIp, List<BorderId>> e : snapshot.conflicts().entrySet()) {
             conflicts.add(new ConflictView(e.getKey().value(), e.getValue().stream().map(b -> b.value()).toList()));
         }
         List<RejectedView> rejected = table.latestRejections().stream()

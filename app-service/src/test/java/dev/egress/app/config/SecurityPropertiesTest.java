@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import java.util.List;
 
 /** How {@code egress.security.*} binds: files, tenant scopes, and secrets kept out of {@code toString()}. */
 class SecurityPropertiesTest {
@@ -36,8 +37,8 @@ class SecurityPropertiesTest {
     void bindsTenantBoundTokensPerTenant() {
         SecurityProperties security = bind(Map.of("egress.security.tenant-api-tokens.acme", "a1, a2,",
                 "egress.security.tenant-api-tokens.globex", "g1"));
-        assertThat(security.tenantApiTokens()).containsEntry("acme", java.util.List.of("a1", "a2"))
-                .containsEntry("globex", java.util.List.of("g1"));
+        assertThat(security.tenantApiTokens()).containsEntry("acme", List.of("a1", "a2"))
+                .containsEntry("globex", List.of("g1"));
     }
 
     @Test

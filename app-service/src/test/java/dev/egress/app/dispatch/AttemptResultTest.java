@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
 
 /** The retry rule: only attempts that certainly did not reach the target move to another Border. */
 class AttemptResultTest {
@@ -25,7 +26,7 @@ class AttemptResultTest {
         assertThat(AttemptResult.failed(kind, false, "x", 1).retryable()).isEqualTo(retry);
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void aMisreportedSourceIpIsANonRetryableBorderFault() {
         AttemptResult mismatch = AttemptResult.failed(AttemptResult.Kind.SOURCE_IP_MISMATCH, true, "x", 1);
         assertThat(mismatch.retryable()).isFalse();

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import java.util.Collections;
 
 class DeliveryAdmissionTest {
 
@@ -76,7 +77,7 @@ class DeliveryAdmissionTest {
         DeliveryAdmission wide = new DeliveryAdmission(64, 16, Duration.ofSeconds(1), new SimpleMeterRegistry());
         ExecutorService pool = Executors.newFixedThreadPool(8);
         CountDownLatch done = new CountDownLatch(8);
-        List<Throwable> violations = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Throwable> violations = Collections.synchronizedList(new ArrayList<>());
         for (int t = 0; t < 8; t++) {
             String tenant = "t" + (t % 3);
             pool.execute(() -> {

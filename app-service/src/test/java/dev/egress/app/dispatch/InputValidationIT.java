@@ -10,6 +10,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import java.time.Duration;
+import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** Malformed input of every kind is a 4xx problem+json naming the rule — never a 5xx. */
 class InputValidationIT extends AppITSupport {
@@ -77,8 +79,8 @@ class InputValidationIT extends AppITSupport {
     @ParameterizedTest(name = "{0}")
     @MethodSource("badTokens")
     void aMissingOrWrongTokenIs401(String name, String header) {
-        var spec = org.springframework.test.web.reactive.server.WebTestClient.bindToServer()
-                .baseUrl("http://127.0.0.1:" + port).responseTimeout(java.time.Duration.ofSeconds(30)).build()
+        var spec = WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(30)).build()
                 .post().uri("/v1/deliveries").contentType(MediaType.APPLICATION_JSON);
         if (header != null) {
             spec = spec.header("Authorization", header);

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import java.util.ArrayList;
 
 class PassiveHealthTest {
 
@@ -46,7 +47,7 @@ class PassiveHealthTest {
 
     @Test
     void publishesEjectionsAndReturns() {
-        List<PassiveHealth.StateChange> changes = new java.util.ArrayList<>();
+        List<PassiveHealth.StateChange> changes = new ArrayList<>();
         health.onStateChange(changes::add);
         for (int i = 0; i < 4; i++) {
             health.onFailure(a);

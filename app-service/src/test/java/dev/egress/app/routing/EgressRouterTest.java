@@ -30,6 +30,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.ArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 
 class EgressRouterTest {
 
@@ -65,7 +67,7 @@ class EgressRouterTest {
     }
 
     private static Announcement border(String id, String... ipsAndStatus) {
-        List<AnnouncedIp> ips = new java.util.ArrayList<>();
+        List<AnnouncedIp> ips = new ArrayList<>();
         for (int i = 0; i < ipsAndStatus.length; i += 2) {
             ips.add(new AnnouncedIp(EgressIp.of(ipsAndStatus[i]), IpStatus.valueOf(ipsAndStatus[i + 1])));
         }
@@ -219,8 +221,8 @@ class EgressRouterTest {
 
     @Test
     void aListenerThatRunsBeforeTheRoutersOwnAlreadyRoutesOnTheNewSnapshot() {
-        java.util.concurrent.atomic.AtomicReference<EgressRouter> router = new java.util.concurrent.atomic.AtomicReference<>();
-        List<Integer> seen = new java.util.ArrayList<>();
+        AtomicReference<EgressRouter> router = new AtomicReference<>();
+        List<Integer> seen = new ArrayList<>();
         table.addListener(snapshot -> seen.add(router.get().resolve("small").candidates().size()));
         router.set(router(RoutingProperties.SharedWhenStale.SERVE));
 
@@ -232,8 +234,8 @@ class EgressRouterTest {
 
     @Test
     void aPolicyListenerThatRunsBeforeTheRoutersOwnAlreadyRoutesOnTheNewPolicy() throws Exception {
-        java.util.concurrent.atomic.AtomicReference<EgressRouter> router = new java.util.concurrent.atomic.AtomicReference<>();
-        List<Boolean> knowsLate = new java.util.ArrayList<>();
+        AtomicReference<EgressRouter> router = new AtomicReference<>();
+        List<Boolean> knowsLate = new ArrayList<>();
         tenants.addListener(policy -> knowsLate.add(router.get().peek("late") != null));
         router.set(router(RoutingProperties.SharedWhenStale.SERVE));
 

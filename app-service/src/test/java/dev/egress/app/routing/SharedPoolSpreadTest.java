@@ -30,6 +30,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.Arrays;
 
 /**
  * The default split of strategies: a shared pool spreads its tenants (each stays on one IP), while a
@@ -97,7 +98,7 @@ class SharedPoolSpreadTest {
     }
 
     private static Announcement border(String id, String... ips) {
-        List<AnnouncedIp> announced = java.util.Arrays.stream(ips)
+        List<AnnouncedIp> announced = Arrays.stream(ips)
                 .map(ip -> new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE)).toList();
         return Announcement.initial(BorderId.of(id), URI.create("http://127.0.0.1:1"), announced, Instant.now());
     }

@@ -25,6 +25,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
 import reactor.netty.tcp.TcpClient;
+import java.util.Locale;
 
 /**
  * Slow clients on App's port: connections that trickle their request are closed at the deadlines of
@@ -153,7 +154,7 @@ class SlowClientsIT extends AppITSupport {
         String headers = head.toString(StandardCharsets.US_ASCII);
         int length = 0;
         for (String line : headers.split("\r\n")) {
-            if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+            if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
                 length = Integer.parseInt(line.substring(line.indexOf(':') + 1).trim());
             }
         }

@@ -31,6 +31,10 @@ import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerResponse;
 import reactor.netty.resources.ConnectionProvider;
 import tools.jackson.databind.json.JsonMapper;
+import io.netty.handler.codec.http.HttpMethod;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * TEST DOUBLE of the Border contract ({@code POST /internal/v1/egress}), NOT the real border-service:
@@ -64,7 +68,7 @@ public final class BorderDouble implements AutoCloseable {
     private final AtomicInteger openConnections = new AtomicInteger();
     private final Map<EgressIp, AtomicInteger> inFlightPerIp = new ConcurrentHashMap<>();
     private volatile int limitPerIp = Integer.MAX_VALUE;
-    private final java.util.concurrent.atomic.AtomicLong generation = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong generation = new AtomicLong();
     private final Duration targetTimeout;
     private final DisposableServer server;
 
@@ -105,7 +109,7 @@ public final class BorderDouble implements AutoCloseable {
      * @return the running double
      */
     public static BorderDouble start(String id, String token, Duration targetTimeout, String... ips) {
-        return new BorderDouble(id, token, targetTimeout, java.util.Arrays.stream(ips).map(EgressIp::of).toList());
+        return new BorderDouble(id, token, targetTimeout, Arrays.stream(ips).map(EgressIp::of).toList());
     }
 
     private Mono<Void> handle(ForwardRequest forward, HttpServerResponse response) {
@@ -134,7 +138,7 @@ public final class BorderDouble implements AutoCloseable {
         long start = System.nanoTime();
         return bound.get(ip)
                 .headers(h -> forward.headers().forEach(h::set))
-                .request(io.netty.handler.codec.http.HttpMethod.valueOf(forward.method()))
+                .request(HttpMethod.valueOf(forward.method()))
                 .uri(forward.url())
                 .send(forward.body() == null ? Mono.empty() : ByteBufMono.fromString(Mono.just(forward.body())))
                 .responseSingle((res, body) -> body.asString(StandardCharsets.UTF_8).defaultIfEmpty("").map(text -> {
@@ -266,10 +270,10 @@ public final class BorderDouble implements AutoCloseable {
      * @return the announcement
      * @throws java.io.IOException if no free port can be found
      */
-    public static Announcement unreachable(String id, String... ips) throws java.io.IOException {
+    public static Announcement unreachable(String id, String... ips) throws IOException {
         int port = ListenPorts.nothingListening();
         return Announcement.initial(BorderId.of(id), URI.create("http://127.0.0.1:" + port),
-                java.util.Arrays.stream(ips).map(ip -> new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE)).toList(),
+                Arrays.stream(ips).map(ip -> new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE)).toList(),
                 Instant.now());
     }
 

@@ -7,6 +7,7 @@ import dev.egress.discovery.EgressIp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import java.util.ArrayList;
 
 class TenantPolicyParserTest {
 
@@ -54,7 +55,7 @@ class TenantPolicyParserTest {
 
     @Test
     void refusesYamlTags() {
-        assertThatThrownBy(() -> TenantPolicyParser.parse("tenants: !!java.util.ArrayList []"))
+        assertThatThrownBy(() -> TenantPolicyParser.parse("tenants: !!ArrayList []"))
                 .isInstanceOf(InvalidTenantsFileException.class);
     }
 

@@ -14,6 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.egress.discovery.EgressIp;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 
 class TenantPolicyStoreTest {
 
@@ -29,7 +33,7 @@ class TenantPolicyStoreTest {
     /** Writes like a careful operator (or a ConfigMap): a complete new file moved into place. */
     private static void replace(Path file, String content) throws Exception {
         Path tmp = Files.writeString(file.resolveSibling(file.getFileName() + ".tmp"), content);
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     @Test
@@ -84,7 +88,7 @@ class TenantPolicyStoreTest {
             await().atMost(Duration.ofSeconds(20)).until(() -> !store.state().valid());
 
             assertThat(store.current().tenant("globex").orElseThrow().dedicatedIps())
-                    .containsExactly(dev.egress.discovery.EgressIp.of("127.0.0.4"));
+                    .containsExactly(EgressIp.of("127.0.0.4"));
             assertThat(store.state().lastError()).contains("127.0.0.3", "'acme'", "'globex'");
             assertThat(meters.get("egress.tenants.file.valid").gauge().value()).isZero();
             assertThat(meters.get("egress.tenants.reloads").tag("result", "rejected").counter().count()).isEqualTo(1);
@@ -100,7 +104,7 @@ class TenantPolicyStoreTest {
         try (TenantPolicyStore store = store(file)) {
             TenantPolicy first = store.current();
             replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
-            Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5000));
+            Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() + 5000));
             store.refresh();
             assertThat(store.current()).isSameAs(first);
         }
@@ -206,7 +210,7 @@ class TenantPolicyStoreTest {
     @Test
     void refusesToStartWithoutTheFileNamingWhy() {
         assertThatThrownBy(() -> store(dir.resolve("missing.yaml"))).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("missing.yaml: cannot read: java.nio.file.NoSuchFileException");
+                .hasMessageContaining("missing.yaml: cannot read: NoSuchFileException");
     }
 
     @Test

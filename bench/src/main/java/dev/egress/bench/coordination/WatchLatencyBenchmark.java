@@ -26,6 +26,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
  * Watch notification latency with 100 watchers, as 100 Apps watching the Border registry: a publisher
@@ -86,8 +88,8 @@ public class WatchLatencyBenchmark {
 
     /** From the measurement iterations on, per-watcher latencies are recorded. */
     @Setup(Level.Iteration)
-    public void iteration(org.openjdk.jmh.infra.IterationParams params) {
-        measuring = params.getType() == org.openjdk.jmh.runner.IterationType.MEASUREMENT;
+    public void iteration(IterationParams params) {
+        measuring = params.getType() == IterationType.MEASUREMENT;
     }
 
     @Benchmark

@@ -36,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.slf4j.LoggerFactory;
+import org.slf4j.Logger;
 
 /**
  * Registry propagation on loopback against the embedded coordination node, with the real adapter
@@ -324,7 +325,7 @@ public final class RegistryPropagationBench {
     }
 
     static void quietLogs() {
-        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
     }
 
     private static String javaBinary() {

@@ -22,6 +22,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.LoggerFactory;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
 
 /**
  * Scale benchmark driver (bench/system/scale.sh): publishes {@code borders} announcements × {@code ipsPerBorder}
@@ -46,7 +48,7 @@ public final class ScaleRegistryMain {
     }
 
     public static void main(String[] args) throws Exception {
-        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
         String connection = args[0];
         URI app = URI.create(args[1]);
         String token = args[2];
@@ -140,7 +142,7 @@ public final class ScaleRegistryMain {
                 s.get((int) Math.ceil(s.size() * 0.9) - 1), s.get((int) Math.ceil(s.size() * 0.99) - 1), s.get(s.size() - 1));
     }
 
-    private static void await(Duration timeout, java.util.function.BooleanSupplier condition) throws InterruptedException {
+    private static void await(Duration timeout, BooleanSupplier condition) throws InterruptedException {
         long end = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > end) {

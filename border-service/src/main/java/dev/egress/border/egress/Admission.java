@@ -9,6 +9,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
 
 /**
  * Admission control for egress calls: the per-IP concurrency limit, the in-flight counts, and the
@@ -28,7 +29,7 @@ final class Admission implements InFlightCalls {
 
     Admission(Iterable<EgressIp> ips, int limitPerIp) {
         this.limitPerIp = limitPerIp;
-        this.inFlight = java.util.stream.StreamSupport.stream(ips.spliterator(), false)
+        this.inFlight = StreamSupport.stream(ips.spliterator(), false)
                 .collect(Collectors.toUnmodifiableMap(Function.identity(), ip -> new AtomicInteger()));
     }
 

@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
+import java.util.ArrayList;
 
 /**
  * One Reactor Netty {@link HttpClient} per dedicated IP, each binding its sockets to that IP's bind
@@ -34,7 +35,7 @@ final class BoundClients implements AutoCloseable {
                  TargetTls tls) {
         hosted.bindByPublic().forEach(BoundClients::checkBindable);
         Map<EgressIp, HttpClient> built = new LinkedHashMap<>();
-        List<ConnectionProvider> created = new java.util.ArrayList<>();
+        List<ConnectionProvider> created = new ArrayList<>();
         for (Map.Entry<EgressIp, EgressIp> hostedIp : hosted.bindByPublic().entrySet()) {
             EgressIp ip = hostedIp.getKey();
             ConnectionProvider provider = ConnectionProvider.builder("egress-" + ip.value())

@@ -33,6 +33,7 @@ import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.client.HttpClientResponse;
 import reactor.netty.http.client.PrematureCloseException;
+import io.netty.handler.codec.http.HttpMethod;
 
 /**
  * Performs App's forward calls: checks the request (hosted, ACTIVE, size, SSRF, concurrency — all
@@ -175,7 +176,7 @@ final class EgressService {
                         h.set("Content-Length", call.body.length);
                     }
                 })
-                .request(io.netty.handler.codec.http.HttpMethod.valueOf(call.method))
+                .request(HttpMethod.valueOf(call.method))
                 .uri(call.url.uri())
                 .send(call.sendsBody && call.body.length > 0 ? Mono.just(Unpooled.wrappedBuffer(call.body)) : Mono.empty())
                 .response((response, body) -> body.asByteArray()

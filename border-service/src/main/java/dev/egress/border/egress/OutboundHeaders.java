@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.HashSet;
 
 /**
  * Which of App's headers go to the target. Hop-by-hop headers belong to the connection App → Border,
@@ -55,7 +56,7 @@ final class OutboundHeaders {
     private static Set<String> connectionNamed(Map<String, String> headers) {
         for (Map.Entry<String, String> e : headers.entrySet()) {
             if (e.getKey() != null && e.getKey().equalsIgnoreCase("connection") && e.getValue() != null) {
-                Set<String> names = new java.util.HashSet<>();
+                Set<String> names = new HashSet<>();
                 for (String n : e.getValue().split(",")) {
                     names.add(n.strip().toLowerCase(Locale.ROOT));
                 }

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.function.UnaryOperator;
 
 /**
  * Publish side of this Border: owns the local announcement (what the egress path checks on every call)
@@ -133,7 +134,7 @@ public final class BorderRegistrar {
     }
 
     // Synchronized so that updates reach the registration in the order they were applied locally.
-    private synchronized CompletableFuture<Announcement> publish(java.util.function.UnaryOperator<Announcement> change) {
+    private synchronized CompletableFuture<Announcement> publish(UnaryOperator<Announcement> change) {
         Announcement next = local.updateAndGet(change);
         log.info("Announcing {}: ips {}", next.borderId(), next.ips());
         Registration r = registration;

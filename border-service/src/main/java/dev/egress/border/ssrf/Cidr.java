@@ -6,6 +6,7 @@ import inet.ipaddr.IPAddressString;
 import inet.ipaddr.IPAddressStringParameters;
 import java.net.InetAddress;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * An address range such as {@code 10.0.0.0/8} or {@code fc00::/7}, held as an {@code inet.ipaddr}
@@ -21,7 +22,7 @@ import java.util.Objects;
 record Cidr(IPAddress block) {
 
     private static final IPAddressStringParameters STRICT = strict();
-    private static final java.util.regex.Pattern PREFIX = java.util.regex.Pattern.compile("0|[1-9][0-9]{0,2}");
+    private static final Pattern PREFIX = Pattern.compile("0|[1-9][0-9]{0,2}");
 
     /** Normalises to the prefix block (host bits cleared). */
     public Cidr {

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Locale;
 
 /**
  * The only resolver the egress clients use. Names are resolved by Netty's non-blocking DNS resolver
@@ -113,7 +114,7 @@ public final class VettingResolverGroup extends AddressResolverGroup<InetSocketA
                 promise.tryFailure(e);
                 return;
             }
-            String name = host.toLowerCase(java.util.Locale.ROOT);
+            String name = host.toLowerCase(Locale.ROOT);
             AtomicInteger waiting = pending.computeIfAbsent(name, n -> new AtomicInteger());
             if (waiting.incrementAndGet() > maxPendingPerName) {
                 release(name, waiting);

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import org.awaitility.Awaitility;
 
 class AdmissionTest {
 
@@ -35,7 +36,7 @@ class AdmissionTest {
                 throw new IllegalStateException(e);
             }
         });
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(admission::draining);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(admission::draining);
         assertThat(admission.tryEnter(b)).isEqualTo(Admission.Entry.DRAINING);
         assertThat(drained).isNotDone();
 

@@ -25,6 +25,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.MediaType;
 import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.reactive.function.client.WebClientResponseException;
+import reactor.core.publisher.Mono;
 
 /** Shutdown order with a registry double: DRAINING published, new calls refused, in-flight finished, slot released. */
 class DrainOnShutdownTest {
@@ -65,7 +66,7 @@ class DrainOnShutdownTest {
 
         // Still listening while draining, but taking nothing new.
         assertThat(forward(client).map(r -> 200).onErrorResume(WebClientResponseException.class,
-                e -> reactor.core.publisher.Mono.just(e.getStatusCode().value())).block(Duration.ofSeconds(30))).isEqualTo(409);
+                e -> Mono.just(e.getStatusCode().value())).block(Duration.ofSeconds(30))).isEqualTo(409);
 
         assertThat(inFlight.join().body()).isEqualTo("finished");
         shutdown.join();
@@ -78,7 +79,7 @@ class DrainOnShutdownTest {
         assertThat(events.get(2)).isInstanceOf(InMemoryBorderRegistry.Released.class);
     }
 
-    private reactor.core.publisher.Mono<ForwardResponse> forward(WebClient client) {
+    private Mono<ForwardResponse> forward(WebClient client) {
         return client.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
                 .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(new ForwardRequest("d", "127.0.0.8", sink.baseUri() + "/", "POST", Map.of(), "x"))

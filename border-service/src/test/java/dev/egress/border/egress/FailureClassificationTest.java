@@ -14,6 +14,9 @@ import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 
 class FailureClassificationTest {
 
@@ -25,11 +28,11 @@ class FailureClassificationTest {
                 Arguments.of(new SSLHandshakeException("bad certificate"), 502, "target-unreachable", false),
                 Arguments.of(new IOException("Connection reset by peer"), 502, "target-unreachable", true),
                 Arguments.of(new IllegalStateException("surprise"), 502, "target-unreachable", true),
-                Arguments.of(new io.netty.handler.codec.http.TooLongHttpHeaderException("HTTP header is larger than 8192 bytes."),
+                Arguments.of(new TooLongHttpHeaderException("HTTP header is larger than 8192 bytes."),
                         502, "target-protocol-error", true),
-                Arguments.of(new io.netty.handler.codec.http.TooLongHttpLineException("An HTTP line is larger than 4096 bytes."),
+                Arguments.of(new TooLongHttpLineException("An HTTP line is larger than 4096 bytes."),
                         502, "target-protocol-error", true),
-                Arguments.of(new io.netty.handler.codec.DecoderException("broken framing"), 502, "target-protocol-error", true),
+                Arguments.of(new DecoderException("broken framing"), 502, "target-protocol-error", true),
                 // A plain IllegalArgumentException is a protocol error only when the HTTP decoder raised it.
                 Arguments.of(new IllegalArgumentException("not from a decoder"), 502, "target-unreachable", true),
                 Arguments.of(new RuntimeException("wrapped", new TargetDeniedException(DenialReason.DENIED_RANGE, "10.0.0.1")),
@@ -56,7 +59,7 @@ class FailureClassificationTest {
                 Arguments.of(ReadTimeoutException.INSTANCE, "response-timeout", "the target did not answer in time"),
                 Arguments.of(new IOException("Connection reset by peer"), "connection-broken",
                         "the connection to the target broke"),
-                Arguments.of(new io.netty.handler.codec.DecoderException("broken framing"), "malformed-response",
+                Arguments.of(new DecoderException("broken framing"), "malformed-response",
                         "the target's answer is not valid HTTP"));
     }
 

@@ -29,6 +29,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import java.net.SocketTimeoutException;
 
 /** Clients that send their request slowly are cut off; the Border keeps serving everyone else. */
 @LocalBorderTest({
@@ -119,7 +120,7 @@ class SlowClientsTest {
                     if (in.read() < 0) {
                         return true;
                     }
-                } catch (java.net.SocketTimeoutException stillOpen) {
+                } catch (SocketTimeoutException stillOpen) {
                     // Nothing to read yet: keep trickling (the 200 ms read wait paces the bytes).
                 }
             }

@@ -23,6 +23,7 @@ import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Name resolution on the egress path, against a DNS server on 127.0.0.1 (never the machine's own):
@@ -116,7 +117,7 @@ class DnsResolutionTest {
         forward("http://hook.test:" + sink.port() + "/answered").expectStatus().isOk().expectBody().returnResult();
         assertThat(pending).as("the stalled deliveries are still waiting on DNS").isNotDone();
 
-        Object[] results = pending.orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
+        Object[] results = pending.orTimeout(30, TimeUnit.SECONDS).join();
         for (Object r : results) {
             @SuppressWarnings("unchecked")
             EntityExchangeResult<byte[]> result = (EntityExchangeResult<byte[]>) r;

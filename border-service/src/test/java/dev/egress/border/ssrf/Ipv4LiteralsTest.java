@@ -6,6 +6,7 @@ import inet.ipaddr.IPAddress;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
 
 class Ipv4LiteralsTest {
 
@@ -44,7 +45,7 @@ class Ipv4LiteralsTest {
         assertThat(Ipv4Literals.parseLenient(host)).isNull();
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void readsHostsUpTo64Characters() {
         String sixtyFour = "0".repeat(63) + "1";
         assertThat(Ipv4Literals.parseLenient(sixtyFour)).isNotNull();

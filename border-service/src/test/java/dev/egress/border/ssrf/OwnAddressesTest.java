@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import java.net.SocketException;
+import java.util.Set;
 
 class OwnAddressesTest {
 
@@ -73,7 +75,7 @@ class OwnAddressesTest {
 
     @Test
     void anInterfaceAddressOutsideEveryDenyRangeIsThisHostToo() {
-        OwnAddresses node = new OwnAddresses(() -> java.util.Set.of(ip("93.184.215.14")));
+        OwnAddresses node = new OwnAddresses(() -> Set.of(ip("93.184.215.14")));
         assertThat(node.isOwnHost(ip("93.184.215.14"))).isTrue();
         assertThat(node.isOwnHost(ip("93.184.215.15"))).isFalse();
     }
@@ -81,7 +83,7 @@ class OwnAddressesTest {
     @Test
     void whenTheInterfacesCannotBeReadOnlyLoopbackAndTheWildcardAreThisHost() {
         OwnAddresses unreadable = new OwnAddresses(() -> {
-            throw new java.net.SocketException("no interfaces");
+            throw new SocketException("no interfaces");
         });
         assertThat(unreadable.isOwnHost(ip("127.0.0.1"))).isTrue();
         assertThat(unreadable.isOwnHost(ip("::"))).isTrue();

@@ -12,6 +12,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.assertj.core.api.Assertions;
 
 /** The SSRF table through the real endpoint, with the production deny list and no allowed ranges. */
 @LocalBorderTest({
@@ -57,9 +58,9 @@ class SsrfEndpointTest {
     static void refusedBeforeAnyLookup(SsrfGuard guard, String url) {
         try {
             SsrfGuard.VettedUrl vetted = guard.vetUrl(url);
-            org.assertj.core.api.Assertions.assertThat(vetted.literal())
+            Assertions.assertThat(vetted.literal())
                     .as("%s passed the guard's lexical check; refusing to send it anywhere", url).isNull();
-            org.assertj.core.api.Assertions.assertThat(vetted.host()).as("only local names may reach the resolver").isEqualTo("localhost");
+            Assertions.assertThat(vetted.host()).as("only local names may reach the resolver").isEqualTo("localhost");
         } catch (TargetDeniedException expected) {
             // Refused without any lookup or connection.
         }

@@ -12,6 +12,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import java.net.Inet4Address;
+import java.net.NetworkInterface;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class SsrfGuardTest {
 
@@ -43,7 +50,7 @@ class SsrfGuardTest {
     }
 
     private static List<AllowedRange> ranges(String... entries) {
-        return java.util.Arrays.stream(entries).map(AllowedRange::parse).toList();
+        return Arrays.stream(entries).map(AllowedRange::parse).toList();
     }
 
     private List<InetAddress> vet(SsrfGuard guard, String url) {
@@ -148,15 +155,15 @@ class SsrfGuardTest {
 
     @Test
     void refusesEveryAddressOfThisHostsInterfacesOnEveryPortEvenInsideAnAllowedRange() throws Exception {
-        List<InetAddress> local = new java.util.ArrayList<>();
-        for (java.net.NetworkInterface nic : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
-            for (InetAddress a : java.util.Collections.list(nic.getInetAddresses())) {
+        List<InetAddress> local = new ArrayList<>();
+        for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            for (InetAddress a : Collections.list(nic.getInetAddresses())) {
                 if (!a.isLoopbackAddress() && !a.isLinkLocalAddress()) {
                     local.add(a);
                 }
             }
         }
-        org.junit.jupiter.api.Assumptions.assumeFalse(local.isEmpty(), "this machine has no non-loopback interface address");
+        Assumptions.assumeFalse(local.isEmpty(), "this machine has no non-loopback interface address");
         // Vetting only: nothing connects anywhere.
         SsrfGuard open = guard(ranges("0.0.0.0/0", "::/0"));
         for (InetAddress address : local) {
@@ -166,7 +173,7 @@ class SsrfGuardTest {
                                 e -> assertThat(e.reason()).isEqualTo(DenialReason.OWN_ADDRESS));
             }
             String v = address.getHostAddress().replaceAll("%.*$", "");
-            String single = address instanceof java.net.Inet4Address ? v + "/32:10250" : v + "/128:10250";
+            String single = address instanceof Inet4Address ? v + "/32:10250" : v + "/128:10250";
             SsrfGuard onePort = guard(ranges(single));
             onePort.vetAddress(address, 10250);
             assertThatThrownBy(() -> onePort.vetAddress(address, 10255)).isInstanceOf(TargetDeniedException.class);
@@ -190,7 +197,7 @@ class SsrfGuardTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @org.junit.jupiter.params.provider.ValueSource(strings = {
+    @ValueSource(strings = {
             "127.1", "0x7f.0.0.1", "0177.0.0.1", "010.0.0.0/8", "2130706433", "10.0.0.0/08", "10.0.0.1/8", "1.2.3.4/33",
             "10.*.0.0", "*", "0.0.0.0/0/0", "10.0.0.0/255.0.0.0", "fe80::1%eth0", "localhost", "", "10.0.0.0/8:0", "10.0.0.0/8:70000",
             "10.0.0.0/8:9000-8000", "10.0.0.0/8:http", "[::1", "[::1]x"})

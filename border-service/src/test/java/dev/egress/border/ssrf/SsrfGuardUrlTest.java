@@ -12,6 +12,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.NullAndEmptySource;
 import org.junit.jupiter.params.provider.ValueSource;
+import java.net.Inet6Address;
+import java.net.UnknownHostException;
+import java.util.Set;
 
 /** {@link SsrfGuard}'s lexical checks and the edges of its rules; vetting only, nothing connects. */
 class SsrfGuardUrlTest {
@@ -25,7 +28,7 @@ class SsrfGuardUrlTest {
     private static InetAddress ip(String literal) {
         try {
             return InetAddress.getByName(literal);
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             throw new IllegalArgumentException(literal, e);
         }
     }
@@ -195,7 +198,7 @@ class SsrfGuardUrlTest {
     @Test
     void aNodeAddressOutsideTheDenyListIsRefusedAsThisHostAlsoWhenEmbedded() {
         // Under hostNetwork the node's own (public) address is an interface address; vetting only.
-        OwnAddresses node = new OwnAddresses(() -> java.util.Set.of(new inet.ipaddr.IPAddressString("93.184.215.14").getAddress()));
+        OwnAddresses node = new OwnAddresses(() -> Set.of(new inet.ipaddr.IPAddressString("93.184.215.14").getAddress()));
         SsrfGuard onNode = new SsrfGuard(List.of(AllowedRange.parse("64:ff9b::/96")), List.of(), node);
         refused(() -> onNode.vetAddress(ip("93.184.215.14"), 443), DenialReason.OWN_ADDRESS);
         refused(() -> onNode.vetAddress(ip("64:ff9b::5db8:d70e"), 443), DenialReason.OWN_ADDRESS);
@@ -210,7 +213,7 @@ class SsrfGuardUrlTest {
     void judgesAnIpv4MappedIpv6AddressAsItsIpv4Address() throws Exception {
         // A resolver may hand back ::ffff:a.b.c.d as an Inet6Address; the kernel connects to a.b.c.d.
         byte[] mapped = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, 10, 9, 8, 7};
-        InetAddress v6 = java.net.Inet6Address.getByAddress(null, mapped, -1);
+        InetAddress v6 = Inet6Address.getByAddress(null, mapped, -1);
         allowing("10.0.0.0/8").vetAddress(v6, 80);
         refused(() -> allowing("::/0").vetAddress(v6, 80), DenialReason.DENIED_RANGE);
         refused(() -> guard.vetAddress(v6, 80), DenialReason.DENIED_RANGE);

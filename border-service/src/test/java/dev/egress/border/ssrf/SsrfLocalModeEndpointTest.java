@@ -12,6 +12,10 @@ import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTest
 import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import java.util.List;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 
 /**
  * The Border as {@code ./run-local.sh} configures it ({@code allowed-ranges=127.0.0.1/32:9999}: only the
@@ -35,17 +39,17 @@ class SsrfLocalModeEndpointTest {
     SsrfGuard guard;
 
     @Autowired
-    org.springframework.boot.web.server.context.WebServerApplicationContext context;
+    WebServerApplicationContext context;
 
-    @org.junit.jupiter.api.Test
+    @Test
     void refusesItsOwnListeningPortEvenWhereTheAllowedRangeNamesIt() {
         // This Border listens on a random port; an entry naming that very port still does not reopen it.
         int port = context.getWebServer().getPort();
-        SsrfGuard wide = new SsrfGuard(java.util.List.of(AllowedRange.parse("127.0.0.1/32:" + port)), java.util.List.of(),
+        SsrfGuard wide = new SsrfGuard(List.of(AllowedRange.parse("127.0.0.1/32:" + port)), List.of(),
                 context.getBean(OwnAddresses.class));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> wide.vetUrl("http://127.0.0.1:" + port + "/"))
+        Assertions.assertThatThrownBy(() -> wide.vetUrl("http://127.0.0.1:" + port + "/"))
                 .isInstanceOfSatisfying(TargetDeniedException.class,
-                        e -> org.assertj.core.api.Assertions.assertThat(e.reason()).isEqualTo(DenialReason.OWN_ADDRESS));
+                        e -> Assertions.assertThat(e.reason()).isEqualTo(DenialReason.OWN_ADDRESS));
         web.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
                 .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(new ForwardRequest("d", "127.0.0.5", "http://127.0.0.1:" + port + "/ops/v1/ips", "GET", Map.of(), null))

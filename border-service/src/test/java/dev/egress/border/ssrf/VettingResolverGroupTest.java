@@ -34,6 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import java.util.ArrayList;
+import org.awaitility.Awaitility;
 
 /**
  * The egress resolver against a name resolver this test scripts: no DNS server, no network. Every address a
@@ -101,7 +103,7 @@ class VettingResolverGroupTest {
     private void answers(String name, String... addresses) {
         script.put(name, p -> {
             try {
-                List<InetSocketAddress> out = new java.util.ArrayList<>();
+                List<InetSocketAddress> out = new ArrayList<>();
                 for (String a : addresses) {
                     out.add(new InetSocketAddress(InetAddress.getByName(a), 53));
                 }
@@ -188,7 +190,7 @@ class VettingResolverGroupTest {
         AddressResolver<InetSocketAddress> resolver = group(List.of(), Duration.ofMillis(100), 1).getResolver(loop);
         assertThat(failure(resolver.resolveAll(unresolved("never.test", 80)))).isInstanceOf(DnsFailedException.class)
                 .hasMessageContaining("never.test").hasMessageContaining("within");
-        org.awaitility.Awaitility.await().until(() -> asked.get("never.test").isCancelled());
+        Awaitility.await().until(() -> asked.get("never.test").isCancelled());
         // The cancelled lookup released its place: the next attempt waits again instead of being refused as busy.
         answers("never.test", "93.184.215.14");
         assertThat(await(resolver.resolveAll(unresolved("never.test", 80)))).hasSize(1);

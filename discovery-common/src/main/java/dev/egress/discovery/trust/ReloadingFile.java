@@ -22,6 +22,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Trust material read from files and re-read when they change, without a restart (certificates are
@@ -215,7 +216,7 @@ public final class ReloadingFile<T> implements Supplier<T>, AutoCloseable {
     private static void requireMatchingKey(Identity identity, String certWhat, String keyWhat) {
         PrivateKey key = identity.key();
         X509Certificate leaf = identity.leaf();
-        byte[] probe = "egress-key-check".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] probe = "egress-key-check".getBytes(StandardCharsets.US_ASCII);
         try {
             String algorithm = Signatures.algorithmFor(key);
             Signature signer = Signature.getInstance(algorithm);

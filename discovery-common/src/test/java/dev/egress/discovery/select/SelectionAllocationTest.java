@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
+import com.sun.management.ThreadMXBean;
 
 /**
  * The request path must not allocate: lookup plus selection is measured with the JVM's per-thread
@@ -43,7 +44,7 @@ class SelectionAllocationTest {
     @FieldSource("NAMES")
     void lookupAndSelectionAllocateNothing(String name) {
         BorderSelector selector = BorderSelectors.byName(name, Map.of(BorderId.of("border-b"), 3));
-        com.sun.management.ThreadMXBean threads = threads();
+        ThreadMXBean threads = threads();
         long sink = run(selector, CALLS); // warm-up: class loading and first-call work
 
         long before = threads.getCurrentThreadAllocatedBytes();
@@ -58,7 +59,7 @@ class SelectionAllocationTest {
     void selectionAlsoAllocatesNothingOnListsFromTheSnapshotDirectly() {
         List<Route> routes = snapshot.routes(EgressIp.of("127.0.0.2"));
         BorderSelector selector = BorderSelectors.byName("weighted", Map.of());
-        com.sun.management.ThreadMXBean threads = threads();
+        ThreadMXBean threads = threads();
         selector.select(routes, 1);
 
         long before = threads.getCurrentThreadAllocatedBytes();
@@ -81,10 +82,10 @@ class SelectionAllocationTest {
         return sink;
     }
 
-    private static com.sun.management.ThreadMXBean threads() {
+    private static ThreadMXBean threads() {
         java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        Assumptions.assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "per-thread allocation counter");
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) bean;
+        Assumptions.assumeTrue(bean instanceof ThreadMXBean, "per-thread allocation counter");
+        ThreadMXBean threads = (ThreadMXBean) bean;
         Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
                 "per-thread allocation counter");
         return threads;

@@ -1,6 +1,7 @@
 package dev.egress.discovery.testing;
 
 import java.util.function.UnaryOperator;
+import java.util.Locale;
 
 /**
  * Spellings of one request path that a raw-prefix check and a router may read differently. Both
@@ -28,7 +29,7 @@ public enum PathVariant {
     /** A trailing slash: another route, not another spelling. */
     TRAILING_SLASH(false, p -> p + "/"),
     /** All upper case. */
-    UPPER_CASE(false, p -> p.toUpperCase(java.util.Locale.ROOT)),
+    UPPER_CASE(false, p -> p.toUpperCase(Locale.ROOT)),
     /** The first letter in upper case: {@code /Internal/v1/egress}. */
     CAPITALISED(false, p -> "/" + Character.toUpperCase(p.charAt(1)) + p.substring(2));
 

@@ -19,6 +19,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLContext;
+import java.util.Locale;
+import java.util.TreeMap;
 
 /**
  * A webhook target for tests: a real HTTP server on 127.0.0.1, port 0, that records every request with
@@ -109,8 +111,8 @@ public final class RecordingSink implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange; InputStream in = exchange.getRequestBody()) {
             String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            Map<String, String> headers = new java.util.TreeMap<>();
-            exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(java.util.Locale.ROOT), v.get(0)));
+            Map<String, String> headers = new TreeMap<>();
+            exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), v.get(0)));
             received.add(new Received(exchange.getRemoteAddress().getAddress(), exchange.getRequestMethod(),
                     exchange.getRequestURI().toString(), Map.copyOf(headers), body));
             Reply r = reply.get();

@@ -21,6 +21,7 @@ import dev.egress.discovery.trust.Identity;
 import dev.egress.discovery.trust.IdentityKeyManager;
 import dev.egress.discovery.trust.Pem;
 import dev.egress.discovery.trust.ReloadingFile;
+import java.time.Duration;
 
 /**
  * A throwaway certificate authority for tests, made by the JDK's own {@code keytool} in real processes
@@ -173,7 +174,7 @@ public final class TestPki {
      */
     public static Identity identity(Issued issued) {
         try (ReloadingFile<Identity> file = ReloadingFile.identity(issued.certificate(), issued.privateKey(),
-                "egress.trust.certificate", "egress.trust.private-key", java.time.Duration.ofHours(1))) {
+                "egress.trust.certificate", "egress.trust.private-key", Duration.ofHours(1))) {
             return file.get();
         }
     }

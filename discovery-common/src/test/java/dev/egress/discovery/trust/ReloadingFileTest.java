@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import java.nio.file.StandardCopyOption;
 
 class ReloadingFileTest {
 
@@ -50,12 +51,12 @@ class ReloadingFileTest {
             Identity before = identity.get();
 
             // Half a rotation: the new certificate is in place, its key is not yet.
-            Files.copy(other.certificate(), files.certificate(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(other.certificate(), files.certificate(), StandardCopyOption.REPLACE_EXISTING);
 
             assertThat(identity.refresh()).isFalse();
             assertThat(identity.get()).isEqualTo(before);
 
-            Files.copy(other.privateKey(), files.privateKey(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(other.privateKey(), files.privateKey(), StandardCopyOption.REPLACE_EXISTING);
             assertThat(identity.refresh()).isTrue();
         }
     }
@@ -83,7 +84,7 @@ class ReloadingFileTest {
     @Test
     void reloadsTheCaBundle() throws Exception {
         Path bundle = Files.createTempFile("ca-", ".pem");
-        Files.copy(ca.caPem(), bundle, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(ca.caPem(), bundle, StandardCopyOption.REPLACE_EXISTING);
         try (ReloadingFile<TrustBundle> file = ReloadingFile.bundle(bundle, "egress.trust.app-ca", Duration.ofMillis(100))) {
             // Rotation of a CA: old and new in one bundle for a while.
             Files.writeString(bundle, Files.readString(ca.caPem()) + Files.readString(otherCa.caPem()));

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import tech.ydb.coordination.CoordinationClient;
 import tech.ydb.coordination.CoordinationSession;
 import tech.ydb.core.grpc.GrpcTransport;
+import java.util.Arrays;
 
 /**
  * The registry is shared storage, not a trusted party: a real SDK session holding a slot with a forged
@@ -75,7 +76,7 @@ class AuthenticatedRegistryIT {
     }
 
     private static Announcement announcement(String border, String... ips) {
-        List<AnnouncedIp> announced = java.util.Arrays.stream(ips).map(ip -> new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE)).toList();
+        List<AnnouncedIp> announced = Arrays.stream(ips).map(ip -> new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE)).toList();
         return Announcement.initial(BorderId.of(border), URI.create("https://127.0.0.1:8181"), announced, Instant.now());
     }
 

@@ -18,6 +18,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import dev.egress.discovery.trust.AnnouncementVerifier;
+import org.slf4j.LoggerFactory;
 
 class OwnersApplierTest {
 
@@ -27,7 +29,7 @@ class OwnersApplierTest {
     private final MutableClock clock = new MutableClock(T0);
     private final RoutingTable table = new RoutingTable(clock);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    private final OwnersApplier applier = new OwnersApplier(dev.egress.discovery.trust.AnnouncementVerifier.unverified(),
+    private final OwnersApplier applier = new OwnersApplier(AnnouncementVerifier.unverified(),
             table, clock, new WatcherMetrics(meters));
 
     {
@@ -61,7 +63,7 @@ class OwnersApplierTest {
 
     @Test
     void logsARejectedAnnouncementOnOneLineWhateverItContains() {
-        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(OwnersApplier.class);
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(OwnersApplier.class);
         ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender = new ch.qos.logback.core.read.ListAppender<>();
         appender.start();
         logger.addAppender(appender);

@@ -18,6 +18,7 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.nio.file.StandardCopyOption;
 
 /**
  * Access control through the real SDK: the node demands a token (as a YDB with user-token enforcement
@@ -77,8 +78,8 @@ class RegistryAccessIT {
         assertThat(border.state()).isNotEqualTo(RegistrationState.REGISTERED);
 
         Files.writeString(dir.resolve("token.next"), "token-2\n");
-        Files.move(dir.resolve("token.next"), tokenFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.move(dir.resolve("token.next"), tokenFile, StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
 
         await().atMost(CONVERGE).until(() -> border.state() == RegistrationState.REGISTERED);
         RegistryFixture.Watched watched = fixture.watcher(new RegistryAuth(null, tokenFile, null));

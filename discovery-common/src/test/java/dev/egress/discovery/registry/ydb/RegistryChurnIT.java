@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import java.util.HashMap;
 
 /** Many Borders publishing, updating and dying at once: every watcher ends on the exact truth. */
 class RegistryChurnIT {
@@ -56,7 +57,7 @@ class RegistryChurnIT {
 
         assertThat(live).hasSizeBetween(BORDERS / 3, BORDERS);
         await().atMost(CONVERGE).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            Map<BorderId, Announcement> expected = new java.util.HashMap<>();
+            Map<BorderId, Announcement> expected = new HashMap<>();
             live.forEach((id, registration) -> expected.put(id, registration.current()));
             for (RegistryFixture.Watched watched : watchers) {
                 assertThat(watched.table().current().announcements()).isEqualTo(expected);
@@ -82,7 +83,7 @@ class RegistryChurnIT {
         fixture.startNode();
 
         await().atMost(CONVERGE).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            Map<BorderId, Announcement> expected = new java.util.HashMap<>();
+            Map<BorderId, Announcement> expected = new HashMap<>();
             borders.forEach(border -> expected.put(border.current().borderId(), border.current()));
             for (RegistryFixture.Watched watched : watchers) {
                 assertThat(watched.table().current().announcements()).isEqualTo(expected);

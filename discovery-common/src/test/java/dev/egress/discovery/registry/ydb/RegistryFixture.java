@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import dev.egress.discovery.AnnouncementReader;
+import dev.egress.discovery.AnnouncementWriter;
 
 /**
  * An embedded coordination node plus the Borders and watchers of one test, all closed together.
@@ -87,14 +89,14 @@ final class RegistryFixture implements AutoCloseable {
     }
 
     /** A Border whose registry signs its announcements with {@code writer}. */
-    YdbBorderRegistry border(dev.egress.discovery.AnnouncementWriter writer) {
+    YdbBorderRegistry border(AnnouncementWriter writer) {
         YdbBorderRegistry registry = YdbBorderRegistry.connect(settings(), new SimpleMeterRegistry(), writer);
         participants.add(registry);
         return registry;
     }
 
     /** A watcher that reads owners through {@code reader} (an App verifying signatures). */
-    Watched watcher(dev.egress.discovery.AnnouncementReader reader) {
+    Watched watcher(AnnouncementReader reader) {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         RoutingTable table = new RoutingTable(Clock.systemUTC());
         YdbRegistryWatcher watcher = YdbRegistryWatcher.start(settings(), table, meters, reader);
