@@ -1,11 +1,16 @@
 package dev.egress.border.server;
 
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import reactor.netty.NettyPipeline;
 
 /** Puts {@link ServerTimeoutsProperties} on the Border's listening port (Reactor Netty server). */
 @Configuration(proxyBeanMethods = false)
@@ -21,13 +26,45 @@ class ServerTimeoutsConfiguration {
                 .idleTimeout(timeouts.idleTimeout())
                 .requestTimeout(timeouts.requestTimeout())
                 .doOnChannelInit((observer, channel, remote) -> {
-                    if (channel.pipeline().get(NettyPipeline.HttpCodec) == null) {
-                        // Not plain HTTP/1.1 (e.g. a protocol negotiated later): nothing to attach to yet.
+                    if (attach(channel.pipeline(), timeouts)) {
                         return;
                     }
-                    HeaderDeadline deadline = new HeaderDeadline(timeouts.requestHeaderTimeout());
-                    channel.pipeline().addBefore(NettyPipeline.HttpCodec, "egress.headerDeadline.raw", deadline.raw());
-                    channel.pipeline().addAfter(NettyPipeline.HttpCodec, "egress.headerDeadline.decoded", deadline.decoded());
+                    SslHandler tls = channel.pipeline().get(SslHandler.class);
+                    if (tls != null) {
+                        // TLS with ALPN: the HTTP/1.1 codec appears only once the handshake chose HTTP/1.1.
+                        channel.pipeline().addAfter(channel.pipeline().context(tls).name(), "egress.headerDeadline.alpn",
+                                new ChannelInboundHandlerAdapter() {
+                                    @Override
+                                    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+                                        // The negotiation handler after this one rebuilds the pipeline synchronously.
+                                        ctx.fireUserEventTriggered(event);
+                                        if (event instanceof SslHandshakeCompletionEvent) {
+                                            ctx.pipeline().remove(this);
+                                            attach(ctx.pipeline(), timeouts);
+                                        }
+                                    }
+                                });
+                    }
                 });
+    }
+
+    /**
+     * Puts the header deadline around the HTTP/1.1 decoder, wherever it sits (Reactor Netty names it
+     * {@code HttpCodec} for HTTP/1.1 only; next to h2c the cleartext upgrade handler adds it unnamed).
+     * HTTP/2 connections have no such decoder and get none: their streams share one connection's frames.
+     *
+     * @return true when an HTTP/1.1 decoder was found (or the channel needs none)
+     */
+    private static boolean attach(ChannelPipeline pipeline, ServerTimeoutsProperties timeouts) {
+        ChannelHandlerContext codec = pipeline.context(HttpServerCodec.class);
+        if (codec == null) {
+            return false;
+        }
+        if (pipeline.get("egress.headerDeadline.raw") == null) {
+            HeaderDeadline deadline = new HeaderDeadline(timeouts.requestHeaderTimeout());
+            pipeline.addBefore(codec.name(), "egress.headerDeadline.raw", deadline.raw());
+            pipeline.addAfter(codec.name(), "egress.headerDeadline.decoded", deadline.decoded());
+        }
+        return true;
     }
 }

@@ -13,6 +13,8 @@ import dev.egress.discovery.trust.ReloadingFile;
 import dev.egress.discovery.trust.SpiffeId;
 import dev.egress.discovery.trust.TrustBundle;
 import dev.egress.discovery.trust.TrustMaterialException;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -28,6 +30,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import reactor.netty.http.HttpProtocol;
 
 /**
  * Wires the trust chain of a Border (DESIGN §8): loads {@code egress.trust.*} or refuses to start
@@ -103,10 +106,15 @@ class TrustConfiguration {
         return new ClientCertificates(mode.material().map(BorderTrust::apps).orElse(null));
     }
 
+    /**
+     * Serves TLS with the Border's identity, or plaintext in insecure-local mode; HTTP/2 either way next to
+     * HTTP/1.1 (h2 chosen by ALPN on TLS, h2c by prior knowledge or upgrade in plaintext), so App can carry
+     * thousands of calls over a few connections while probes and operators keep using HTTP/1.1.
+     */
     @Bean
     NettyServerCustomizer borderTls(TrustMode mode, ObjectProvider<BorderRegistrar> registrar) {
         if (mode.material().isEmpty()) {
-            return server -> server;
+            return server -> server.protocol(HttpProtocol.HTTP11, HttpProtocol.H2C);
         }
         BorderTrust material = mode.material().get();
         material.identity().onChange(next -> {
@@ -124,7 +132,7 @@ class TrustConfiguration {
             }));
         });
         SslContext context = serverContext(material);
-        return server -> server.secure(spec -> spec.sslContext(context));
+        return server -> server.protocol(HttpProtocol.HTTP11, HttpProtocol.H2).secure(spec -> spec.sslContext(context));
     }
 
     private static SslContext serverContext(BorderTrust trust) {
@@ -133,6 +141,10 @@ class TrustConfiguration {
             return SslContextBuilder.forServer(new KeyManagerFactoryWrapper(new IdentityKeyManager(trust.identity())))
                     .trustManager(trust.apps())
                     .clientAuth(ClientAuth.OPTIONAL)
+                    .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                            ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                            ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                            ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1))
                     .build();
         } catch (SSLException e) {
             throw new TrustMaterialException("cannot build the Border's TLS context", e);

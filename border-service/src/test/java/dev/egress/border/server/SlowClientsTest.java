@@ -104,6 +104,31 @@ class SlowClientsTest {
         }
     }
 
+    @Test
+    void anHttp2ConnectionIsNotCutByTheHeaderDeadlineWhileItsCallWaitsForASlowTarget() throws Exception {
+        try (RecordingSink sink = RecordingSink.start()) {
+            // Twice the header deadline: a deadline started by the h2c preface would close the connection under the call.
+            sink.reply(new RecordingSink.Reply(200, "slow", Duration.ofSeconds(3), Map.of()));
+            String body = "{\"deliveryId\":\"h2\",\"sourceIp\":\"127.0.0.2\",\"url\":\"" + sink.baseUri()
+                    + "/h2\",\"method\":\"POST\",\"headers\":{},\"body\":\"{}\"}";
+            String[] version = new String[1];
+            String answer = reactor.netty.http.client.HttpClient.create()
+                    .protocol(reactor.netty.http.HttpProtocol.H2C)
+                    .headers(h -> h.set("Authorization", "Bearer " + Tokens.INTERNAL).set("Content-Type", "application/json"))
+                    .post().uri("http://127.0.0.1:" + port + "/internal/v1/egress")
+                    .send(reactor.netty.ByteBufFlux.fromString(reactor.core.publisher.Mono.just(body)))
+                    .responseSingle((response, content) -> {
+                        version[0] = response.version().text() + " " + response.status().code();
+                        return content.asString();
+                    })
+                    .block(Duration.ofSeconds(30));
+
+            assertThat(version[0]).isEqualTo("HTTP/2.0 200");
+            assertThat(answer).contains("\"status\":200").contains("\"body\":\"slow\"");
+            assertThat(sink.received()).hasSize(1);
+        }
+    }
+
     /** False while the Border still holds the connection: reading gives 0 bytes, not end-of-stream. */
     private static boolean isOpen(SocketChannel channel) {
         try {
