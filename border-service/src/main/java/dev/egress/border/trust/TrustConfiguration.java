@@ -31,6 +31,7 @@ import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import reactor.netty.http.HttpProtocol;
+import reactor.netty.http.server.HttpServer;
 
 /**
  * Wires the trust chain of a Border (DESIGN §8): loads {@code egress.trust.*} or refuses to start
@@ -43,6 +44,8 @@ import reactor.netty.http.HttpProtocol;
 class TrustConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(TrustConfiguration.class);
+    private static final int RESETS_PER_WINDOW = 20_000;
+    private static final int RESET_WINDOW_SECONDS = 10;
 
     @Bean
     TrustMode trustMode(TrustProperties trust, SecurityProperties security, BorderProperties border) {
@@ -114,7 +117,7 @@ class TrustConfiguration {
     @Bean
     NettyServerCustomizer borderTls(TrustMode mode, ObjectProvider<BorderRegistrar> registrar) {
         if (mode.material().isEmpty()) {
-            return server -> server.protocol(HttpProtocol.HTTP11, HttpProtocol.H2C);
+            return server -> http2(server).protocol(HttpProtocol.HTTP11, HttpProtocol.H2C);
         }
         BorderTrust material = mode.material().get();
         material.identity().onChange(next -> {
@@ -132,7 +135,17 @@ class TrustConfiguration {
             }));
         });
         SslContext context = serverContext(material);
-        return server -> server.protocol(HttpProtocol.HTTP11, HttpProtocol.H2).secure(spec -> spec.sslContext(context));
+        return server -> http2(server).protocol(HttpProtocol.HTTP11, HttpProtocol.H2).secure(spec -> spec.sslContext(context));
+    }
+
+    /**
+     * Netty closes an HTTP/2 connection after 200 stream resets in 30 s (its "rapid reset" guard). App
+     * resets a stream for every delivery it gives up (client gone, deadline), and one connection carries
+     * up to 100 calls: at that limit a burst of cancels would kill every other call on the connection.
+     * The guard stays, sized above what App's admission allows in flight (max-in-flight 4096).
+     */
+    private static HttpServer http2(HttpServer server) {
+        return server.http2Settings(h2 -> h2.maxDecodedRstFramesPerWindow(RESETS_PER_WINDOW, RESET_WINDOW_SECONDS));
     }
 
     private static SslContext serverContext(BorderTrust trust) {
