@@ -70,14 +70,18 @@ run_wrk() { # duration
 }
 echo "scenario $SCENARIO: $CONC concurrent deliveries of tenant acme (127.0.0.3) over $DESTS destinations answering after ${DELAY_MS} ms"
 echo "App: ${SCENARIO_APP[*]} ${EXTRA_APP[*]}"; echo "Border: ${SCENARIO_BORDER[*]} ${EXTRA_BORDER[*]}"
-echo "idle VmRSS: App $(vmrss $A) MB, Border $(vmrss $B) MB; load $(load_avg)"
+echo "idle VmRSS: App $(vmrss $A) MB, Border $(vmrss $B) MB; heap after GC: App $(heap_after_gc $A); Border $(heap_after_gc $B); load $(load_avg)"
 echo "== warm-up $WARMUP =="
 run_wrk "$WARMUP" > "$WORK/warmup.out"; grep -E 'Requests/sec|answers|Socket' "$WORK/warmup.out" || true
 sleep 3
 secs=${DUR%s}
 la=$(load_avg)
 sample $((secs - 2)) > "$WORK/rss" & S=$!
-( sleep $((secs / 2)); echo "mid-run established: App->Border $(conns "dport = :$BORDER_PORT"), Border->sink $(conns "src 127.0.0.3 and dport >= :$SINK_BASE and dport < :$((SINK_BASE + per_ip))")" > "$WORK/mid" ) & M=$!
+in_flight() { curl -s "http://127.0.0.1:$APP_PORT/actuator/prometheus" | awk '/^egress_dispatch_in_flight/ {printf "%d", $2}'; }
+( sleep $((secs / 2))
+  echo "mid-run established: App->Border $(conns "dport = :$BORDER_PORT"), Border->sink $(conns "src 127.0.0.3 and dport >= :$SINK_BASE and dport < :$((SINK_BASE + per_ip))"); in flight in App $(in_flight)"
+  # Live heap with the deliveries held (memory per in-flight call = difference to idle / in flight).
+  echo "mid-run heap after GC: App $(heap_after_gc $A); Border $(heap_after_gc $B); in flight in App $(in_flight)" ) > "$WORK/mid" & M=$!
 echo "== wrk -t$THREADS -c$CONC -d$DUR --timeout 60s =="
 out=$(run_wrk "$DUR"); wait $S $M
 echo "$out" | grep -E 'Requests/sec|requests in|answers|pcts|Socket errors|Non-2xx'
