@@ -53,7 +53,7 @@ class ServerTimeoutsConfiguration {
      * {@code HttpCodec} for HTTP/1.1 only; next to h2c the cleartext upgrade handler adds it unnamed).
      * HTTP/2 connections have no such decoder and get none: their streams share one connection's frames.
      *
-     * @return true when an HTTP/1.1 decoder was found (or the channel needs none)
+     * @return true when an HTTP/1.1 decoder was found (the deadline is attached, or already was)
      */
     private static boolean attach(ChannelPipeline pipeline, ServerTimeoutsProperties timeouts) {
         ChannelHandlerContext codec = pipeline.context(HttpServerCodec.class);
