@@ -4,8 +4,8 @@
 # started here is killed by the EXIT trap (by pid). Needs wrk, nginx, curl (apt-get install -y wrk nginx curl).
 
 LIB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-APP_JAR="$LIB_ROOT/app-service/target/app-service.jar"
-BORDER_JAR="$LIB_ROOT/border-service/target/border-service.jar"
+APP_JAR=${APP_JAR:-"$LIB_ROOT/app-service/target/app-service.jar"}
+BORDER_JAR=${BORDER_JAR:-"$LIB_ROOT/border-service/target/border-service.jar"}
 COORD_JAR="$LIB_ROOT/coordination-embedded/target/coordination-embedded.jar"
 BENCH_JAR="$LIB_ROOT/bench/target/benchmarks.jar"
 INTERNAL_TOKEN=${INTERNAL_TOKEN:-bench-internal-token}

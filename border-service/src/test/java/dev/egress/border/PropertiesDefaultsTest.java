@@ -30,7 +30,7 @@ class PropertiesDefaultsTest {
     @Test
     void limitsDefaultToTheDocumentedValues() {
         LimitsProperties limits = bind("egress.limits", LimitsProperties.class, Map.of());
-        assertThat(limits.maxConcurrencyPerIp()).isEqualTo(256);
+        assertThat(limits.maxConcurrencyPerIp()).isEqualTo(4096);
         assertThat(limits.maxRequestBody()).isEqualTo(DataSize.ofMegabytes(1));
         assertThat(limits.maxResponseBody()).isEqualTo(DataSize.ofKilobytes(64));
         assertThat(limits.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
@@ -47,7 +47,7 @@ class PropertiesDefaultsTest {
     @Test
     void poolDefaultsToTheDocumentedValues() {
         PoolProperties pool = bind("egress.pool", PoolProperties.class, Map.of());
-        assertThat(pool.maxConnections()).isEqualTo(128);
+        assertThat(pool.maxConnections()).isEqualTo(4096);
         assertThat(pool.maxIdleTime()).isEqualTo(Duration.ofSeconds(30));
         assertThat(pool.maxLifeTime()).isEqualTo(Duration.ofMinutes(5));
         assertThat(pool.pendingAcquireTimeout()).isEqualTo(Duration.ofSeconds(10));

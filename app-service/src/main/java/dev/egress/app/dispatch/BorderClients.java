@@ -25,6 +25,8 @@ import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import reactor.netty.http.HttpProtocol;
+import reactor.netty.http.client.Http2AllocationStrategy;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
 import tools.jackson.databind.JsonNode;
@@ -38,7 +40,9 @@ import java.time.Duration;
  * snapshot; a route whose endpoint already left is refused here without a call. With trust material
  * every client speaks mutual TLS and its handshake accepts only the certificate of the route's
  * Border ({@link BorderTls}), so the token and the webhook go to nobody else; a refused handshake is
- * an attempt that sent nothing.
+ * an attempt that sent nothing. Calls travel over HTTP/2 by default (h2 negotiated by ALPN on the TLS link,
+ * h2c with prior knowledge in insecure-local mode): a delivery waiting for a slow target then holds one
+ * stream, not a whole connection, so thousands wait on a few connections (docs/configuration/limits.md).
  */
 public final class BorderClients implements AutoCloseable {
 
@@ -192,20 +196,32 @@ public final class BorderClients implements AutoCloseable {
         if (base.endsWith("/")) {
             base = base.substring(0, base.length() - 1);
         }
-        ConnectionProvider provider = ConnectionProvider.builder("border-" + key.borderId() + "-" + endpoint.getHost() + "-" + endpoint.getPort())
+        ConnectionProvider.Builder pool = ConnectionProvider.builder("border-" + key.borderId() + "-" + endpoint.getHost() + "-" + endpoint.getPort())
                 .maxConnections(properties.maxConnectionsPerBorder())
                 .pendingAcquireMaxCount(properties.pendingAcquireMax())
                 .pendingAcquireTimeout(properties.attemptTimeout())
                 .maxIdleTime(properties.connectionIdleTimeout())
-                .evictInBackground(properties.connectionIdleTimeout())
-                .build();
+                .evictInBackground(properties.connectionIdleTimeout());
+        if (properties.borderHttp2()) {
+            // HTTP/2: a call takes a stream, not a connection. A new connection opens only when every open one
+            // carries max-streams-per-connection calls, so 1,000 slow calls need 10 connections, not 1,000.
+            pool.allocationStrategy(Http2AllocationStrategy.builder()
+                    .maxConnections(properties.maxConnectionsPerBorder())
+                    .maxConcurrentStreams(properties.maxStreamsPerConnection())
+                    .minConnections(1)
+                    .build());
+        }
+        ConnectionProvider provider = pool.build();
         HttpClient http = HttpClient.create(provider)
+                .protocol(!properties.borderHttp2() ? new HttpProtocol[] {HttpProtocol.HTTP11}
+                        : tls.isPresent() ? new HttpProtocol[] {HttpProtocol.H2, HttpProtocol.HTTP11}
+                        : new HttpProtocol[] {HttpProtocol.H2C})
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, properties.connectTimeout().toMillis()))
                 .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, authorization)
                         .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
                         .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_JSON));
         if (tls.isPresent()) {
-            http = tls.get().secure(http, key.borderId());
+            http = tls.get().secure(http, key.borderId(), properties.borderHttp2());
         }
         return new Client(http, provider, base + EGRESS_PATH);
     }

@@ -25,13 +25,22 @@ import org.springframework.validation.annotation.Validated;
  * @param retryBudgetBurst        retries that may be spent at once
  * @param maxRequestSize          largest accepted {@code POST /v1/deliveries} body (413 above)
  * @param maxConnectionsPerBorder pooled connections to one Border endpoint
- * @param pendingAcquireMax       requests that may wait for a pooled connection to one Border (429 above)
+ * @param pendingAcquireMax       requests that may wait for a pooled connection (HTTP/2: a free stream) to one
+ *                                Border; beyond it the attempt fails as not sent
+ * @param borderHttp2             speak HTTP/2 to Borders (h2 over the mutual-TLS link, negotiated with ALPN; h2c
+ *                                with prior knowledge in insecure-local mode), so thousands of slow calls share
+ *                                a few connections; false keeps one call per HTTP/1.1 connection (a Border
+ *                                older than 0.3 speaks only HTTP/1.1 in plaintext)
+ * @param maxStreamsPerConnection HTTP/2 calls carried by one connection to a Border at most; more calls open
+ *                                another connection (up to {@code maxConnectionsPerBorder}), which spreads
+ *                                them over the Border's event loops
  * @param connectionIdleTimeout   idle pooled connections to a Border are closed after this
  * @param idempotency             the {@code Idempotency-Key} store
  * @param maxInFlight             deliveries in flight in this App at most (429 too-many-in-flight above); bounds
  *                                the memory held by requests and keeps a burst from queueing behind Borders
  * @param maxInFlightPerTenant    deliveries of one tenant in flight in this App at most (429 above): below a
  *                                Border's per-IP limit, so one slow tenant cannot fill a shared IP by itself
+ *                                (docs/configuration/limits.md)
  */
 @Validated
 @ConfigurationProperties("egress.dispatch")
@@ -45,10 +54,12 @@ public record DispatchProperties(
         @DefaultValue("1MB") @NotNull DataSize maxRequestSize,
         @DefaultValue("256") @Min(1) int maxConnectionsPerBorder,
         @DefaultValue("1024") @Min(1) int pendingAcquireMax,
+        @DefaultValue("true") boolean borderHttp2,
+        @DefaultValue("100") @Min(1) int maxStreamsPerConnection,
         @DefaultValue("30s") @NotNull Duration connectionIdleTimeout,
         @DefaultValue @NotNull @Valid Idempotency idempotency,
         @DefaultValue("4096") @Min(1) int maxInFlight,
-        @DefaultValue("128") @Min(1) int maxInFlightPerTenant) {
+        @DefaultValue("2048") @Min(1) int maxInFlightPerTenant) {
 
     /**
      * The {@code Idempotency-Key} store: in memory per App instance, bounded in bytes.

@@ -4,6 +4,8 @@ import dev.egress.discovery.BorderId;
 import dev.egress.discovery.trust.IdentityKeyManager;
 import dev.egress.discovery.trust.PeerTrustManager;
 import dev.egress.discovery.trust.TrustMaterialException;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.KeyManagerFactoryWrapper;
@@ -31,20 +33,28 @@ public final class BorderTls {
     }
 
     /**
-     * Secures a client for one Border.
+     * Secures a client for one Border, optionally offering HTTP/2 through ALPN.
      *
      * @param client   the client (its pool is the Border's)
      * @param borderId the Border the route names
+     * @param http2    offer {@code h2} first and {@code http/1.1} second in ALPN (a Border that does not
+     *                 speak HTTP/2 picks HTTP/1.1); false offers nothing, as before HTTP/2
      * @return the client, speaking TLS and verifying that Border
      */
-    public HttpClient secure(HttpClient client, BorderId borderId) {
+    public HttpClient secure(HttpClient client, BorderId borderId, boolean http2) {
         SslContext context;
         try {
-            context = SslContextBuilder.forClient()
+            SslContextBuilder builder = SslContextBuilder.forClient()
                     .keyManager(new KeyManagerFactoryWrapper(new IdentityKeyManager(material.identity())))
                     .trustManager(PeerTrustManager.border(material.borderCa(), domain, borderId))
-                    .endpointIdentificationAlgorithm(null)
-                    .build();
+                    .endpointIdentificationAlgorithm(null);
+            if (http2) {
+                builder.applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                        ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                        ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                        ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1));
+            }
+            context = builder.build();
         } catch (SSLException e) {
             throw new TrustMaterialException("cannot build the TLS context for Border " + borderId, e);
         }

@@ -104,4 +104,23 @@ class DeliveryAdmissionTest {
         assertThat(wide.inFlight()).isZero();
         assertThat(wide.tenantsInFlight()).isZero();
     }
+
+    @Test
+    void byDefaultOneTenantHoldsTwoThousandSlowDeliveriesAndTheNextIsRefused() {
+        DispatchProperties defaults = new org.springframework.boot.context.properties.bind.Binder(
+                new org.springframework.boot.context.properties.source.MapConfigurationPropertySource(java.util.Map.of()))
+                .bindOrCreate("egress.dispatch", DispatchProperties.class);
+        assertThat(defaults.maxInFlightPerTenant()).isEqualTo(2048);
+        assertThat(defaults.maxInFlight()).isEqualTo(4096);
+        DeliveryAdmission byDefault = new DeliveryAdmission(defaults.maxInFlight(), defaults.maxInFlightPerTenant(),
+                Duration.ofSeconds(1), new SimpleMeterRegistry());
+
+        // 1,000 deliveries to targets answering after 1 s (the slow-target benchmark) were refused at 129 before.
+        for (int i = 0; i < 2048; i++) {
+            byDefault.admit("acme");
+        }
+        assertThatThrownBy(() -> byDefault.admit("acme")).isInstanceOfSatisfying(TooManyInFlightException.class,
+                e -> assertThat(e.properties()).containsEntry("limit", "tenant").containsEntry("maxInFlight", 2048));
+        assertThat(byDefault.admit("other")).as("the App's other half stays for other tenants").isNotNull();
+    }
 }

@@ -82,10 +82,13 @@ public final class BorderDouble implements AutoCloseable {
                     .bindAddress(() -> new InetSocketAddress(ip.toInetAddress(), 0))
                     .responseTimeout(targetTimeout));
         }
+        // HTTP/1.1 and h2c side by side, as the real Border serves in insecure-local mode (App speaks h2c to it).
         this.server = HttpServer.create().host("127.0.0.1").port(0)
-                .doOnConnection(connection -> {
+                .protocol(reactor.netty.http.HttpProtocol.HTTP11, reactor.netty.http.HttpProtocol.H2C)
+                // TCP connections, not HTTP/2 streams (doOnConnection would see each stream).
+                .doOnChannelInit((observer, channel, remote) -> {
                     openConnections.incrementAndGet();
-                    connection.onDispose(openConnections::decrementAndGet);
+                    channel.closeFuture().addListener(f -> openConnections.decrementAndGet());
                 })
                 .route(routes -> routes.post("/internal/v1/egress", (request, response) -> {
                     calls.incrementAndGet();

@@ -3,6 +3,8 @@ package dev.egress.border.egress;
 import dev.egress.border.ssrf.VettingResolverGroup;
 import dev.egress.discovery.EgressIp;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -15,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
 import java.util.ArrayList;
+import reactor.netty.resources.LoopResources;
 
 /**
  * One Reactor Netty {@link HttpClient} per dedicated IP, each binding its sockets to that IP's bind
@@ -52,7 +55,14 @@ final class BoundClients implements AutoCloseable {
             created.add(provider);
             InetSocketAddress bind = new InetSocketAddress(hostedIp.getValue().toInetAddress(), 0);
             HttpClient client = HttpClient.create(provider)
-                    .bindAddress(() -> bind)
+                    .bindAddress(() -> bind);
+            if (LoopResources.DEFAULT_NATIVE && Epoll.isAvailable()) {
+                // bind(ip, 0) alone reserves a port for the source IP across all destinations, so one IP could
+                // hold ~28k connections in all; deferring the choice to connect() lets the kernel reuse a port
+                // for different destinations: the bound becomes ports per (source IP, destination).
+                client = client.option(EpollChannelOption.IP_BIND_ADDRESS_NO_PORT, true);
+            }
+            client = client
                     .resolver(resolver)
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, limits.connectTimeout().toMillis()))
                     .responseTimeout(limits.responseTimeout())

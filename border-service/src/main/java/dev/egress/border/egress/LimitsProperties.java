@@ -10,7 +10,9 @@ import org.springframework.validation.annotation.Validated;
 /**
  * Per-request limits of the forward endpoint ({@code egress.limits.*}).
  *
- * @param maxConcurrencyPerIp calls in flight per dedicated IP; one more is refused with 429
+ * @param maxConcurrencyPerIp calls in flight per dedicated IP; one more is refused with 429. Thousands by default:
+ *                            a slow call holds a connection and a few KB, not a thread, and what really bounds
+ *                            one IP is its ports per destination (docs/configuration/limits.md)
  * @param maxRequestBody      cap on the body to send to the target; larger is refused with 413
  * @param maxResponseBody     how much of the target's response body is kept (the rest is read and dropped)
  * @param connectTimeout      TCP (and TLS) connect timeout towards the target
@@ -22,7 +24,7 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("egress.limits")
 public record LimitsProperties(
-        @DefaultValue("256") @Min(1) int maxConcurrencyPerIp,
+        @DefaultValue("4096") @Min(1) int maxConcurrencyPerIp,
         @DefaultValue("1MB") DataSize maxRequestBody,
         @DefaultValue("64KB") DataSize maxResponseBody,
         @DefaultValue("5s") Duration connectTimeout,

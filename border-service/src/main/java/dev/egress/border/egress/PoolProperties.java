@@ -11,7 +11,9 @@ import org.springframework.validation.annotation.Validated;
  * what keeps a single source IP from exhausting its ephemeral ports (docs/architecture.md,
  * "Bound sockets and connection reuse").
  *
- * @param maxConnections        open connections per (source IP, destination)
+ * @param maxConnections        open connections per (source IP, destination): one per call in flight to that
+ *                              destination (HTTP/1.1), so it matches the per-IP limit by default and one slow
+ *                              destination may use all of an IP's calls (docs/configuration/limits.md)
  * @param maxIdleTime           an idle connection is closed after this long
  * @param maxLifeTime           any connection is retired after this long (picks up DNS changes)
  * @param pendingAcquireTimeout how long a call may wait for a pooled connection before 503
@@ -20,7 +22,7 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("egress.pool")
 public record PoolProperties(
-        @DefaultValue("128") @Min(1) int maxConnections,
+        @DefaultValue("4096") @Min(1) int maxConnections,
         @DefaultValue("30s") Duration maxIdleTime,
         @DefaultValue("5m") Duration maxLifeTime,
         @DefaultValue("10s") Duration pendingAcquireTimeout,

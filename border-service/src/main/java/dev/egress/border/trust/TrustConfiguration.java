@@ -13,6 +13,8 @@ import dev.egress.discovery.trust.SpiffeId;
 import dev.egress.discovery.trust.TrustBundle;
 import dev.egress.discovery.trust.TrustFiles;
 import dev.egress.discovery.trust.TrustMaterialException;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -26,6 +28,8 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import reactor.netty.http.HttpProtocol;
+import reactor.netty.http.server.HttpServer;
 
 /**
  * Wires the trust chain of a Border (docs/architecture.md, "The trust chain"): loads {@code egress.trust.*}
@@ -38,6 +42,8 @@ import org.springframework.context.annotation.Configuration;
 class TrustConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(TrustConfiguration.class);
+    private static final int RESETS_PER_WINDOW = 20_000;
+    private static final int RESET_WINDOW_SECONDS = 10;
 
     @Bean
     TrustMode trustMode(TrustProperties trust, SecurityProperties security, BorderProperties border) {
@@ -86,10 +92,15 @@ class TrustConfiguration {
         return new ClientCertificates(mode.material().map(BorderTrust::apps).orElse(null));
     }
 
+    /**
+     * Serves TLS with the Border's identity, or plaintext in insecure-local mode; HTTP/2 either way next to
+     * HTTP/1.1 (h2 chosen by ALPN on TLS, h2c by prior knowledge or upgrade in plaintext), so App can carry
+     * thousands of calls over a few connections while probes and operators keep using HTTP/1.1.
+     */
     @Bean
     NettyServerCustomizer borderTls(TrustMode mode, ObjectProvider<BorderRegistrar> registrar) {
         if (mode.material().isEmpty()) {
-            return server -> server;
+            return server -> http2(server).protocol(HttpProtocol.HTTP11, HttpProtocol.H2C);
         }
         BorderTrust material = mode.material().get();
         material.identity().onChange(next -> {
@@ -107,7 +118,17 @@ class TrustConfiguration {
             }));
         });
         SslContext context = serverContext(material);
-        return server -> server.secure(spec -> spec.sslContext(context));
+        return server -> http2(server).protocol(HttpProtocol.HTTP11, HttpProtocol.H2).secure(spec -> spec.sslContext(context));
+    }
+
+    /**
+     * Netty closes an HTTP/2 connection after 200 stream resets in 30 s (its "rapid reset" guard). App
+     * resets a stream for every delivery it gives up (client gone, deadline), and one connection carries
+     * up to 100 calls: at that limit a burst of cancels would kill every other call on the connection.
+     * The guard stays, sized above what App's admission allows in flight (max-in-flight 4096).
+     */
+    private static HttpServer http2(HttpServer server) {
+        return server.http2Settings(h2 -> h2.maxDecodedRstFramesPerWindow(RESETS_PER_WINDOW, RESET_WINDOW_SECONDS));
     }
 
     private static SslContext serverContext(BorderTrust trust) {
@@ -116,6 +137,10 @@ class TrustConfiguration {
             return SslContextBuilder.forServer(new KeyManagerFactoryWrapper(new IdentityKeyManager(trust.identity())))
                     .trustManager(trust.apps())
                     .clientAuth(ClientAuth.OPTIONAL)
+                    .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                            ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                            ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                            ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1))
                     .build();
         } catch (SSLException e) {
             throw new TrustMaterialException("cannot build the Border's TLS context", e);

@@ -103,6 +103,8 @@ class MutualTlsTest {
 
             HttpResponse<String> withCertificate = forward(port, TestPki.context(app, borderCa.caPem()));
             assertThat(withCertificate.statusCode()).as(withCertificate.body()).isEqualTo(200);
+            // h2 chosen by ALPN on the mutual-TLS link, and the client certificate is still seen on the stream.
+            assertThat(withCertificate.version()).isEqualTo(HttpClient.Version.HTTP_2);
             assertThat(sink.received()).hasSize(1);
 
             HttpResponse<String> without = forward(port, TestPki.context(null, borderCa.caPem()));

@@ -9,6 +9,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.time.Duration;
@@ -81,14 +82,33 @@ public final class RequestHeaderDeadline {
         install(channel, timeout, onTimeout);
     }
 
+    /**
+     * As {@link #installFromFirstByte}, for a pipeline whose HTTP/1.1 decoder may appear late or unnamed: next
+     * to h2c the cleartext upgrade handler adds it without Reactor Netty's name, and behind TLS with ALPN it
+     * appears only once the handshake chose HTTP/1.1. HTTP/2 connections have no such decoder and get none.
+     *
+     * @param channel   the connection
+     * @param timeout   the deadline
+     * @param onTimeout called (on the event loop) before a connection is closed for missing it
+     * @return true when an HTTP/1.1 decoder was found (the deadline is now on it, or already was)
+     */
+    public static boolean attachFromFirstByte(Channel channel, Duration timeout, Runnable onTimeout) {
+        if (channel.pipeline().get(RAW) != null) {
+            return true;
+        }
+        return install(channel, timeout, onTimeout) != null;
+    }
+
     private static RequestHeaderDeadline install(Channel channel, Duration timeout, Runnable onTimeout) {
         ChannelPipeline pipeline = channel.pipeline();
-        if (pipeline.get(NettyPipeline.HttpCodec) == null) {
+        // Found by type, not by Reactor Netty's name: the h2c upgrade path adds the HTTP/1.1 codec unnamed.
+        ChannelHandlerContext codec = pipeline.context(HttpServerCodec.class);
+        if (codec == null) {
             return null;
         }
         RequestHeaderDeadline deadline = new RequestHeaderDeadline(channel, timeout, onTimeout);
-        pipeline.addBefore(NettyPipeline.HttpCodec, RAW, deadline.new RawBytes());
-        pipeline.addAfter(NettyPipeline.HttpCodec, DECODED, deadline.new DecodedRequests());
+        pipeline.addBefore(codec.name(), RAW, deadline.new RawBytes());
+        pipeline.addAfter(codec.name(), DECODED, deadline.new DecodedRequests());
         return deadline;
     }
 
