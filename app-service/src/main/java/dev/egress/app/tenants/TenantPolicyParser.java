@@ -58,33 +58,9 @@ final class TenantPolicyParser {
         Map<EgressIp, String> owners = new HashMap<>();
         for (int i = 0; i < entries.size(); i++) {
             String where = "tenants[" + i + "]";
-            if (!(entries.get(i) instanceof Map<?, ?> entry)) {
-                throw new InvalidTenantsFileException(where + ": expected a mapping with id and optional dedicatedIps");
-            }
-            for (Object key : entry.keySet()) {
-                if (!TENANT_KEYS.contains(String.valueOf(key))) {
-                    throw new InvalidTenantsFileException("%s.%s: unknown key (expected: one of %s)".formatted(where, key, TENANT_KEYS));
-                }
-            }
-            if (!(entry.get("id") instanceof String id) || !TENANT_ID.matcher(id).matches()) {
-                throw new InvalidTenantsFileException("%s.id: '%s' (expected: %s)".formatted(where, entry.get("id"), TENANT_ID));
-            }
-            List<EgressIp> dedicated = entry.containsKey("dedicatedIps")
-                    ? ips(entry.get("dedicatedIps"), where + ".dedicatedIps", false) : List.of();
-            for (EgressIp ip : dedicated) {
-                // A dedicated IP in the shared pool would let every shared tenant leave from it.
-                if (sharedSet.contains(ip)) {
-                    throw new InvalidTenantsFileException("%s.dedicatedIps: %s is also in sharedPool (expected: disjoint)".formatted(where, ip));
-                }
-                // One IP for two tenants would let each send from the other's allowlisted address.
-                String owner = owners.putIfAbsent(ip, id);
-                if (owner != null && !owner.equals(id)) {
-                    throw new InvalidTenantsFileException("%s.dedicatedIps: %s is dedicated to both '%s' and '%s' (expected: one tenant per dedicated IP)"
-                            .formatted(where, ip, owner, id));
-                }
-            }
-            if (tenants.put(id, new Tenant(id, dedicated)) != null) {
-                throw new InvalidTenantsFileException("%s.id: '%s' is defined twice (expected: unique ids)".formatted(where, id));
+            Tenant tenant = tenant(entries.get(i), where, sharedSet, owners);
+            if (tenants.put(tenant.id(), tenant) != null) {
+                throw new InvalidTenantsFileException("%s.id: '%s' is defined twice (expected: unique ids)".formatted(where, tenant.id()));
             }
         }
         boolean anyShared = tenants.values().stream().anyMatch(t -> !t.dedicated());
@@ -92,6 +68,37 @@ final class TenantPolicyParser {
             throw new InvalidTenantsFileException("sharedPool: empty but some tenants have no dedicatedIps (expected: at least one IP)");
         }
         return new TenantPolicy(shared, tenants);
+    }
+
+    /** One entry of {@code tenants}; {@code owners} collects which tenant each dedicated IP belongs to. */
+    private static Tenant tenant(Object raw, String where, Set<EgressIp> sharedSet, Map<EgressIp, String> owners)
+            throws InvalidTenantsFileException {
+        if (!(raw instanceof Map<?, ?> entry)) {
+            throw new InvalidTenantsFileException(where + ": expected a mapping with id and optional dedicatedIps");
+        }
+        for (Object key : entry.keySet()) {
+            if (!TENANT_KEYS.contains(String.valueOf(key))) {
+                throw new InvalidTenantsFileException("%s.%s: unknown key (expected: one of %s)".formatted(where, key, TENANT_KEYS));
+            }
+        }
+        if (!(entry.get("id") instanceof String id) || !TENANT_ID.matcher(id).matches()) {
+            throw new InvalidTenantsFileException("%s.id: '%s' (expected: %s)".formatted(where, entry.get("id"), TENANT_ID));
+        }
+        List<EgressIp> dedicated = entry.containsKey("dedicatedIps")
+                ? ips(entry.get("dedicatedIps"), where + ".dedicatedIps", false) : List.of();
+        for (EgressIp ip : dedicated) {
+            // A dedicated IP in the shared pool would let every shared tenant leave from it.
+            if (sharedSet.contains(ip)) {
+                throw new InvalidTenantsFileException("%s.dedicatedIps: %s is also in sharedPool (expected: disjoint)".formatted(where, ip));
+            }
+            // One IP for two tenants would let each send from the other's allowlisted address.
+            String owner = owners.putIfAbsent(ip, id);
+            if (owner != null && !owner.equals(id)) {
+                throw new InvalidTenantsFileException("%s.dedicatedIps: %s is dedicated to both '%s' and '%s' (expected: one tenant per dedicated IP)"
+                        .formatted(where, ip, owner, id));
+            }
+        }
+        return new Tenant(id, dedicated);
     }
 
     private static List<EgressIp> ips(Object value, String where, boolean mayBeMissing) throws InvalidTenantsFileException {

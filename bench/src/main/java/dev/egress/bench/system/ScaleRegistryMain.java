@@ -63,19 +63,7 @@ public final class ScaleRegistryMain {
         YdbBorderRegistry registry = YdbBorderRegistry.connect(settings, new SimpleMeterRegistry());
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         try {
-            long t0 = System.nanoTime();
-            List<Registration> regs = new ArrayList<>();
-            for (int b = 0; b < borders; b++) {
-                List<AnnouncedIp> ips = new ArrayList<>();
-                for (int s = 0; s < perBorder; s++) {
-                    ips.add(new AnnouncedIp(ipOf(b, s), IpStatus.ACTIVE));
-                }
-                regs.add(registry.register(Announcement.initial(BorderId.of("border-%04d".formatted(b)),
-                        URI.create("http://127.0.0.1:%d".formatted(20000 + b)), ips, Instant.now())));
-            }
-            await(Duration.ofSeconds(300), () -> regs.stream().allMatch(r -> r.state() == RegistrationState.REGISTERED));
-            System.out.printf("registered %d announcements x %d IPs (%d sessions) in %.1f s%n", borders, perBorder,
-                    borders, (System.nanoTime() - t0) / 1e9);
+            List<Registration> regs = registerAll(registry, borders, perBorder);
             long t1 = System.nanoTime();
             await(Duration.ofSeconds(120), () -> gauge(http, app, "egress_routing_borders_live") >= borders);
             System.out.printf("App holds %d Borders / %.0f IPs %.1f s after the last registration%n", borders,
@@ -118,6 +106,25 @@ public final class ScaleRegistryMain {
         } finally {
             registry.close();
         }
+    }
+
+    /** Registers {@code borders} announcements of {@code perBorder} IPs each and waits until every one is held. */
+    private static List<Registration> registerAll(YdbBorderRegistry registry, int borders, int perBorder)
+            throws Exception {
+        long t0 = System.nanoTime();
+        List<Registration> regs = new ArrayList<>();
+        for (int b = 0; b < borders; b++) {
+            List<AnnouncedIp> ips = new ArrayList<>();
+            for (int s = 0; s < perBorder; s++) {
+                ips.add(new AnnouncedIp(ipOf(b, s), IpStatus.ACTIVE));
+            }
+            regs.add(registry.register(Announcement.initial(BorderId.of("border-%04d".formatted(b)),
+                    URI.create("http://127.0.0.1:%d".formatted(20000 + b)), ips, Instant.now())));
+        }
+        await(Duration.ofSeconds(300), () -> regs.stream().allMatch(r -> r.state() == RegistrationState.REGISTERED));
+        System.out.printf("registered %d announcements x %d IPs (%d sessions) in %.1f s%n", borders, perBorder,
+                borders, (System.nanoTime() - t0) / 1e9);
+        return regs;
     }
 
     private static double gauge(HttpClient http, URI app, String name) {

@@ -136,6 +136,11 @@ public final class SsrfGuard {
         if (port < 1 || port > 65535) {
             throw new TargetDeniedException(DenialReason.INVALID_PORT, "url: port %d (expected: 1..65535)".formatted(port));
         }
+        return vetHost(uri, scheme, rawHost, explicitPort, port);
+    }
+
+    /** The host part of {@link #vetUrl}: an IP literal is vetted now, a name when it resolves. */
+    private VettedUrl vetHost(URI uri, String scheme, String rawHost, int explicitPort, int port) {
         String host = rawHost.toLowerCase(Locale.ROOT);
         InetAddress literal = null;
         String uriHost;
