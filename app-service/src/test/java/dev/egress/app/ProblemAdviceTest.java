@@ -25,16 +25,24 @@ class ProblemAdviceTest {
 
     @Test
     void anUnknownPathPointsAtTheApiDescription() {
-        JsonNode body = FrameworkErrorTable.answer(FrameworkErrorTable.rows().findFirst().orElseThrow(), new ProblemAdvice());
+        JsonNode body = FrameworkErrorTable.answer(
+                FrameworkErrorTable.rows().findFirst().orElseThrow(), new ProblemAdvice());
         assertThat(body.get("detail").stringValue())
                 .isEqualTo("no endpoint answers GET /nowhere (the API is described at /v3/api-docs)");
     }
 
     @Test
     void aBugIsA500InternalWithoutInternals() {
-        FrameworkErrorTable.client(new ProblemAdvice()).get().uri("/throw/bug").exchange()
-                .expectStatus().isEqualTo(500)
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:internal")
-                .jsonPath("$.detail").isEqualTo("unexpected server error");
+        FrameworkErrorTable.client(new ProblemAdvice())
+                .get()
+                .uri("/throw/bug")
+                .exchange()
+                .expectStatus()
+                .isEqualTo(500)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:internal")
+                .jsonPath("$.detail")
+                .isEqualTo("unexpected server error");
     }
 }

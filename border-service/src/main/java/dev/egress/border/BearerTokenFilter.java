@@ -49,7 +49,8 @@ class BearerTokenFilter extends BearerFilterSupport {
     }
 
     @Override
-    protected Mono<Void> authorise(ServerWebExchange exchange, WebFilterChain chain, String path, List<String> segments) {
+    protected Mono<Void> authorise(
+            ServerWebExchange exchange, WebFilterChain chain, String path, List<String> segments) {
         boolean internal = !segments.isEmpty() && "internal".equalsIgnoreCase(segments.get(0));
         BearerTokens expected = internal ? internalTokens.current() : operatorTokens.current();
         if (expected.isEmpty() && insecureLocal) {

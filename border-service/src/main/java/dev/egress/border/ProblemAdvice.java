@@ -23,12 +23,15 @@ class ProblemAdvice extends ProblemAdviceSupport {
 
     @Override
     protected Problem unexpectedProblem() {
-        return Problem.of(ProblemType.UNAVAILABLE, "internal error").withStatus(HttpStatus.INTERNAL_SERVER_ERROR)
+        return Problem.of(ProblemType.UNAVAILABLE, "internal error")
+                .withStatus(HttpStatus.INTERNAL_SERVER_ERROR)
                 .withTargetContact(TargetContact.POSSIBLE);
     }
 
     @Override
     protected Problem answer(Problem problem) {
-        return problem.targetContact() == TargetContact.UNSTATED ? problem.withTargetContact(TargetContact.NONE) : problem;
+        return problem.targetContact() == TargetContact.UNSTATED
+                ? problem.withTargetContact(TargetContact.NONE)
+                : problem;
     }
 }

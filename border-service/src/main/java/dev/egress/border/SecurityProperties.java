@@ -23,8 +23,12 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("egress.security")
-public record SecurityProperties(String internalToken, String internalTokenFile, String operatorToken,
-                                 String operatorTokenFile, @DefaultValue("false") boolean insecureLocal) {
+public record SecurityProperties(
+        String internalToken,
+        String internalTokenFile,
+        String operatorToken,
+        String operatorTokenFile,
+        @DefaultValue("false") boolean insecureLocal) {
 
     /** Refuses a configuration that would make the Border an open proxy. */
     public SecurityProperties {
@@ -33,8 +37,9 @@ public record SecurityProperties(String internalToken, String internalTokenFile,
         operatorToken = blankToNull(operatorToken);
         operatorTokenFile = blankToNull(operatorTokenFile);
         if (internalToken == null && internalTokenFile == null && !insecureLocal) {
-            throw new IllegalArgumentException("egress.security.internal-token: not set (expected: a token, "
-                    + "or egress.security.internal-token-file; or egress.security.insecure-local=true for local runs only)");
+            throw new IllegalArgumentException(
+                    "egress.security.internal-token: not set (expected: a token, "
+                            + "or egress.security.internal-token-file; or egress.security.insecure-local=true for local runs only)");
         }
     }
 
@@ -45,8 +50,11 @@ public record SecurityProperties(String internalToken, String internalTokenFile,
      * @throws IllegalArgumentException if both are set or the file cannot be read
      */
     public TokenSource internalTokens() {
-        return TokenSource.of("egress.security.internal-token", Collections.singletonList(internalToken),
-                "egress.security.internal-token-file", internalTokenFile);
+        return TokenSource.of(
+                "egress.security.internal-token",
+                Collections.singletonList(internalToken),
+                "egress.security.internal-token-file",
+                internalTokenFile);
     }
 
     /**
@@ -56,8 +64,11 @@ public record SecurityProperties(String internalToken, String internalTokenFile,
      * @throws IllegalArgumentException if both are set or the file cannot be read
      */
     public TokenSource operatorTokens() {
-        return TokenSource.of("egress.security.operator-token", Collections.singletonList(operatorToken),
-                "egress.security.operator-token-file", operatorTokenFile);
+        return TokenSource.of(
+                "egress.security.operator-token",
+                Collections.singletonList(operatorToken),
+                "egress.security.operator-token-file",
+                operatorTokenFile);
     }
 
     private static String blankToNull(String value) {
@@ -68,7 +79,10 @@ public record SecurityProperties(String internalToken, String internalTokenFile,
     @Override
     public String toString() {
         return "SecurityProperties[internalToken=%s, operatorToken=%s, insecureLocal=%s]"
-                .formatted(describe(internalToken, internalTokenFile), describe(operatorToken, operatorTokenFile), insecureLocal);
+                .formatted(
+                        describe(internalToken, internalTokenFile),
+                        describe(operatorToken, operatorTokenFile),
+                        insecureLocal);
     }
 
     private static String describe(String token, String file) {

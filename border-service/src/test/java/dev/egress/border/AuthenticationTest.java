@@ -16,11 +16,12 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 @LocalBorderTest({
-        "egress.border.id=border-auth",
-        "egress.border.ips=127.0.0.6",
-        BorderTestProperties.LOCAL,
-        BorderTestProperties.OPERATOR,
-        BorderTestProperties.LOOPBACK_TARGETS})
+    "egress.border.id=border-auth",
+    "egress.border.ips=127.0.0.6",
+    BorderTestProperties.LOCAL,
+    BorderTestProperties.OPERATOR,
+    BorderTestProperties.LOOPBACK_TARGETS
+})
 class AuthenticationTest {
 
     static RecordingSink sink;
@@ -40,26 +41,35 @@ class AuthenticationTest {
 
     @ParameterizedTest(name = "forward with [{0}] -> {1}")
     @CsvSource({
-            "'', 401",
-            "Bearer wrong, 401",
-            "Bearer " + Tokens.OPERATOR + ", 401",
-            "Basic aW50ZXJuYWw6eA==, 401",
-            "Bearer " + Tokens.INTERNAL + "x, 401",
-            "Bearer " + Tokens.INTERNAL + ", 200",
-            "bearer " + Tokens.INTERNAL + ", 200"})
+        "'', 401",
+        "Bearer wrong, 401",
+        "Bearer " + Tokens.OPERATOR + ", 401",
+        "Basic aW50ZXJuYWw6eA==, 401",
+        "Bearer " + Tokens.INTERNAL + "x, 401",
+        "Bearer " + Tokens.INTERNAL + ", 200",
+        "bearer " + Tokens.INTERNAL + ", 200"
+    })
     void forwardEndpointTakesOnlyTheInternalToken(String authorization, int status) {
-        WebTestClient.RequestBodySpec request = web.post().uri("/internal/v1/egress").contentType(MediaType.APPLICATION_JSON);
+        WebTestClient.RequestBodySpec request =
+                web.post().uri("/internal/v1/egress").contentType(MediaType.APPLICATION_JSON);
         if (!authorization.isEmpty()) {
             request.header("Authorization", authorization);
         }
-        WebTestClient.ResponseSpec response = request
-                .bodyValue(new ForwardRequest("d", "127.0.0.6", sink.baseUri() + "/", "POST", Map.of(), "x")).exchange()
-                .expectStatus().isEqualTo(status);
+        WebTestClient.ResponseSpec response = request.bodyValue(
+                        new ForwardRequest("d", "127.0.0.6", sink.baseUri() + "/", "POST", Map.of(), "x"))
+                .exchange()
+                .expectStatus()
+                .isEqualTo(status);
         if (status == 401) {
-            response.expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
-                    .expectHeader().valueEquals("WWW-Authenticate", "Bearer")
-                    .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:unauthorized")
-                    .jsonPath("$.targetContacted").isEqualTo(false);
+            response.expectHeader()
+                    .contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+                    .expectHeader()
+                    .valueEquals("WWW-Authenticate", "Bearer")
+                    .expectBody()
+                    .jsonPath("$.type")
+                    .isEqualTo("urn:egress:problem:unauthorized")
+                    .jsonPath("$.targetContacted")
+                    .isEqualTo(false);
         } else {
             response.expectBody().returnResult();
         }
@@ -67,10 +77,11 @@ class AuthenticationTest {
 
     @ParameterizedTest(name = "GET ops with [{0}] -> {1}")
     @CsvSource({
-            "'', 401",
-            "Bearer wrong, 401",
-            "Bearer " + Tokens.INTERNAL + ", 401",
-            "Bearer " + Tokens.OPERATOR + ", 200"})
+        "'', 401",
+        "Bearer wrong, 401",
+        "Bearer " + Tokens.INTERNAL + ", 401",
+        "Bearer " + Tokens.OPERATOR + ", 200"
+    })
     void operatorEndpointTakesOnlyTheOperatorToken(String authorization, int status) {
         WebTestClient.RequestHeadersSpec<?> request = web.get().uri("/ops/v1/ips");
         if (!authorization.isEmpty()) {
@@ -81,13 +92,16 @@ class AuthenticationTest {
 
     @ParameterizedTest(name = "PUT ops with [{0}] -> {1}")
     @CsvSource({
-            "'', 401",
-            "Bearer wrong, 401",
-            "Bearer " + Tokens.INTERNAL + ", 401",
-            "Bearer " + Tokens.OPERATOR + ", 200"})
+        "'', 401",
+        "Bearer wrong, 401",
+        "Bearer " + Tokens.INTERNAL + ", 401",
+        "Bearer " + Tokens.OPERATOR + ", 200"
+    })
     void operatorStatusChangeTakesOnlyTheOperatorToken(String authorization, int status) {
-        WebTestClient.RequestHeadersSpec<?> request = web.put().uri("/ops/v1/ips/127.0.0.6")
-                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("status", "ACTIVE"));
+        WebTestClient.RequestHeadersSpec<?> request = web.put()
+                .uri("/ops/v1/ips/127.0.0.6")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("status", "ACTIVE"));
         if (!authorization.isEmpty()) {
             request.header("Authorization", authorization);
         }
@@ -96,12 +110,48 @@ class AuthenticationTest {
 
     @Test
     void probesAndPrometheusAreOpenButOtherActuatorEndpointsAreNot() {
-        web.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk().expectBody().returnResult();
-        web.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk().expectBody().returnResult();
-        web.get().uri("/actuator/prometheus").exchange().expectStatus().isOk().expectBody().returnResult();
-        web.get().uri("/actuator/metrics").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
-        web.get().uri("/actuator/health").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
-        web.get().uri("/actuator/metrics").header("Authorization", "Bearer " + Tokens.OPERATOR).exchange()
-                .expectStatus().isOk().expectBody().returnResult();
+        web.get()
+                .uri("/actuator/health/liveness")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+        web.get()
+                .uri("/actuator/health/readiness")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+        web.get()
+                .uri("/actuator/prometheus")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+        web.get()
+                .uri("/actuator/metrics")
+                .exchange()
+                .expectStatus()
+                .isUnauthorized()
+                .expectBody()
+                .returnResult();
+        web.get()
+                .uri("/actuator/health")
+                .exchange()
+                .expectStatus()
+                .isUnauthorized()
+                .expectBody()
+                .returnResult();
+        web.get()
+                .uri("/actuator/metrics")
+                .header("Authorization", "Bearer " + Tokens.OPERATOR)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
     }
 }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.egress.border.testing.Tokens;
 import dev.egress.coordination.EmbeddedCoordinationNode;
+import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.Announcement;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
@@ -13,7 +14,6 @@ import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.RegistrySettings;
 import dev.egress.discovery.registry.ydb.YdbRegistryWatcher;
-import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.testing.RecordingSink;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.File;
@@ -31,10 +31,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import java.util.function.Predicate;
 
 /**
  * The fat jar as a real process against the embedded coordination node, watched through the real
@@ -54,29 +54,39 @@ class BorderProcessIT {
     final RoutingTable table = new RoutingTable(Clock.systemUTC());
     /** What the registry said about this Border over time: its announcement, or empty once its slot is gone. */
     final List<Optional<Announcement>> history = new CopyOnWriteArrayList<>();
-    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @BeforeEach
     void start() throws Exception {
         node = EmbeddedCoordinationNode.start(0);
         sink = RecordingSink.start();
-        table.addListener(snapshot -> history.add(Optional.ofNullable(snapshot.announcements().get(BORDER))));
-        watcher = YdbRegistryWatcher.start(RegistrySettings.defaults(node.connectionString()), table, new SimpleMeterRegistry());
+        table.addListener(snapshot ->
+                history.add(Optional.ofNullable(snapshot.announcements().get(BORDER))));
+        watcher = YdbRegistryWatcher.start(
+                RegistrySettings.defaults(node.connectionString()), table, new SimpleMeterRegistry());
         port = ListenPorts.freeOutsideEphemeralRange();
         Path log = Path.of("target", "border-process-it.log");
         String java = ProcessHandle.current().info().command().orElse("java");
-        border = new ProcessBuilder(java, "-Xmx256m", "-jar", new File("target/border-service.jar").getAbsolutePath(),
-                "--server.port=" + port,
-                "--egress.border.id=" + BORDER,
-                "--egress.border.ips=" + IP,
-                "--egress.border.advertised-url=http://127.0.0.1:" + port,
-                "--egress.border.drain-timeout=" + DRAIN_TIMEOUT.toSeconds() + "s",
-                "--egress.security.internal-token=" + Tokens.INTERNAL,
-                "--egress.security.operator-token=" + Tokens.OPERATOR,
-                "--egress.security.insecure-local=true",
-                "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
-                "--egress.registry.connection-string=" + node.connectionString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        border = new ProcessBuilder(
+                        java,
+                        "-Xmx256m",
+                        "-jar",
+                        new File("target/border-service.jar").getAbsolutePath(),
+                        "--server.port=" + port,
+                        "--egress.border.id=" + BORDER,
+                        "--egress.border.ips=" + IP,
+                        "--egress.border.advertised-url=http://127.0.0.1:" + port,
+                        "--egress.border.drain-timeout=" + DRAIN_TIMEOUT.toSeconds() + "s",
+                        "--egress.security.internal-token=" + Tokens.INTERNAL,
+                        "--egress.security.operator-token=" + Tokens.OPERATOR,
+                        "--egress.security.insecure-local=true",
+                        "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
+                        "--egress.registry.connection-string=" + node.connectionString())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
     }
 
     @AfterEach
@@ -91,7 +101,8 @@ class BorderProcessIT {
 
     @Test
     void announcesOperatorChangesAndOnSigtermDrainsInFlightCallsBeforeReleasingTheSlot() throws Exception {
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(200))
                 .until(() -> readiness() == 200 && statusInRegistry().equals(Optional.of(IpStatus.ACTIVE)));
 
         // An operator change is a whole new announcement in the registry.
@@ -111,7 +122,8 @@ class BorderProcessIT {
         long sigterm = System.nanoTime();
         border.destroy(); // SIGTERM
         assertThat(border.waitFor(DRAIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS))
-                .as("exits within the drain timeout; log: target/border-process-it.log").isTrue();
+                .as("exits within the drain timeout; log: target/border-process-it.log")
+                .isTrue();
         Duration took = Duration.ofNanos(System.nanoTime() - sigterm);
 
         for (CompletableFuture<HttpResponse<String>> call : inFlight) {
@@ -119,11 +131,15 @@ class BorderProcessIT {
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.body()).contains("\"body\":\"done\"", "\"sourceIp\":\"127.0.0.9\"");
         }
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.current().announcements().get(BORDER) == null);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> table.current().announcements().get(BORDER) == null);
         List<Optional<Announcement>> afterSigterm = history.subList(mark, history.size());
-        int draining = indexOf(afterSigterm, a -> a.isPresent() && a.get().statusOf(IP).equals(Optional.of(IpStatus.DRAINING)));
+        int draining = indexOf(
+                afterSigterm, a -> a.isPresent() && a.get().statusOf(IP).equals(Optional.of(IpStatus.DRAINING)));
         int gone = indexOf(afterSigterm, Optional::isEmpty);
-        assertThat(draining).as("DRAINING seen in the registry after SIGTERM: %s", afterSigterm).isGreaterThanOrEqualTo(0);
+        assertThat(draining)
+                .as("DRAINING seen in the registry after SIGTERM: %s", afterSigterm)
+                .isGreaterThanOrEqualTo(0);
         assertThat(gone).as("slot released after DRAINING").isGreaterThan(draining);
         assertThat(took).isLessThan(DRAIN_TIMEOUT);
     }
@@ -136,27 +152,40 @@ class BorderProcessIT {
 
     private int readiness() {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness"))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+            return http.send(
+                            HttpRequest.newBuilder(
+                                            URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness"))
+                                    .timeout(Duration.ofSeconds(10))
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
         } catch (Exception e) {
             return -1;
         }
     }
 
     private int operatorPut(String status) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ops/v1/ips/" + IP))
-                .header("Authorization", "Bearer " + Tokens.OPERATOR).header("Content-Type", "application/json")
-                .timeout(Duration.ofSeconds(30))
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"status\":\"" + status + "\"}")).build(),
-                HttpResponse.BodyHandlers.discarding()).statusCode();
+        return http.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ops/v1/ips/" + IP))
+                                .header("Authorization", "Bearer " + Tokens.OPERATOR)
+                                .header("Content-Type", "application/json")
+                                .timeout(Duration.ofSeconds(30))
+                                .PUT(HttpRequest.BodyPublishers.ofString("{\"status\":\"" + status + "\"}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     private HttpRequest forward(String deliveryId) {
-        String body = "{\"deliveryId\":\"%s\",\"sourceIp\":\"%s\",\"url\":\"%s/hook\",\"method\":\"POST\",\"body\":\"{}\"}"
-                .formatted(deliveryId, IP, sink.baseUri());
+        String body =
+                "{\"deliveryId\":\"%s\",\"sourceIp\":\"%s\",\"url\":\"%s/hook\",\"method\":\"POST\",\"body\":\"{}\"}"
+                        .formatted(deliveryId, IP, sink.baseUri());
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/internal/v1/egress"))
-                .header("Authorization", "Bearer " + Tokens.INTERNAL).header("Content-Type", "application/json")
-                .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofString(body)).build();
+                .header("Authorization", "Bearer " + Tokens.INTERNAL)
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(60))
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
     }
 
     private static <T> int indexOf(List<T> list, Predicate<T> test) {
@@ -167,5 +196,4 @@ class BorderProcessIT {
         }
         return -1;
     }
-
 }

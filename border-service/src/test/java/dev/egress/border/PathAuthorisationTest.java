@@ -29,15 +29,19 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * wrong token in, and the forward endpoint never sends anything to the target for a refused call.
  */
 @LocalBorderTest({
-        "egress.border.id=border-paths",
-        "egress.border.ips=127.0.0.6",
-        BorderTestProperties.LOCAL,
-        BorderTestProperties.OPERATOR,
-        BorderTestProperties.LOOPBACK_TARGETS})
+    "egress.border.id=border-paths",
+    "egress.border.ips=127.0.0.6",
+    BorderTestProperties.LOCAL,
+    BorderTestProperties.OPERATOR,
+    BorderTestProperties.LOOPBACK_TARGETS
+})
 class PathAuthorisationTest {
 
     enum Token {
-        INTERNAL(Tokens.INTERNAL), OPERATOR(Tokens.OPERATOR), NONE(null), WRONG("not-a-token");
+        INTERNAL(Tokens.INTERNAL),
+        OPERATOR(Tokens.OPERATOR),
+        NONE(null),
+        WRONG("not-a-token");
 
         final String value;
 
@@ -114,7 +118,9 @@ class PathAuthorisationTest {
         }
         request.exchange().expectStatus().isEqualTo(status).expectBody().returnResult();
         if (door == Door.FORWARD) {
-            assertThat(sink.received()).as("requests that reached the target").hasSize(before + (status == 200 ? 1 : 0));
+            assertThat(sink.received())
+                    .as("requests that reached the target")
+                    .hasSize(before + (status == 200 ? 1 : 0));
         }
     }
 }

@@ -25,16 +25,25 @@ class ProblemAdviceTest {
 
     @Test
     void anUnknownPathNamesTheCall() {
-        JsonNode body = FrameworkErrorTable.answer(FrameworkErrorTable.rows().findFirst().orElseThrow(), new ProblemAdvice());
+        JsonNode body = FrameworkErrorTable.answer(
+                FrameworkErrorTable.rows().findFirst().orElseThrow(), new ProblemAdvice());
         assertThat(body.get("detail").stringValue()).isEqualTo("no endpoint answers GET /nowhere");
     }
 
     @Test
     void aBugIsA500UnavailableThatMayHaveReachedTheTarget() {
-        FrameworkErrorTable.client(new ProblemAdvice()).get().uri("/throw/bug").exchange()
-                .expectStatus().isEqualTo(500)
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:unavailable")
-                .jsonPath("$.detail").isEqualTo("internal error")
-                .jsonPath("$.targetContacted").isEqualTo(true);
+        FrameworkErrorTable.client(new ProblemAdvice())
+                .get()
+                .uri("/throw/bug")
+                .exchange()
+                .expectStatus()
+                .isEqualTo(500)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:unavailable")
+                .jsonPath("$.detail")
+                .isEqualTo("internal error")
+                .jsonPath("$.targetContacted")
+                .isEqualTo(true);
     }
 }

@@ -6,19 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.egress.border.egress.LimitsProperties;
 import dev.egress.border.egress.PoolProperties;
 import dev.egress.border.registration.BorderProperties;
+import dev.egress.border.server.ServerTimeoutsProperties;
 import dev.egress.border.ssrf.DnsProperties;
 import dev.egress.border.ssrf.SsrfProperties;
-import java.time.Duration;
-import java.util.Map;
-import org.junit.jupiter.api.Test;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
-import org.springframework.util.unit.DataSize;
-import dev.egress.border.server.ServerTimeoutsProperties;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.util.unit.DataSize;
 
 /** The defaults documented in docs/configuration/border.md are the ones the records bind to. */
 class PropertiesDefaultsTest {
@@ -40,7 +39,8 @@ class PropertiesDefaultsTest {
 
     @Test
     void refusesACallTimeoutThatIsNotPositive() {
-        assertThatThrownBy(() -> bind("egress.limits", LimitsProperties.class, Map.of("egress.limits.call-timeout", "0s")))
+        assertThatThrownBy(
+                        () -> bind("egress.limits", LimitsProperties.class, Map.of("egress.limits.call-timeout", "0s")))
                 .hasStackTraceContaining("egress.limits.call-timeout");
     }
 
@@ -57,21 +57,37 @@ class PropertiesDefaultsTest {
     @Test
     void securityTokensCanComeFromFilesAndNeverBoth(@TempDir Path dir) throws Exception {
         Path internal = Files.writeString(dir.resolve("internal"), "old\nnew\n");
-        SecurityProperties fromFile = bind("egress.security", SecurityProperties.class,
+        SecurityProperties fromFile = bind(
+                "egress.security",
+                SecurityProperties.class,
                 Map.of("egress.security.internal-token-file", internal.toString()));
         assertThat(fromFile.internalTokens().current().matches("Bearer new")).isTrue();
         assertThat(fromFile.internalTokens().current().matches("Bearer old")).isTrue();
         assertThat(fromFile.toString()).contains("file " + internal).doesNotContain("new");
-        SecurityProperties both = bind("egress.security", SecurityProperties.class,
-                Map.of("egress.security.internal-token-file", internal.toString(), "egress.security.internal-token", "x"));
-        assertThatThrownBy(both::internalTokens).hasMessageContaining("egress.security.internal-token and egress.security.internal-token-file");
+        SecurityProperties both = bind(
+                "egress.security",
+                SecurityProperties.class,
+                Map.of(
+                        "egress.security.internal-token-file",
+                        internal.toString(),
+                        "egress.security.internal-token",
+                        "x"));
+        assertThatThrownBy(both::internalTokens)
+                .hasMessageContaining("egress.security.internal-token and egress.security.internal-token-file");
     }
 
     @Test
     void borderTakesACommaListOfIpsAndDefaultsTheDrainTimeout() {
-        BorderProperties border = bind("egress.border", BorderProperties.class, Map.of(
-                "egress.border.id", "border-a", "egress.border.ips", "127.0.0.2, 127.0.0.3",
-                "egress.border.advertised-url", "http://127.0.0.1:8181"));
+        BorderProperties border = bind(
+                "egress.border",
+                BorderProperties.class,
+                Map.of(
+                        "egress.border.id",
+                        "border-a",
+                        "egress.border.ips",
+                        "127.0.0.2, 127.0.0.3",
+                        "egress.border.advertised-url",
+                        "http://127.0.0.1:8181"));
         assertThat(border.ips()).hasSize(2);
         assertThat(border.drainTimeout()).isEqualTo(Duration.ofSeconds(20));
         assertThat(border.initialStatus().name()).isEqualTo("ACTIVE");
@@ -102,12 +118,14 @@ class PropertiesDefaultsTest {
 
     @Test
     void listeningPortDeadlinesDefaultToTenSecondsForHeaders() {
-        ServerTimeoutsProperties server =
-                bind("egress.server", ServerTimeoutsProperties.class, Map.of());
+        ServerTimeoutsProperties server = bind("egress.server", ServerTimeoutsProperties.class, Map.of());
         assertThat(server.requestHeaderTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(server.requestTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(server.idleTimeout()).isEqualTo(Duration.ofSeconds(120));
-        assertThatThrownBy(() -> bind("egress.server", ServerTimeoutsProperties.class,
-                Map.of("egress.server.request-header-timeout", "0s"))).hasStackTraceContaining("request-header-timeout");
+        assertThatThrownBy(() -> bind(
+                        "egress.server",
+                        ServerTimeoutsProperties.class,
+                        Map.of("egress.server.request-header-timeout", "0s")))
+                .hasStackTraceContaining("request-header-timeout");
     }
 }

@@ -7,25 +7,27 @@ import dev.egress.border.testing.InMemoryBorderRegistry;
 import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.registry.RegistrationState;
-import org.assertj.core.api.ThrowableAssert;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
+import org.assertj.core.api.ThrowableAssert;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.reactive.server.WebTestClient;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
-import java.time.Instant;
-import org.awaitility.Awaitility;
-import org.junit.jupiter.api.io.TempDir;
 
 /** What the Border refuses to start with, and what readiness says before the slot is held. */
 class StartupTest {
 
     private static ConfigurableApplicationContext run(String... args) {
-        String[] base = {"--server.port=0", "--egress.border.id=border-start", "--egress.border.advertised-url=http://127.0.0.1:8181"};
+        String[] base = {
+            "--server.port=0", "--egress.border.id=border-start", "--egress.border.advertised-url=http://127.0.0.1:8181"
+        };
         String[] all = new String[base.length + args.length];
         System.arraycopy(base, 0, all, 0, base.length);
         System.arraycopy(args, 0, all, base.length, args.length);
@@ -35,13 +37,14 @@ class StartupTest {
     private static Throwable root(ThrowableAssert.ThrowingCallable call) {
         Throwable[] caught = new Throwable[1];
         assertThatThrownBy(() -> {
-            try {
-                call.call();
-            } catch (Throwable t) {
-                caught[0] = t;
-                throw t;
-            }
-        }).isNotNull();
+                    try {
+                        call.call();
+                    } catch (Throwable t) {
+                        caught[0] = t;
+                        throw t;
+                    }
+                })
+                .isNotNull();
         Throwable t = caught[0];
         StringBuilder chain = new StringBuilder();
         for (; t != null; t = t.getCause()) {
@@ -53,16 +56,20 @@ class StartupTest {
     @Test
     void refusesToStartWhenADedicatedIpCannotBeBoundAndNamesTheIp() {
         // 192.0.2.1 (TEST-NET-1) is not on any interface here: bind fails locally, nothing is sent.
-        Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2,192.0.2.1",
-                "--egress.security.internal-token=" + Tokens.INTERNAL, "--egress.security.insecure-local=true"));
+        Throwable failure = root(() -> run(
+                "--egress.border.ips=127.0.0.2,192.0.2.1",
+                "--egress.security.internal-token=" + Tokens.INTERNAL,
+                "--egress.security.insecure-local=true"));
         assertThat(failure.getMessage()).contains("cannot bind 192.0.2.1").containsIgnoringCase("assign");
     }
 
     @Test
     void namesTheBindAddressAndItsPublicAddressWhenABindAddressIsNotOnThisHost() {
         // 192.0.2.1 is on no interface here: the bind check fails locally, nothing is sent.
-        Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2,192.0.2.1=203.0.113.10",
-                "--egress.security.internal-token=" + Tokens.INTERNAL, "--egress.security.insecure-local=true"));
+        Throwable failure = root(() -> run(
+                "--egress.border.ips=127.0.0.2,192.0.2.1=203.0.113.10",
+                "--egress.security.internal-token=" + Tokens.INTERNAL,
+                "--egress.security.insecure-local=true"));
         assertThat(failure.getMessage())
                 .contains("egress.border.ips: cannot bind 192.0.2.1 (bind address of public address 203.0.113.10)");
     }
@@ -70,11 +77,16 @@ class StartupTest {
     @Test
     void refusesToStartWithAMalformedOrDuplicateIpEntryAndNamesTheEntry() {
         String[][] cases = {
-                {"--egress.border.ips=127.0.0.2,127.0.0.5=", "egress.border.ips: '127.0.0.5=': missing public address"},
-                {"--egress.border.ips=127.0.0.5=127.0.0.2,127.0.0.6=127.0.0.2",
-                        "egress.border.ips: '127.0.0.6=127.0.0.2': public address 127.0.0.2 is listed twice"}};
+            {"--egress.border.ips=127.0.0.2,127.0.0.5=", "egress.border.ips: '127.0.0.5=': missing public address"},
+            {
+                "--egress.border.ips=127.0.0.5=127.0.0.2,127.0.0.6=127.0.0.2",
+                "egress.border.ips: '127.0.0.6=127.0.0.2': public address 127.0.0.2 is listed twice"
+            }
+        };
         for (String[] c : cases) {
-            Throwable failure = root(() -> run(c[0], "--egress.security.internal-token=" + Tokens.INTERNAL,
+            Throwable failure = root(() -> run(
+                    c[0],
+                    "--egress.security.internal-token=" + Tokens.INTERNAL,
                     "--egress.security.insecure-local=true"));
             assertThat(failure.getMessage()).as(c[0]).contains(c[1]);
         }
@@ -85,23 +97,32 @@ class StartupTest {
         Path notPem = Files.createTempFile("not-a-ca", ".pem");
         Files.writeString(notPem, "not a certificate");
         for (String location : new String[] {"/nonexistent/ca.pem", notPem.toString()}) {
-            Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2", "--egress.security.internal-token=" + Tokens.INTERNAL,
-                    "--egress.security.insecure-local=true", "--egress.tls.trusted-certificates=" + location));
-            assertThat(failure.getMessage()).contains("egress.tls.trusted-certificates").contains(location);
+            Throwable failure = root(() -> run(
+                    "--egress.border.ips=127.0.0.2",
+                    "--egress.security.internal-token=" + Tokens.INTERNAL,
+                    "--egress.security.insecure-local=true",
+                    "--egress.tls.trusted-certificates=" + location));
+            assertThat(failure.getMessage())
+                    .contains("egress.tls.trusted-certificates")
+                    .contains(location);
         }
     }
 
     @Test
     void refusesToStartWithABadSsrfOrDnsEntryAndNamesThePropertyAndTheEntry() {
         String[][] cases = {
-                {"--egress.ssrf.allowed-ranges=127.0.0.1/32:9999,127.1", "egress.ssrf.allowed-ranges", "127.1"},
-                {"--egress.ssrf.allowed-ranges=0x7f.0.0.1/32", "egress.ssrf.allowed-ranges", "0x7f.0.0.1/32"},
-                {"--egress.ssrf.allowed-ranges=10.0.0.0/8:70000", "egress.ssrf.allowed-ranges", "10.0.0.0/8:70000"},
-                {"--egress.ssrf.denied-ranges=10.96.0.0/12,10.1.2.3/8", "egress.ssrf.denied-ranges", "10.1.2.3/8"},
-                {"--egress.dns.servers=dns.example:53", "egress.dns.servers", "dns.example:53"}};
+            {"--egress.ssrf.allowed-ranges=127.0.0.1/32:9999,127.1", "egress.ssrf.allowed-ranges", "127.1"},
+            {"--egress.ssrf.allowed-ranges=0x7f.0.0.1/32", "egress.ssrf.allowed-ranges", "0x7f.0.0.1/32"},
+            {"--egress.ssrf.allowed-ranges=10.0.0.0/8:70000", "egress.ssrf.allowed-ranges", "10.0.0.0/8:70000"},
+            {"--egress.ssrf.denied-ranges=10.96.0.0/12,10.1.2.3/8", "egress.ssrf.denied-ranges", "10.1.2.3/8"},
+            {"--egress.dns.servers=dns.example:53", "egress.dns.servers", "dns.example:53"}
+        };
         for (String[] c : cases) {
-            Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2", "--egress.security.internal-token=" + Tokens.INTERNAL,
-                    "--egress.security.insecure-local=true", c[0]));
+            Throwable failure = root(() -> run(
+                    "--egress.border.ips=127.0.0.2",
+                    "--egress.security.internal-token=" + Tokens.INTERNAL,
+                    "--egress.security.insecure-local=true",
+                    c[0]));
             assertThat(failure.getMessage()).as(c[0]).contains(c[1]).contains("'" + c[2] + "'");
         }
     }
@@ -114,10 +135,20 @@ class StartupTest {
 
     @Test
     void startsWithoutTokensOnlyWhenInsecureLocalIsSetExplicitly() {
-        try (ConfigurableApplicationContext border = run("--egress.border.ips=127.0.0.2", "--egress.security.insecure-local=true")) {
+        try (ConfigurableApplicationContext border =
+                run("--egress.border.ips=127.0.0.2", "--egress.security.insecure-local=true")) {
             int port = ((WebServerApplicationContext) border).getWebServer().getPort();
-            WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(30)).build()
-                    .get().uri("/ops/v1/ips").exchange().expectStatus().isOk().expectBody().returnResult();
+            WebTestClient.bindToServer()
+                    .baseUrl("http://127.0.0.1:" + port)
+                    .responseTimeout(Duration.ofSeconds(30))
+                    .build()
+                    .get()
+                    .uri("/ops/v1/ips")
+                    .exchange()
+                    .expectStatus()
+                    .isOk()
+                    .expectBody()
+                    .returnResult();
         }
     }
 
@@ -127,48 +158,99 @@ class StartupTest {
         registry.withholdSlot();
         try (ConfigurableApplicationContext border = new SpringApplicationBuilder(BorderApplication.class)
                 .initializers(ctx -> ctx.getBeanFactory().registerSingleton("inMemoryBorderRegistry", registry))
-                .run("--server.port=0", "--egress.border.id=border-start", "--egress.border.advertised-url=http://127.0.0.1:8181",
-                        "--egress.border.ips=127.0.0.2", "--egress.security.internal-token=" + Tokens.INTERNAL,
+                .run(
+                        "--server.port=0",
+                        "--egress.border.id=border-start",
+                        "--egress.border.advertised-url=http://127.0.0.1:8181",
+                        "--egress.border.ips=127.0.0.2",
+                        "--egress.security.internal-token=" + Tokens.INTERNAL,
                         "--egress.security.insecure-local=true")) {
             int port = ((WebServerApplicationContext) border).getWebServer().getPort();
-            WebTestClient web = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(30)).build();
-            web.get().uri("/actuator/health/readiness").exchange().expectStatus().isEqualTo(503)
-                    .expectBody().jsonPath("$.status").isEqualTo("OUT_OF_SERVICE");
-            web.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk().expectBody().returnResult();
+            WebTestClient web = WebTestClient.bindToServer()
+                    .baseUrl("http://127.0.0.1:" + port)
+                    .responseTimeout(Duration.ofSeconds(30))
+                    .build();
+            web.get()
+                    .uri("/actuator/health/readiness")
+                    .exchange()
+                    .expectStatus()
+                    .isEqualTo(503)
+                    .expectBody()
+                    .jsonPath("$.status")
+                    .isEqualTo("OUT_OF_SERVICE");
+            web.get()
+                    .uri("/actuator/health/liveness")
+                    .exchange()
+                    .expectStatus()
+                    .isOk()
+                    .expectBody()
+                    .returnResult();
 
             registry.registration().moveTo(RegistrationState.REGISTERED);
-            web.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk().expectBody().returnResult();
+            web.get()
+                    .uri("/actuator/health/readiness")
+                    .exchange()
+                    .expectStatus()
+                    .isOk()
+                    .expectBody()
+                    .returnResult();
         }
     }
 
     @Test
-    void readsTokensFromFilesAndFollowsARotationWithoutARestart(@TempDir Path dir)
-            throws Exception {
+    void readsTokensFromFilesAndFollowsARotationWithoutARestart(@TempDir Path dir) throws Exception {
         Path internal = Files.writeString(dir.resolve("internal"), Tokens.INTERNAL + "\n");
         Path operator = Files.writeString(dir.resolve("operator"), "operator-old\n");
-        try (ConfigurableApplicationContext border = run("--egress.border.ips=127.0.0.2",
-                "--egress.security.internal-token-file=" + internal, "--egress.security.operator-token-file=" + operator,
+        try (ConfigurableApplicationContext border = run(
+                "--egress.border.ips=127.0.0.2",
+                "--egress.security.internal-token-file=" + internal,
+                "--egress.security.operator-token-file=" + operator,
                 "--egress.security.insecure-local=true")) {
             int port = ((WebServerApplicationContext) border).getWebServer().getPort();
-            WebTestClient web = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(30)).build();
-            web.get().uri("/ops/v1/ips").header("Authorization", "Bearer operator-old").exchange()
-                    .expectStatus().isOk().expectBody().returnResult();
+            WebTestClient web = WebTestClient.bindToServer()
+                    .baseUrl("http://127.0.0.1:" + port)
+                    .responseTimeout(Duration.ofSeconds(30))
+                    .build();
+            web.get()
+                    .uri("/ops/v1/ips")
+                    .header("Authorization", "Bearer operator-old")
+                    .exchange()
+                    .expectStatus()
+                    .isOk()
+                    .expectBody()
+                    .returnResult();
 
             Files.writeString(operator, "operator-new\n");
-            Files.setLastModifiedTime(operator,
-                    FileTime.from(Instant.now().plusSeconds(10)));
-            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                    web.get().uri("/ops/v1/ips").header("Authorization", "Bearer operator-new").exchange()
-                            .expectStatus().isOk().expectBody().returnResult());
-            web.get().uri("/ops/v1/ips").header("Authorization", "Bearer operator-old").exchange()
-                    .expectStatus().isUnauthorized().expectBody().returnResult();
+            Files.setLastModifiedTime(operator, FileTime.from(Instant.now().plusSeconds(10)));
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> web.get()
+                            .uri("/ops/v1/ips")
+                            .header("Authorization", "Bearer operator-new")
+                            .exchange()
+                            .expectStatus()
+                            .isOk()
+                            .expectBody()
+                            .returnResult());
+            web.get()
+                    .uri("/ops/v1/ips")
+                    .header("Authorization", "Bearer operator-old")
+                    .exchange()
+                    .expectStatus()
+                    .isUnauthorized()
+                    .expectBody()
+                    .returnResult();
         }
     }
 
     @Test
     void refusesToStartWithAnUnreadableTokenFileNamingTheProperty() {
-        Throwable failure = root(() -> run("--egress.border.ips=127.0.0.2",
-                "--egress.security.internal-token-file=/nonexistent/internal-token", "--egress.security.insecure-local=true"));
-        assertThat(failure.getMessage()).contains("egress.security.internal-token-file").contains("/nonexistent/internal-token");
+        Throwable failure = root(() -> run(
+                "--egress.border.ips=127.0.0.2",
+                "--egress.security.internal-token-file=/nonexistent/internal-token",
+                "--egress.security.insecure-local=true"));
+        assertThat(failure.getMessage())
+                .contains("egress.security.internal-token-file")
+                .contains("/nonexistent/internal-token");
     }
 }

@@ -14,8 +14,7 @@ import java.util.stream.Collectors;
  */
 public final class EmbeddedCoordinationMain {
 
-    private EmbeddedCoordinationMain() {
-    }
+    private EmbeddedCoordinationMain() {}
 
     /**
      * Starts the node and blocks until the JVM is asked to stop.
@@ -67,10 +66,13 @@ public final class EmbeddedCoordinationMain {
         }
         EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start(host, port, database, access);
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            node.close();
-            stopped.countDown();
-        }, "coordination-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            node.close();
+                            stopped.countDown();
+                        },
+                        "coordination-shutdown"));
         // The log line "Embedded coordination node ready at grpc://..." has been written by start().
         stopped.await();
     }
@@ -90,7 +92,9 @@ public final class EmbeddedCoordinationMain {
     private static Set<String> readTokens(String file) {
         try {
             Set<String> tokens = Files.readAllLines(Path.of(file)).stream()
-                    .map(String::strip).filter(t -> !t.isEmpty()).collect(Collectors.toUnmodifiableSet());
+                    .map(String::strip)
+                    .filter(t -> !t.isEmpty())
+                    .collect(Collectors.toUnmodifiableSet());
             if (tokens.isEmpty()) {
                 throw usage("--token-file " + file + ": no token in it");
             }

@@ -8,17 +8,16 @@ import dev.egress.coordination.server.DiscoveryGrpcService;
 import dev.egress.coordination.server.TokenCheck;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An in-memory, YDB-protocol-compatible coordination service (Discovery + Coordination gRPC) that the official
@@ -48,8 +47,14 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
     private final ScheduledExecutorService pinger;
     private volatile boolean closed;
 
-    private EmbeddedCoordinationNode(String host, String database, boolean tls, Server server, CoordinationNodes nodes,
-                                     CoordinationGrpcService coordination, ScheduledExecutorService pinger) {
+    private EmbeddedCoordinationNode(
+            String host,
+            String database,
+            boolean tls,
+            Server server,
+            CoordinationNodes nodes,
+            CoordinationGrpcService coordination,
+            ScheduledExecutorService pinger) {
         this.host = host;
         this.database = database;
         this.tls = tls;
@@ -122,7 +127,8 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
             builder.intercept(new TokenCheck(access.tokens()));
         }
         if (access.tls()) {
-            builder.useTransportSecurity(access.certificateChain().toFile(), access.privateKey().toFile());
+            builder.useTransportSecurity(
+                    access.certificateChain().toFile(), access.privateKey().toFile());
         }
         Server server = builder.build();
         bound[0] = server;
@@ -132,7 +138,8 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
             pinger.shutdownNow();
             throw new UncheckedIOException("cannot bind the coordination node to " + host + ":" + port, e);
         }
-        EmbeddedCoordinationNode node = new EmbeddedCoordinationNode(host, db, access.tls(), server, nodes, coordination, pinger);
+        EmbeddedCoordinationNode node =
+                new EmbeddedCoordinationNode(host, db, access.tls(), server, nodes, coordination, pinger);
         log.info("Embedded coordination node ready at {} ({})", node.connectionString(), access);
         return node;
     }

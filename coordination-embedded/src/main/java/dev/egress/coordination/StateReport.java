@@ -1,7 +1,6 @@
 package dev.egress.coordination;
 
 import dev.egress.coordination.node.NodeStateReport;
-
 import java.util.ArrayList;
 import java.util.List;
 

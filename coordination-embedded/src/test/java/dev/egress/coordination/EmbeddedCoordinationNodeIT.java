@@ -1,8 +1,22 @@
 package dev.egress.coordination;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.egress.coordination.testing.ListenPorts;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tech.ydb.coordination.CoordinationClient;
@@ -12,21 +26,6 @@ import tech.ydb.core.grpc.GrpcTransport;
 import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
 import tech.ydb.proto.discovery.DiscoveryProtos;
 import tech.ydb.proto.discovery.v1.DiscoveryServiceGrpc;
-
-import java.io.File;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import org.junit.jupiter.api.Assumptions;
 
 /** The node's lifecycle as other modules use it: ephemeral ports, restart on the same port, the CLI. */
 class EmbeddedCoordinationNodeIT {
@@ -49,20 +48,30 @@ class EmbeddedCoordinationNodeIT {
             Assumptions.abort("no IPv6 loopback here: " + e.getMessage());
         }
         try (EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start("::1", 0, "/local");
-             GrpcTransport transport = GrpcTransport.forConnectionString(node.connectionString()).build()) {
+                GrpcTransport transport = GrpcTransport.forConnectionString(node.connectionString())
+                        .build()) {
             assertThat(node.connectionString()).isEqualTo("grpc://[::1]:" + node.port() + "/local");
-            assertThat(CoordinationClient.newClient(transport).createNode("over-ipv6").join().isSuccess()).isTrue();
+            assertThat(CoordinationClient.newClient(transport)
+                            .createNode("over-ipv6")
+                            .join()
+                            .isSuccess())
+                    .isTrue();
         }
     }
 
     @Test
     void discoveryAdvertisesTheListeningEndpointAndWhoAmIAnswers() throws Exception {
         try (EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start(0)) {
-            ManagedChannel channel = NettyChannelBuilder.forAddress(node.host(), node.port()).usePlaintext().build();
+            ManagedChannel channel = NettyChannelBuilder.forAddress(node.host(), node.port())
+                    .usePlaintext()
+                    .build();
             try {
                 var discovery = DiscoveryServiceGrpc.newBlockingStub(channel);
-                var operation = discovery.listEndpoints(DiscoveryProtos.ListEndpointsRequest.newBuilder()
-                        .setDatabase("/local").build()).getOperation();
+                var operation = discovery
+                        .listEndpoints(DiscoveryProtos.ListEndpointsRequest.newBuilder()
+                                .setDatabase("/local")
+                                .build())
+                        .getOperation();
                 assertThat(operation.getReady()).isTrue();
                 assertThat(operation.getStatus()).isEqualTo(StatusCode.SUCCESS);
                 var endpoints = operation.getResult().unpack(DiscoveryProtos.ListEndpointsResult.class);
@@ -71,9 +80,14 @@ class EmbeddedCoordinationNodeIT {
                     assertThat(e.getPort()).isEqualTo(node.port());
                 });
 
-                var whoAmI = discovery.whoAmI(DiscoveryProtos.WhoAmIRequest.getDefaultInstance()).getOperation();
+                var whoAmI = discovery
+                        .whoAmI(DiscoveryProtos.WhoAmIRequest.getDefaultInstance())
+                        .getOperation();
                 assertThat(whoAmI.getStatus()).isEqualTo(StatusCode.SUCCESS);
-                assertThat(whoAmI.getResult().unpack(DiscoveryProtos.WhoAmIResult.class).getUser()).isNotEmpty();
+                assertThat(whoAmI.getResult()
+                                .unpack(DiscoveryProtos.WhoAmIResult.class)
+                                .getUser())
+                        .isNotEmpty();
             } finally {
                 channel.shutdownNow();
             }
@@ -83,11 +97,15 @@ class EmbeddedCoordinationNodeIT {
     @Test
     void droppingANodeEndsItsSessionsAndItsThread() {
         try (EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start(0);
-             GrpcTransport transport = GrpcTransport.forConnectionString(node.connectionString()).build()) {
+                GrpcTransport transport = GrpcTransport.forConnectionString(node.connectionString())
+                        .build()) {
             CoordinationClient client = CoordinationClient.newClient(transport);
             assertThat(client.createNode("dropped").join().isSuccess()).isTrue();
-            CoordinationSession session = client.createSession("dropped",
-                    CoordinationSessionSettings.newBuilder().withConnectTimeout(Duration.ofSeconds(2)).build());
+            CoordinationSession session = client.createSession(
+                    "dropped",
+                    CoordinationSessionSettings.newBuilder()
+                            .withConnectTimeout(Duration.ofSeconds(2))
+                            .build());
             assertThat(session.connect().join().isSuccess()).isTrue();
 
             assertThat(client.dropNode("dropped").join().isSuccess()).isTrue();
@@ -96,8 +114,9 @@ class EmbeddedCoordinationNodeIT {
             assertThat(client.describeNode("dropped").join().getStatus().getCode())
                     .isEqualTo(tech.ydb.core.StatusCode.SCHEME_ERROR);
             await().atMost(PATIENCE).until(() -> node.stateReport().openStreams() == 0);
-            await().atMost(PATIENCE).until(() -> Thread.getAllStackTraces().keySet().stream()
-                    .noneMatch(t -> t.getName().equals("coordination-node-local-dropped")));
+            await().atMost(PATIENCE)
+                    .until(() -> Thread.getAllStackTraces().keySet().stream()
+                            .noneMatch(t -> t.getName().equals("coordination-node-local-dropped")));
             stopQuietly(session);
         }
     }
@@ -106,11 +125,15 @@ class EmbeddedCoordinationNodeIT {
     void restartOnTheSamePortLosesSessionsAndServesNewOnes() {
         EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start(0);
         int port = node.port();
-        try (GrpcTransport transport = GrpcTransport.forConnectionString(node.connectionString()).build()) {
+        try (GrpcTransport transport =
+                GrpcTransport.forConnectionString(node.connectionString()).build()) {
             CoordinationClient client = CoordinationClient.newClient(transport);
             assertThat(client.createNode("restart").join().isSuccess()).isTrue();
-            CoordinationSession session = client.createSession("restart",
-                    CoordinationSessionSettings.newBuilder().withConnectTimeout(Duration.ofSeconds(2)).build());
+            CoordinationSession session = client.createSession(
+                    "restart",
+                    CoordinationSessionSettings.newBuilder()
+                            .withConnectTimeout(Duration.ofSeconds(2))
+                            .build());
             List<CoordinationSession.State> states = new CopyOnWriteArrayList<>();
             session.addStateListener(states::add);
             assertThat(session.connect().join().isSuccess()).isTrue();
@@ -121,7 +144,8 @@ class EmbeddedCoordinationNodeIT {
             // The old session cannot come back (SESSION_EXPIRED on re-attach): the SDK gives it up.
             await().atMost(PATIENCE).until(() -> states.contains(CoordinationSession.State.LOST));
             // The channel may still be in its reconnect back-off, as after any YDB restart.
-            await().atMost(PATIENCE).until(() -> client.createNode("restart").join().isSuccess());
+            await().atMost(PATIENCE)
+                    .until(() -> client.createNode("restart").join().isSuccess());
             CoordinationSession fresh = client.createSession("restart");
             assertThat(fresh.connect().join().isSuccess()).isTrue();
             assertThat(fresh.createSemaphore("s", 1).join().isSuccess()).isTrue();
@@ -135,7 +159,8 @@ class EmbeddedCoordinationNodeIT {
     @Test
     void closeEndsEveryStreamAndStopsAllNodeThreads() {
         EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start(0);
-        try (GrpcTransport transport = GrpcTransport.forConnectionString(node.connectionString()).build()) {
+        try (GrpcTransport transport =
+                GrpcTransport.forConnectionString(node.connectionString()).build()) {
             CoordinationClient client = CoordinationClient.newClient(transport);
             assertThat(client.createNode("threads").join().isSuccess()).isTrue();
             CoordinationSession session = client.createSession("threads");
@@ -145,8 +170,9 @@ class EmbeddedCoordinationNodeIT {
             node.close();
 
             await().atMost(PATIENCE).until(() -> session.getState() != CoordinationSession.State.CONNECTED);
-            await().atMost(PATIENCE).until(() -> Thread.getAllStackTraces().keySet().stream()
-                    .noneMatch(t -> t.getName().startsWith("coordination-node-local-threads")));
+            await().atMost(PATIENCE)
+                    .until(() -> Thread.getAllStackTraces().keySet().stream()
+                            .noneMatch(t -> t.getName().startsWith("coordination-node-local-threads")));
             stopQuietly(session);
         } finally {
             node.close();
@@ -159,16 +185,29 @@ class EmbeddedCoordinationNodeIT {
         // A file, not a pipe: Process.destroy() closes the parent's end of the pipes.
         Path output = dir.resolve("node.log");
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                EmbeddedCoordinationMain.class.getName(), "--port", String.valueOf(port), "--database", "/local")
+        Process process = new ProcessBuilder(
+                        java,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        EmbeddedCoordinationMain.class.getName(),
+                        "--port",
+                        String.valueOf(port),
+                        "--database",
+                        "/local")
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile())
                 .start();
         try {
             String ready = "grpc://127.0.0.1:" + port + "/local";
-            await().atMost(Duration.ofSeconds(60)).until(() -> Files.readString(output).contains(ready));
-            try (GrpcTransport transport = GrpcTransport.forConnectionString(ready).build()) {
-                assertThat(CoordinationClient.newClient(transport).createNode("cli").join().isSuccess()).isTrue();
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> Files.readString(output).contains(ready));
+            try (GrpcTransport transport =
+                    GrpcTransport.forConnectionString(ready).build()) {
+                assertThat(CoordinationClient.newClient(transport)
+                                .createNode("cli")
+                                .join()
+                                .isSuccess())
+                        .isTrue();
             }
 
             process.destroy(); // SIGTERM

@@ -5,15 +5,14 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
-import tech.ydb.proto.coordination.SessionRequest;
-import tech.ydb.proto.coordination.SessionResponse;
-import tech.ydb.proto.coordination.v1.CoordinationServiceGrpc;
-
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import tech.ydb.proto.coordination.SessionRequest;
+import tech.ydb.proto.coordination.SessionResponse;
+import tech.ydb.proto.coordination.v1.CoordinationServiceGrpc;
 
 /**
  * A raw {@code Session} stream on the generated stubs, for protocol details the SDK hides (framing errors,
@@ -40,8 +39,10 @@ final class RawSession implements AutoCloseable {
             @Override
             public void onNext(SessionResponse response) {
                 if (response.hasPing() && RawSession.this.answerPings) {
-                    send(SessionRequest.newBuilder().setPong(SessionRequest.PingPong.newBuilder()
-                            .setOpaque(response.getPing().getOpaque())).build());
+                    send(SessionRequest.newBuilder()
+                            .setPong(SessionRequest.PingPong.newBuilder()
+                                    .setOpaque(response.getPing().getOpaque()))
+                            .build());
                     return;
                 }
                 received.add(response);
@@ -61,9 +62,14 @@ final class RawSession implements AutoCloseable {
     }
 
     static SessionRequest start(String path, long sessionId, long timeoutMillis, ByteString key, long seqNo) {
-        return SessionRequest.newBuilder().setSessionStart(SessionRequest.SessionStart.newBuilder()
-                .setPath(path).setSessionId(sessionId).setTimeoutMillis(timeoutMillis)
-                .setProtectionKey(key).setSeqNo(seqNo)).build();
+        return SessionRequest.newBuilder()
+                .setSessionStart(SessionRequest.SessionStart.newBuilder()
+                        .setPath(path)
+                        .setSessionId(sessionId)
+                        .setTimeoutMillis(timeoutMillis)
+                        .setProtectionKey(key)
+                        .setSeqNo(seqNo))
+                .build();
     }
 
     synchronized void send(SessionRequest request) {

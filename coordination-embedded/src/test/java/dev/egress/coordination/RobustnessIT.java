@@ -1,6 +1,9 @@
 package dev.egress.coordination;
 
-import com.google.protobuf.ByteString;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.egress.coordination.node.NodeStateReport;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
@@ -8,6 +11,18 @@ import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,23 +39,6 @@ import tech.ydb.proto.coordination.DropNodeRequest;
 import tech.ydb.proto.coordination.SessionRequest;
 import tech.ydb.proto.coordination.v1.CoordinationServiceGrpc;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-import dev.egress.coordination.node.NodeStateReport;
-
 /**
  * Misbehaving and numerous clients: afterwards the node's bookkeeping must be exact (counts equal the sum of
  * owners, no leaked sessions, streams or threads).
@@ -56,7 +54,9 @@ class RobustnessIT {
     @BeforeAll
     static void startServer() {
         server = EmbeddedCoordinationNode.start(0);
-        channel = NettyChannelBuilder.forAddress(server.host(), server.port()).usePlaintext().build();
+        channel = NettyChannelBuilder.forAddress(server.host(), server.port())
+                .usePlaintext()
+                .build();
     }
 
     @AfterAll
@@ -98,8 +98,7 @@ class RobustnessIT {
         StreamObserver<byte[]> requests = ClientCalls.asyncBidiStreamingCall(
                 channel.newCall(bytesSession, CallOptions.DEFAULT), new StreamObserver<>() {
                     @Override
-                    public void onNext(byte[] value) {
-                    }
+                    public void onNext(byte[] value) {}
 
                     @Override
                     public void onError(Throwable t) {
@@ -115,7 +114,9 @@ class RobustnessIT {
         requests.onNext(new byte[] {0x1A, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x0F, 0x01});
 
         assertThat(ended.orTimeout(30, TimeUnit.SECONDS).join().isOk()).isFalse();
-        await().atMost(PATIENCE).untilAsserted(() -> assertThat(server.stateReport().openStreams()).isZero());
+        await().atMost(PATIENCE)
+                .untilAsserted(
+                        () -> assertThat(server.stateReport().openStreams()).isZero());
         try (RawSession healthy = new RawSession(channel, true)) {
             assertThat(healthy.startNew(path, 5_000)).isPositive();
         }
@@ -176,17 +177,23 @@ class RobustnessIT {
         String node = path.substring(server.database().length() + 1);
         try {
             for (int t = 0; t < transports; t++) {
-                GrpcTransport transport = GrpcTransport.forConnectionString(server.connectionString()).build();
+                GrpcTransport transport = GrpcTransport.forConnectionString(server.connectionString())
+                        .build();
                 clients.add(transport);
                 CoordinationClient client = CoordinationClient.newClient(transport);
                 for (int s = 0; s < sessionsPerTransport; s++) {
-                    sessions.add(client.createSession(node, CoordinationSessionSettings.newBuilder()
-                            .withConnectTimeout(Duration.ofSeconds(10)).build()));
+                    sessions.add(client.createSession(
+                            node,
+                            CoordinationSessionSettings.newBuilder()
+                                    .withConnectTimeout(Duration.ofSeconds(10))
+                                    .build()));
                 }
             }
-            CompletableFuture.allOf(sessions.stream().map(CoordinationSession::connect)
-                    .toArray(CompletableFuture[]::new)).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
-            assertThat(sessions.get(0).createSemaphore("shared", 10).join().isSuccess()).isTrue();
+            CompletableFuture.allOf(
+                            sessions.stream().map(CoordinationSession::connect).toArray(CompletableFuture[]::new))
+                    .get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            assertThat(sessions.get(0).createSemaphore("shared", 10).join().isSuccess())
+                    .isTrue();
 
             AtomicInteger acquired = new AtomicInteger();
             List<CompletableFuture<Void>> loops = sessions.stream()
@@ -199,16 +206,21 @@ class RobustnessIT {
             // 500 sessions, still one thread for the node: sessions are state, not threads.
             assertThat(threadsOfThisNode()).hasSize(1);
             assertThat(server.stateReport().violations()).isEmpty();
-            var described = sessions.get(0).describeSemaphore("shared", DescribeSemaphoreMode.WITH_OWNERS_AND_WAITERS)
-                    .join().getValue();
+            var described = sessions.get(0)
+                    .describeSemaphore("shared", DescribeSemaphoreMode.WITH_OWNERS_AND_WAITERS)
+                    .join()
+                    .getValue();
             assertThat(described.getCount()).isZero();
             assertThat(described.getOwnersList()).isEmpty();
             assertThat(described.getWaitersList()).isEmpty();
         } catch (Exception e) {
             throw new AssertionError(e);
         } finally {
-            CompletableFuture.allOf(sessions.stream().map(CoordinationSession::stop)
-                    .toArray(CompletableFuture[]::new)).orTimeout(60, TimeUnit.SECONDS).exceptionally(e -> null).join();
+            CompletableFuture.allOf(
+                            sessions.stream().map(CoordinationSession::stop).toArray(CompletableFuture[]::new))
+                    .orTimeout(60, TimeUnit.SECONDS)
+                    .exceptionally(e -> null)
+                    .join();
             clients.forEach(GrpcTransport::close);
         }
         awaitQuiet(0);
@@ -220,7 +232,10 @@ class RobustnessIT {
 
     private List<String> threadsOfThisNode() {
         String name = "coordination-node" + path.replace('/', '-');
-        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(name::equals).toList();
+        return Thread.getAllStackTraces().keySet().stream()
+                .map(Thread::getName)
+                .filter(name::equals)
+                .toList();
     }
 
     /** acquire 1 of "shared" (persistent) and an ephemeral exclusive lock, release both, {@code rounds} times. */
@@ -261,7 +276,10 @@ class RobustnessIT {
     }
 
     private NodeStateReport nodeReport(StateReport report) {
-        return report.nodes().stream().filter(n -> n.path().equals(path)).findFirst().orElseThrow();
+        return report.nodes().stream()
+                .filter(n -> n.path().equals(path))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** Passes bytes through untouched, so that a client can send what no protobuf parser accepts. */

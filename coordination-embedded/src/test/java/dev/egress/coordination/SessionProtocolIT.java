@@ -1,9 +1,14 @@
 package dev.egress.coordination;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,12 +23,6 @@ import tech.ydb.proto.coordination.SessionResponse;
 import tech.ydb.proto.coordination.Unsupported;
 import tech.ydb.proto.coordination.v1.CoordinationServiceGrpc;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** Session-stream rules below the SDK's API, checked on the wire with the generated stubs. */
 @Execution(ExecutionMode.CONCURRENT)
 class SessionProtocolIT {
@@ -36,7 +35,9 @@ class SessionProtocolIT {
     @BeforeAll
     static void startServer() {
         server = EmbeddedCoordinationNode.start(0);
-        channel = NettyChannelBuilder.forAddress(server.host(), server.port()).usePlaintext().build();
+        channel = NettyChannelBuilder.forAddress(server.host(), server.port())
+                .usePlaintext()
+                .build();
     }
 
     @AfterAll
@@ -100,7 +101,8 @@ class SessionProtocolIT {
         assertThat(raw.next().hasSessionStarted()).isTrue();
         long opaque = raw.next().getPing().getOpaque();
 
-        raw.send(SessionRequest.newBuilder().setPong(SessionRequest.PingPong.newBuilder().setOpaque(opaque + 1))
+        raw.send(SessionRequest.newBuilder()
+                .setPong(SessionRequest.PingPong.newBuilder().setOpaque(opaque + 1))
                 .build());
 
         assertFailure(raw.next(), StatusCode.BAD_REQUEST, "Pong data mismatch");
@@ -112,7 +114,9 @@ class SessionProtocolIT {
         RawSession raw = open(true);
         raw.startNew(path, 5_000);
 
-        raw.send(SessionRequest.newBuilder().setPing(SessionRequest.PingPong.newBuilder().setOpaque(42)).build());
+        raw.send(SessionRequest.newBuilder()
+                .setPing(SessionRequest.PingPong.newBuilder().setOpaque(42))
+                .build());
 
         assertThat(raw.next().getPong().getOpaque()).isEqualTo(42);
     }
@@ -143,7 +147,9 @@ class SessionProtocolIT {
         RawSession raw = open(true);
         raw.startNew(path, 5_000);
 
-        raw.send(SessionRequest.newBuilder().setUnsupported5(Unsupported.getDefaultInstance()).build());
+        raw.send(SessionRequest.newBuilder()
+                .setUnsupported5(Unsupported.getDefaultInstance())
+                .build());
 
         assertFailure(raw.next(), StatusCode.BAD_REQUEST, "Unimplemented request");
     }
@@ -153,7 +159,9 @@ class SessionProtocolIT {
         RawSession raw = open(true);
         long id = raw.startNew(path, 5_000);
 
-        raw.send(SessionRequest.newBuilder().setSessionStop(SessionRequest.SessionStop.getDefaultInstance()).build());
+        raw.send(SessionRequest.newBuilder()
+                .setSessionStop(SessionRequest.SessionStop.getDefaultInstance())
+                .build());
 
         assertThat(raw.next().getSessionStopped().getSessionId()).isEqualTo(id);
         assertThat(raw.awaitClosed().isOk()).isTrue();
@@ -226,8 +234,10 @@ class SessionProtocolIT {
         waiter.send(acquire(1, "s", 1, 60_000));
         assertThat(waiter.next().getAcquireSemaphorePending().getReqId()).isEqualTo(1);
 
-        waiter.send(SessionRequest.newBuilder().setReleaseSemaphore(SessionRequest.ReleaseSemaphore.newBuilder()
-                .setReqId(2).setName("s")).build());
+        waiter.send(SessionRequest.newBuilder()
+                .setReleaseSemaphore(
+                        SessionRequest.ReleaseSemaphore.newBuilder().setReqId(2).setName("s"))
+                .build());
 
         SessionResponse aborted = waiter.next();
         assertThat(aborted.getAcquireSemaphoreResult().getReqId()).isEqualTo(1);
@@ -242,8 +252,10 @@ class SessionProtocolIT {
         RawSession raw = open(true);
         raw.startNew(path, 5_000);
 
-        raw.send(SessionRequest.newBuilder().setReleaseSemaphore(SessionRequest.ReleaseSemaphore.newBuilder()
-                .setReqId(7).setName("nothing")).build());
+        raw.send(SessionRequest.newBuilder()
+                .setReleaseSemaphore(
+                        SessionRequest.ReleaseSemaphore.newBuilder().setReqId(7).setName("nothing"))
+                .build());
 
         SessionResponse.ReleaseSemaphoreResult result = raw.next().getReleaseSemaphoreResult();
         assertThat(result.getStatus()).isEqualTo(StatusCode.SUCCESS);
@@ -283,8 +295,12 @@ class SessionProtocolIT {
         raw.send(watch(2, "s"));
         raw.next();
 
-        raw.send(SessionRequest.newBuilder().setDeleteSemaphore(SessionRequest.DeleteSemaphore.newBuilder()
-                .setReqId(3).setName("s").setForce(true)).build());
+        raw.send(SessionRequest.newBuilder()
+                .setDeleteSemaphore(SessionRequest.DeleteSemaphore.newBuilder()
+                        .setReqId(3)
+                        .setName("s")
+                        .setForce(true))
+                .build());
 
         SessionResponse.DescribeSemaphoreChanged changed = raw.next().getDescribeSemaphoreChanged();
         assertThat(changed.getReqId()).isEqualTo(2);
@@ -315,18 +331,32 @@ class SessionProtocolIT {
     }
 
     static SessionRequest acquire(long reqId, String name, long count, long timeoutMillis) {
-        return SessionRequest.newBuilder().setAcquireSemaphore(SessionRequest.AcquireSemaphore.newBuilder()
-                .setReqId(reqId).setName(name).setCount(count).setTimeoutMillis(timeoutMillis)).build();
+        return SessionRequest.newBuilder()
+                .setAcquireSemaphore(SessionRequest.AcquireSemaphore.newBuilder()
+                        .setReqId(reqId)
+                        .setName(name)
+                        .setCount(count)
+                        .setTimeoutMillis(timeoutMillis))
+                .build();
     }
 
     static SessionRequest create(long reqId, String name, long limit) {
-        return SessionRequest.newBuilder().setCreateSemaphore(SessionRequest.CreateSemaphore.newBuilder()
-                .setReqId(reqId).setName(name).setLimit(limit)).build();
+        return SessionRequest.newBuilder()
+                .setCreateSemaphore(SessionRequest.CreateSemaphore.newBuilder()
+                        .setReqId(reqId)
+                        .setName(name)
+                        .setLimit(limit))
+                .build();
     }
 
     private static SessionRequest watch(long reqId, String name) {
-        return SessionRequest.newBuilder().setDescribeSemaphore(SessionRequest.DescribeSemaphore.newBuilder()
-                .setReqId(reqId).setName(name).setWatchData(true).setWatchOwners(true)).build();
+        return SessionRequest.newBuilder()
+                .setDescribeSemaphore(SessionRequest.DescribeSemaphore.newBuilder()
+                        .setReqId(reqId)
+                        .setName(name)
+                        .setWatchData(true)
+                        .setWatchOwners(true))
+                .build();
     }
 
     private static void assertFailure(SessionResponse response, StatusCode status, String message) {

@@ -20,8 +20,8 @@ import java.util.Set;
  * @param publishedAt when this state was published (App measures propagation lag from it)
  * @param generation  increases with every publish of one Border, so stale data can be recognised
  */
-public record Announcement(int version, BorderId borderId, URI endpoint, List<AnnouncedIp> ips,
-                           Instant publishedAt, long generation) {
+public record Announcement(
+        int version, BorderId borderId, URI endpoint, List<AnnouncedIp> ips, Instant publishedAt, long generation) {
 
     /** The only payload format version this code writes and reads. */
     public static final int CURRENT_VERSION = 1;
@@ -38,8 +38,8 @@ public record Announcement(int version, BorderId borderId, URI endpoint, List<An
         }
         validateEndpoint(endpoint);
         if (ips == null || ips.isEmpty() || ips.size() > MAX_IPS) {
-            throw new InvalidAnnouncementException("ips",
-                    "%s entries (expected: 1..%d)".formatted(ips == null ? "no" : ips.size(), MAX_IPS));
+            throw new InvalidAnnouncementException(
+                    "ips", "%s entries (expected: 1..%d)".formatted(ips == null ? "no" : ips.size(), MAX_IPS));
         }
         Set<EgressIp> seen = new HashSet<>();
         Set<EgressIp> binds = new HashSet<>();
@@ -48,12 +48,13 @@ public record Announcement(int version, BorderId borderId, URI endpoint, List<An
                 throw new InvalidAnnouncementException("ips", "null entry (expected: an ip with its status)");
             }
             if (!seen.add(ip.ip())) {
-                throw new InvalidAnnouncementException("ips", "duplicate ip %s (expected: each ip once)".formatted(ip.ip()));
+                throw new InvalidAnnouncementException(
+                        "ips", "duplicate ip %s (expected: each ip once)".formatted(ip.ip()));
             }
             if (!binds.add(ip.bind())) {
                 // One local address behind two public ones would make both "dedicated" IPs one sender.
-                throw new InvalidAnnouncementException("ips",
-                        "bind address %s used twice (expected: each bind address once)".formatted(ip.bind()));
+                throw new InvalidAnnouncementException(
+                        "ips", "bind address %s used twice (expected: each bind address once)".formatted(ip.bind()));
             }
         }
         ips = List.copyOf(ips);
@@ -119,8 +120,13 @@ public record Announcement(int version, BorderId borderId, URI endpoint, List<An
      * @return the changed copy
      */
     public Announcement withAllIps(IpStatus status) {
-        return new Announcement(version, borderId, endpoint,
-                ips.stream().map(ip -> ip.withStatus(status)).toList(), publishedAt, generation);
+        return new Announcement(
+                version,
+                borderId,
+                endpoint,
+                ips.stream().map(ip -> ip.withStatus(status)).toList(),
+                publishedAt,
+                generation);
     }
 
     /**
@@ -142,7 +148,9 @@ public record Announcement(int version, BorderId borderId, URI endpoint, List<An
      * @return true when routing would not change
      */
     public boolean sameRoutingAs(Announcement other) {
-        return other != null && borderId.equals(other.borderId) && endpoint.equals(other.endpoint)
+        return other != null
+                && borderId.equals(other.borderId)
+                && endpoint.equals(other.endpoint)
                 && ips.equals(other.ips);
     }
 
@@ -150,14 +158,21 @@ public record Announcement(int version, BorderId borderId, URI endpoint, List<An
         if (endpoint == null) {
             throw new InvalidAnnouncementException("endpoint", "missing");
         }
-        String scheme = Optional.ofNullable(endpoint.getScheme()).map(s -> s.toLowerCase(Locale.ROOT)).orElse("");
+        String scheme = Optional.ofNullable(endpoint.getScheme())
+                .map(s -> s.toLowerCase(Locale.ROOT))
+                .orElse("");
         // App resolves its paths against this base URL, so a query or fragment could only break them;
         // java.net.URI does not range-check ports itself.
-        if (!endpoint.isAbsolute() || !(scheme.equals("http") || scheme.equals("https"))
-                || endpoint.getHost() == null || endpoint.getRawUserInfo() != null
-                || endpoint.getRawQuery() != null || endpoint.getRawFragment() != null
-                || endpoint.getPort() == 0 || endpoint.getPort() > 65_535) {
-            throw new InvalidAnnouncementException("endpoint",
+        if (!endpoint.isAbsolute()
+                || !(scheme.equals("http") || scheme.equals("https"))
+                || endpoint.getHost() == null
+                || endpoint.getRawUserInfo() != null
+                || endpoint.getRawQuery() != null
+                || endpoint.getRawFragment() != null
+                || endpoint.getPort() == 0
+                || endpoint.getPort() > 65_535) {
+            throw new InvalidAnnouncementException(
+                    "endpoint",
                     "%s (expected: an absolute http(s) URL with a host, a port in 1..65535 if any, and no user info, query or fragment)"
                             .formatted(InvalidAnnouncementException.quoted(endpoint)));
         }

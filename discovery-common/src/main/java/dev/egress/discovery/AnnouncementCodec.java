@@ -59,7 +59,8 @@ public final class AnnouncementCodec {
         root.put("generation", announcement.generation());
         byte[] bytes = JSON.writeValueAsBytes(root);
         if (bytes.length > MAX_BYTES) {
-            throw new InvalidAnnouncementException("payload", "%d bytes (expected: <= %d)".formatted(bytes.length, MAX_BYTES));
+            throw new InvalidAnnouncementException(
+                    "payload", "%d bytes (expected: <= %d)".formatted(bytes.length, MAX_BYTES));
         }
         return bytes;
     }
@@ -76,7 +77,8 @@ public final class AnnouncementCodec {
             throw new InvalidAnnouncementException("payload", "empty (expected: a JSON object)");
         }
         if (payload.length > MAX_BYTES) {
-            throw new InvalidAnnouncementException("payload", "%d bytes (expected: <= %d)".formatted(payload.length, MAX_BYTES));
+            throw new InvalidAnnouncementException(
+                    "payload", "%d bytes (expected: <= %d)".formatted(payload.length, MAX_BYTES));
         }
         JsonNode root;
         try {
@@ -89,8 +91,8 @@ public final class AnnouncementCodec {
         }
         long version = integer(root, "version", Long.MIN_VALUE, Long.MAX_VALUE);
         if (version != Announcement.CURRENT_VERSION) {
-            throw new InvalidAnnouncementException("version",
-                    "%d (expected: %d)".formatted(version, Announcement.CURRENT_VERSION));
+            throw new InvalidAnnouncementException(
+                    "version", "%d (expected: %d)".formatted(version, Announcement.CURRENT_VERSION));
         }
         BorderId borderId = borderId(text(root, "borderId"));
         URI endpoint = endpoint(text(root, "endpoint"));
@@ -116,7 +118,8 @@ public final class AnnouncementCodec {
         }
         if (!ascii) {
             try {
-                StandardCharsets.UTF_8.newDecoder()
+                StandardCharsets.UTF_8
+                        .newDecoder()
                         .onMalformedInput(CodingErrorAction.REPORT)
                         .onUnmappableCharacter(CodingErrorAction.REPORT)
                         .decode(ByteBuffer.wrap(payload));
@@ -135,7 +138,8 @@ public final class AnnouncementCodec {
             throw new InvalidAnnouncementException("ips", "not an array");
         }
         if (node.isEmpty() || node.size() > Announcement.MAX_IPS) {
-            throw new InvalidAnnouncementException("ips", "%d entries (expected: 1..%d)".formatted(node.size(), Announcement.MAX_IPS));
+            throw new InvalidAnnouncementException(
+                    "ips", "%d entries (expected: 1..%d)".formatted(node.size(), Announcement.MAX_IPS));
         }
         List<AnnouncedIp> ips = new ArrayList<>(node.size());
         for (int i = 0; i < node.size(); i++) {
@@ -164,7 +168,8 @@ public final class AnnouncementCodec {
             try {
                 parsed = IpStatus.valueOf(status);
             } catch (IllegalArgumentException e) {
-                throw new InvalidAnnouncementException(field + ".status",
+                throw new InvalidAnnouncementException(
+                        field + ".status",
                         "%s (expected: %s)".formatted(InvalidAnnouncementException.quoted(status), IpStatus.choices()));
             }
             ips.add(new AnnouncedIp(ip, bind, parsed));
@@ -182,7 +187,8 @@ public final class AnnouncementCodec {
             throw new InvalidAnnouncementException(field, "missing");
         }
         if (!node.isString()) {
-            throw new InvalidAnnouncementException(field, "%s (expected: a string)".formatted(InvalidAnnouncementException.quoted(node)));
+            throw new InvalidAnnouncementException(
+                    field, "%s (expected: a string)".formatted(InvalidAnnouncementException.quoted(node)));
         }
         return node.asString();
     }
@@ -194,8 +200,8 @@ public final class AnnouncementCodec {
         }
         if (!node.isIntegralNumber() || !node.canConvertToLong()) {
             String range = min == Long.MIN_VALUE ? "" : " %d..%d".formatted(min, max);
-            throw new InvalidAnnouncementException(name,
-                    "%s (expected: an integer%s)".formatted(InvalidAnnouncementException.quoted(node), range));
+            throw new InvalidAnnouncementException(
+                    name, "%s (expected: an integer%s)".formatted(InvalidAnnouncementException.quoted(node), range));
         }
         long value = node.asLong();
         if (value < min || value > max) {
@@ -208,7 +214,8 @@ public final class AnnouncementCodec {
         try {
             return BorderId.of(value);
         } catch (IllegalArgumentException e) {
-            throw new InvalidAnnouncementException("borderId",
+            throw new InvalidAnnouncementException(
+                    "borderId",
                     "%s (expected: [a-z0-9][a-z0-9-]{0,62})".formatted(InvalidAnnouncementException.quoted(value)));
         }
     }
@@ -217,7 +224,8 @@ public final class AnnouncementCodec {
         try {
             return new URI(value);
         } catch (URISyntaxException e) {
-            throw new InvalidAnnouncementException("endpoint",
+            throw new InvalidAnnouncementException(
+                    "endpoint",
                     "%s (expected: an absolute http(s) URL)".formatted(InvalidAnnouncementException.quoted(value)));
         }
     }
@@ -226,8 +234,10 @@ public final class AnnouncementCodec {
         try {
             return Instant.parse(value);
         } catch (DateTimeParseException e) {
-            throw new InvalidAnnouncementException("publishedAt",
-                    "%s (expected: an ISO-8601 instant such as 2026-11-30T10:15:30.123Z)".formatted(InvalidAnnouncementException.quoted(value)));
+            throw new InvalidAnnouncementException(
+                    "publishedAt",
+                    "%s (expected: an ISO-8601 instant such as 2026-11-30T10:15:30.123Z)"
+                            .formatted(InvalidAnnouncementException.quoted(value)));
         }
     }
 }

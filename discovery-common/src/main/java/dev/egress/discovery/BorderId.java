@@ -15,8 +15,7 @@ public record BorderId(String value) implements Comparable<BorderId> {
     /** Validates the format. */
     public BorderId {
         if (value == null || !FORMAT.matcher(value).matches()) {
-            throw new IllegalArgumentException(
-                    "borderId: '%s' (expected: [a-z0-9][a-z0-9-]{0,62})".formatted(value));
+            throw new IllegalArgumentException("borderId: '%s' (expected: [a-z0-9][a-z0-9-]{0,62})".formatted(value));
         }
     }
 

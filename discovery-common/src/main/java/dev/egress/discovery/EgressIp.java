@@ -22,7 +22,8 @@ public record EgressIp(String value) implements Comparable<EgressIp> {
     /** Requires the canonical form; use {@link #of(String)} to parse arbitrary literals. */
     public EgressIp {
         if (value == null || !value.equals(canonical(value))) {
-            throw new IllegalArgumentException("ip: '%s' (expected: a canonical IPv4 or IPv6 literal)".formatted(value));
+            throw new IllegalArgumentException(
+                    "ip: '%s' (expected: a canonical IPv4 or IPv6 literal)".formatted(value));
         }
     }
 
@@ -37,7 +38,10 @@ public record EgressIp(String value) implements Comparable<EgressIp> {
         String canonical = canonical(text);
         if (canonical == null) {
             throw new IllegalArgumentException("ip: '%s' (expected: an IPv4 or IPv6 literal)"
-                    .formatted(text == null || text.length() <= MAX_LENGTH ? text : text.substring(0, MAX_LENGTH) + "..."));
+                    .formatted(
+                            text == null || text.length() <= MAX_LENGTH
+                                    ? text
+                                    : text.substring(0, MAX_LENGTH) + "..."));
         }
         return new EgressIp(canonical);
     }
@@ -184,9 +188,14 @@ public record EgressIp(String value) implements Comparable<EgressIp> {
         for (int i = 0; i < 8; i++) {
             groups[i] = ((bytes[2 * i] & 0xff) << 8) | (bytes[2 * i + 1] & 0xff);
         }
-        if (groups[0] == 0 && groups[1] == 0 && groups[2] == 0 && groups[3] == 0 && groups[4] == 0
+        if (groups[0] == 0
+                && groups[1] == 0
+                && groups[2] == 0
+                && groups[3] == 0
+                && groups[4] == 0
                 && groups[5] == 0xffff) {
-            return "::ffff:%d.%d.%d.%d".formatted(bytes[12] & 0xff, bytes[13] & 0xff, bytes[14] & 0xff, bytes[15] & 0xff);
+            return "::ffff:%d.%d.%d.%d"
+                    .formatted(bytes[12] & 0xff, bytes[13] & 0xff, bytes[14] & 0xff, bytes[15] & 0xff);
         }
         int bestStart = -1;
         int bestLength = 0;

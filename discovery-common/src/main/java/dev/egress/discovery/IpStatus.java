@@ -44,7 +44,10 @@ public enum IpStatus {
      */
     public static String choices() {
         IpStatus[] all = values();
-        String head = Arrays.stream(all, 0, all.length - 1).map(Enum::name).reduce((a, b) -> a + ", " + b).orElse("");
+        String head = Arrays.stream(all, 0, all.length - 1)
+                .map(Enum::name)
+                .reduce((a, b) -> a + ", " + b)
+                .orElse("");
         return head.isEmpty() ? all[all.length - 1].name() : head + " or " + all[all.length - 1].name();
     }
 

@@ -10,8 +10,7 @@ public final class LogText {
     /** The longest text kept; the rest is replaced by a count. */
     public static final int MAX_CHARS = 512;
 
-    private LogText() {
-    }
+    private LogText() {}
 
     /**
      * Escapes control characters ({@code \r}, {@code \n}, {@code \t}, others as {@code \\uXXXX}) and

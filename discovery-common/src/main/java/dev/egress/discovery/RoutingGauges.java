@@ -20,8 +20,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  */
 public final class RoutingGauges {
 
-    private RoutingGauges() {
-    }
+    private RoutingGauges() {}
 
     /**
      * Registers the gauges over a table.
@@ -30,17 +29,33 @@ public final class RoutingGauges {
      * @param meters the registry
      */
     public static void bind(RoutingTable table, MeterRegistry meters) {
-        Gauge.builder("egress.routing.snapshot.age", table, t -> t.isReady() ? t.age().toNanos() / 1e9 : Double.NaN)
+        Gauge.builder(
+                        "egress.routing.snapshot.age",
+                        table,
+                        t -> t.isReady() ? t.age().toNanos() / 1e9 : Double.NaN)
                 .description("Seconds since the registry last confirmed the routing snapshot")
-                .baseUnit("seconds").register(meters);
-        Gauge.builder("egress.routing.snapshot.generation", table, t -> t.current().generation())
+                .baseUnit("seconds")
+                .register(meters);
+        Gauge.builder(
+                        "egress.routing.snapshot.generation",
+                        table,
+                        t -> t.current().generation())
                 .description("This App's snapshot generation (counts swaps; not a Border's announcement generation)")
                 .register(meters);
-        Gauge.builder("egress.routing.borders.live", table, t -> t.current().announcements().size())
-                .description("Live Borders in the routing snapshot").register(meters);
+        Gauge.builder(
+                        "egress.routing.borders.live",
+                        table,
+                        t -> t.current().announcements().size())
+                .description("Live Borders in the routing snapshot")
+                .register(meters);
         Gauge.builder("egress.routing.ips.live", table, t -> t.current().ips().size())
-                .description("IPs announced by at least one live Border").register(meters);
-        Gauge.builder("egress.routing.ips.conflicts", table, t -> t.current().conflicts().size())
-                .description("IPs announced by more than one live Border").register(meters);
+                .description("IPs announced by at least one live Border")
+                .register(meters);
+        Gauge.builder(
+                        "egress.routing.ips.conflicts",
+                        table,
+                        t -> t.current().conflicts().size())
+                .description("IPs announced by more than one live Border")
+                .register(meters);
     }
 }

@@ -63,9 +63,15 @@ public final class RoutingSnapshot {
         }
     }
 
-    private RoutingSnapshot(Map<BorderId, Announcement> announcements, Map<EgressIp, List<Route>> routesByIp,
-                            Map<EgressIp, List<Route>> eligibleByIp, Map<EgressIp, List<BorderId>> conflicts,
-                            Set<BorderId> duplicateBorders, List<Rejection> rejections, long generation, Instant builtAt) {
+    private RoutingSnapshot(
+            Map<BorderId, Announcement> announcements,
+            Map<EgressIp, List<Route>> routesByIp,
+            Map<EgressIp, List<Route>> eligibleByIp,
+            Map<EgressIp, List<BorderId>> conflicts,
+            Set<BorderId> duplicateBorders,
+            List<Rejection> rejections,
+            long generation,
+            Instant builtAt) {
         this.announcements = announcements;
         this.routesByIp = routesByIp;
         this.eligibleByIp = eligibleByIp;
@@ -96,13 +102,16 @@ public final class RoutingSnapshot {
      * @return the snapshot (generation 0; {@link RoutingTable} assigns generations)
      */
     public static RoutingSnapshot fromPayloads(List<byte[]> payloads, AnnouncementCodec codec, Instant builtAt) {
-        return fromPayloads(payloads, data -> {
-            try {
-                return codec.decode(data);
-            } catch (InvalidAnnouncementException e) {
-                throw new RejectedAnnouncementException(RejectionReason.MALFORMED, e.getMessage(), null);
-            }
-        }, builtAt);
+        return fromPayloads(
+                payloads,
+                data -> {
+                    try {
+                        return codec.decode(data);
+                    } catch (InvalidAnnouncementException e) {
+                        throw new RejectedAnnouncementException(RejectionReason.MALFORMED, e.getMessage(), null);
+                    }
+                },
+                builtAt);
     }
 
     /**
@@ -179,9 +188,15 @@ public final class RoutingSnapshot {
                 conflicts.put(e.getKey(), all.stream().map(Route::borderId).toList());
             }
         }
-        return new RoutingSnapshot(Collections.unmodifiableMap(byBorder), routesByIp, eligibleByIp,
-                Collections.unmodifiableMap(conflicts), Collections.unmodifiableSet(duplicates),
-                List.copyOf(rejections), 0, builtAt);
+        return new RoutingSnapshot(
+                Collections.unmodifiableMap(byBorder),
+                routesByIp,
+                eligibleByIp,
+                Collections.unmodifiableMap(conflicts),
+                Collections.unmodifiableSet(duplicates),
+                List.copyOf(rejections),
+                0,
+                builtAt);
     }
 
     /** The ACTIVE routes; the same list when all are, one shared empty list when none is. */
@@ -224,8 +239,15 @@ public final class RoutingSnapshot {
      * @return a snapshot sharing all content
      */
     public RoutingSnapshot withGeneration(long newGeneration) {
-        return new RoutingSnapshot(announcements, routesByIp, eligibleByIp, conflicts, duplicateBorders, rejections,
-                newGeneration, builtAt);
+        return new RoutingSnapshot(
+                announcements,
+                routesByIp,
+                eligibleByIp,
+                conflicts,
+                duplicateBorders,
+                rejections,
+                newGeneration,
+                builtAt);
     }
 
     /**

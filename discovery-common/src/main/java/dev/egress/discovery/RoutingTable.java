@@ -90,8 +90,10 @@ public final class RoutingTable {
         if (candidate.isEmpty() && !candidate.rejections().isEmpty()) {
             if (!unusableReads) {
                 unusableReads = true;
-                log.warn("Registry read unusable: all {} payloads were rejected; keeping routing snapshot {}",
-                        candidate.rejections().size(), current.get().generation());
+                log.warn(
+                        "Registry read unusable: all {} payloads were rejected; keeping routing snapshot {}",
+                        candidate.rejections().size(),
+                        current.get().generation());
             }
             return false;
         }
@@ -128,11 +130,10 @@ public final class RoutingTable {
     /** The live Borders for a log line, cut short: a fleet of a thousand would flood the log on every swap. */
     private static String bordersOf(RoutingSnapshot snapshot) {
         int count = snapshot.announcements().size();
-        List<BorderId> ids = snapshot.announcements().keySet().stream().limit(LOGGED_BORDERS).toList();
-        return count <= LOGGED_BORDERS ? ids.toString()
-                : "%d, first %d: %s".formatted(count, LOGGED_BORDERS, ids);
+        List<BorderId> ids =
+                snapshot.announcements().keySet().stream().limit(LOGGED_BORDERS).toList();
+        return count <= LOGGED_BORDERS ? ids.toString() : "%d, first %d: %s".formatted(count, LOGGED_BORDERS, ids);
     }
-
 
     /**
      * Completes with the first snapshot read from the registry.

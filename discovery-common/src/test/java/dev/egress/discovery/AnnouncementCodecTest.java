@@ -4,21 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.egress.discovery.testing.Announcements;
+import java.io.ByteArrayOutputStream;
+import java.math.BigInteger;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
-import java.io.ByteArrayOutputStream;
-import java.math.BigInteger;
-import java.util.Arrays;
-import java.util.stream.IntStream;
 
 class AnnouncementCodecTest {
 
@@ -38,29 +38,38 @@ class AnnouncementCodecTest {
 
         assertThat(a.borderId()).isEqualTo(BorderId.of("border-a"));
         assertThat(a.endpoint()).isEqualTo(URI.create("http://10.0.3.17:8181"));
-        assertThat(a.ips()).containsExactly(
-                new AnnouncedIp(EgressIp.of("203.0.113.10"), IpStatus.ACTIVE),
-                new AnnouncedIp(EgressIp.of("203.0.113.11"), IpStatus.DRAINING));
+        assertThat(a.ips())
+                .containsExactly(
+                        new AnnouncedIp(EgressIp.of("203.0.113.10"), IpStatus.ACTIVE),
+                        new AnnouncedIp(EgressIp.of("203.0.113.11"), IpStatus.DRAINING));
         assertThat(a.publishedAt()).isEqualTo(Instant.parse("2026-11-30T10:15:30.123Z"));
         assertThat(a.generation()).isEqualTo(7);
     }
 
     @Test
     void roundTripsEveryField() {
-        Announcement a = new Announcement(1, BorderId.of("b-0"), URI.create("https://[2001:db8::7]:8443/egress"),
-                List.of(new AnnouncedIp(EgressIp.of("2001:db8::10"), IpStatus.ACTIVE),
+        Announcement a = new Announcement(
+                1,
+                BorderId.of("b-0"),
+                URI.create("https://[2001:db8::7]:8443/egress"),
+                List.of(
+                        new AnnouncedIp(EgressIp.of("2001:db8::10"), IpStatus.ACTIVE),
                         new AnnouncedIp(EgressIp.of("127.0.0.2"), IpStatus.DRAINING),
                         new AnnouncedIp(EgressIp.of("::ffff:192.0.2.1"), IpStatus.DISABLED)),
-                Instant.parse("2026-11-30T10:15:30.123456789Z"), Long.MAX_VALUE);
+                Instant.parse("2026-11-30T10:15:30.123456789Z"),
+                Long.MAX_VALUE);
 
         assertThat(codec.decode(codec.encode(a))).isEqualTo(a);
     }
 
     @Test
     void roundTripsTheLargestAnnouncement() {
-        Announcement a = Announcements.of("border-a", "http://127.0.0.1:8181",
+        Announcement a = Announcements.of(
+                "border-a",
+                "http://127.0.0.1:8181",
                 IntStream.range(0, Announcement.MAX_IPS)
-                        .mapToObj(i -> "ffff:ffff:ffff:ffff:ffff:ffff:ffff:" + Integer.toHexString(i + 1)).toArray(String[]::new));
+                        .mapToObj(i -> "ffff:ffff:ffff:ffff:ffff:ffff:ffff:" + Integer.toHexString(i + 1))
+                        .toArray(String[]::new));
 
         byte[] payload = codec.encode(a);
 
@@ -83,7 +92,10 @@ class AnnouncementCodecTest {
     void acceptsTheLongestBorderId() {
         String id = "a" + "-".repeat(61) + "z";
 
-        assertThat(codec.decode(mutated(root -> root.put("borderId", id))).borderId().value()).isEqualTo(id);
+        assertThat(codec.decode(mutated(root -> root.put("borderId", id)))
+                        .borderId()
+                        .value())
+                .isEqualTo(id);
     }
 
     @Test
@@ -111,15 +123,25 @@ class AnnouncementCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"not json", "{\"version\":1", "[1,2]", "\"text\"", "42", "null",
-            "{\"version\":1,\"version\":1}", "{} {}"})
+    @ValueSource(
+            strings = {
+                "not json",
+                "{\"version\":1",
+                "[1,2]",
+                "\"text\"",
+                "42",
+                "null",
+                "{\"version\":1,\"version\":1}",
+                "{} {}"
+            })
     void rejectsWhatIsNotOneJsonObject(String text) {
         assertRejected(utf8(text), "payload", "");
     }
 
     @Test
     void rejectsDuplicateKeysInsteadOfPickingOne() {
-        String twoIds = DESIGN_EXAMPLE.replace("\"borderId\":\"border-a\"", "\"borderId\":\"border-a\",\"borderId\":\"border-b\"");
+        String twoIds = DESIGN_EXAMPLE.replace(
+                "\"borderId\":\"border-a\"", "\"borderId\":\"border-a\",\"borderId\":\"border-b\"");
 
         assertRejected(utf8(twoIds), "payload", "Duplicate");
     }
@@ -135,8 +157,9 @@ class AnnouncementCodecTest {
     @Test
     void rejectsMalformedUtf8EvenInFieldsItIgnores() {
         // A lone lead byte, an overlong '/', and a UTF-16 surrogate encoded as if it were a character.
-        for (byte[] bad : List.of(new byte[] {(byte) 0xC3}, new byte[] {(byte) 0xC0, (byte) 0xAF},
-                new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80})) {
+        for (byte[] bad : List.of(new byte[] {(byte) 0xC3}, new byte[] {(byte) 0xC0, (byte) 0xAF}, new byte[] {
+            (byte) 0xED, (byte) 0xA0, (byte) 0x80
+        })) {
             ByteArrayOutputStream payload = new ByteArrayOutputStream();
             payload.writeBytes(utf8("{\"note\":\""));
             payload.writeBytes(bad);
@@ -155,8 +178,9 @@ class AnnouncementCodecTest {
         assertThat(largest).hasSize(AnnouncementCodec.MAX_BYTES);
         assertThat(codec.decode(largest).endpoint().getPath()).isEqualTo("/" + fill);
         assertThatThrownBy(() -> codec.encode(withEndpointPath(fill + "p")))
-                .isInstanceOfSatisfying(InvalidAnnouncementException.class, e -> assertThat(e.getMessage())
-                        .isEqualTo("payload: 65537 bytes (expected: <= 65536)"));
+                .isInstanceOfSatisfying(
+                        InvalidAnnouncementException.class,
+                        e -> assertThat(e.getMessage()).isEqualTo("payload: 65537 bytes (expected: <= 65536)"));
     }
 
     @Test
@@ -164,7 +188,8 @@ class AnnouncementCodecTest {
         String eighty = "B".repeat(80);
 
         assertRejected(mutated(root -> root.put("borderId", eighty)), "borderId", "'" + eighty + "' (expected:");
-        assertRejected(mutated(root -> root.put("borderId", eighty + "C")), "borderId", "'" + eighty + "...' (expected:");
+        assertRejected(
+                mutated(root -> root.put("borderId", eighty + "C")), "borderId", "'" + eighty + "...' (expected:");
     }
 
     private static Announcement withEndpointPath(String path) {
@@ -211,10 +236,19 @@ class AnnouncementCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"not a url", "10.0.3.17:8181", "/relative", "ftp://10.0.3.17", "http://", "http://u:p@10.0.3.17:8181",
-            "file:///etc/passwd"})
+    @ValueSource(
+            strings = {
+                "not a url",
+                "10.0.3.17:8181",
+                "/relative",
+                "ftp://10.0.3.17",
+                "http://",
+                "http://u:p@10.0.3.17:8181",
+                "file:///etc/passwd"
+            })
     void rejectsEndpointsThatAreNotAbsoluteHttpUrls(String endpoint) {
-        assertRejected(mutated(root -> root.put("endpoint", endpoint)), "endpoint", "expected: an absolute http(s) URL");
+        assertRejected(
+                mutated(root -> root.put("endpoint", endpoint)), "endpoint", "expected: an absolute http(s) URL");
     }
 
     @Test
@@ -227,25 +261,34 @@ class AnnouncementCodecTest {
         assertRejected(mutated(root -> root.remove("ips")), "ips", "missing");
         assertRejected(mutated(root -> root.put("ips", "203.0.113.10")), "ips", "not an array");
         assertRejected(mutated(root -> root.putArray("ips")), "ips", "0 entries (expected: 1..256)");
-        assertRejected(mutated(root -> {
-            ArrayNode ips = root.putArray("ips");
-            for (int i = 0; i < 257; i++) {
-                ips.addObject().put("ip", "10.0." + (i / 256) + "." + (i % 256)).put("status", "ACTIVE");
-            }
-        }), "ips", "257 entries (expected: 1..256)");
+        assertRejected(
+                mutated(root -> {
+                    ArrayNode ips = root.putArray("ips");
+                    for (int i = 0; i < 257; i++) {
+                        ips.addObject()
+                                .put("ip", "10.0." + (i / 256) + "." + (i % 256))
+                                .put("status", "ACTIVE");
+                    }
+                }),
+                "ips",
+                "257 entries (expected: 1..256)");
         assertRejected(mutated(root -> ((ArrayNode) root.get("ips")).add("203.0.113.12")), "ips[2]", "not an object");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"127.1", "0x7f.0.0.1", "010.0.0.1", "localhost", "203.0.113.256", "fe80::1%eth0", ""})
     void rejectsIpsThatAreNotStrictLiterals(String ip) {
-        assertRejected(mutated(root -> ((ObjectNode) root.get("ips").get(1)).put("ip", ip)), "ips[1].ip", "expected: an IPv4 or IPv6 literal");
+        assertRejected(
+                mutated(root -> ((ObjectNode) root.get("ips").get(1)).put("ip", ip)),
+                "ips[1].ip",
+                "expected: an IPv4 or IPv6 literal");
     }
 
     @Test
     void rejectsMissingIpFields() {
         assertRejected(mutated(root -> ((ObjectNode) root.get("ips").get(0)).remove("ip")), "ips[0].ip", "missing");
-        assertRejected(mutated(root -> ((ObjectNode) root.get("ips").get(0)).remove("status")), "ips[0].status", "missing");
+        assertRejected(
+                mutated(root -> ((ObjectNode) root.get("ips").get(0)).remove("status")), "ips[0].status", "missing");
     }
 
     @Test
@@ -261,8 +304,11 @@ class AnnouncementCodecTest {
 
     @Test
     void roundTripsAPublicAddressWithItsBindAddress() {
-        Announcement a = Announcement.initial(BorderId.of("border-a"), URI.create("http://10.0.3.17:8181"),
-                List.of(new AnnouncedIp(EgressIp.of("203.0.113.10"), EgressIp.of("10.0.1.5"), IpStatus.ACTIVE),
+        Announcement a = Announcement.initial(
+                BorderId.of("border-a"),
+                URI.create("http://10.0.3.17:8181"),
+                List.of(
+                        new AnnouncedIp(EgressIp.of("203.0.113.10"), EgressIp.of("10.0.1.5"), IpStatus.ACTIVE),
                         new AnnouncedIp(EgressIp.of("203.0.113.11"), IpStatus.DRAINING)),
                 Instant.parse("2026-11-30T10:15:30.123Z"));
 
@@ -272,7 +318,9 @@ class AnnouncementCodecTest {
         ArrayNode ips = (ArrayNode) JSON.readTree(payload).get("ips");
         assertThat(ips.get(0).get("ip").asString()).isEqualTo("203.0.113.10");
         assertThat(ips.get(0).get("bind").asString()).isEqualTo("10.0.1.5");
-        assertThat(ips.get(1).has("bind")).as("bind is omitted when it equals ip").isFalse();
+        assertThat(ips.get(1).has("bind"))
+                .as("bind is omitted when it equals ip")
+                .isFalse();
     }
 
     @Test
@@ -284,33 +332,45 @@ class AnnouncementCodecTest {
 
     @Test
     void rejectsBindAddressesThatAreNotLiteralsOrUsedTwice() {
-        assertRejected(mutated(root -> ((ObjectNode) root.get("ips").get(0)).put("bind", "10.0.1.05")),
-                "ips[0].bind", "expected: an IPv4 or IPv6 literal");
-        assertRejected(mutated(root -> ((ObjectNode) root.get("ips").get(0)).put("bind", 5)),
-                "ips[0].bind", "expected: a string");
-        assertRejected(mutated(root -> {
-            ((ObjectNode) root.get("ips").get(0)).put("bind", "10.0.1.5");
-            ((ObjectNode) root.get("ips").get(1)).put("bind", "10.0.1.5");
-        }), "ips", "bind address 10.0.1.5 used twice");
+        assertRejected(
+                mutated(root -> ((ObjectNode) root.get("ips").get(0)).put("bind", "10.0.1.05")),
+                "ips[0].bind",
+                "expected: an IPv4 or IPv6 literal");
+        assertRejected(
+                mutated(root -> ((ObjectNode) root.get("ips").get(0)).put("bind", 5)),
+                "ips[0].bind",
+                "expected: a string");
+        assertRejected(
+                mutated(root -> {
+                    ((ObjectNode) root.get("ips").get(0)).put("bind", "10.0.1.5");
+                    ((ObjectNode) root.get("ips").get(1)).put("bind", "10.0.1.5");
+                }),
+                "ips",
+                "bind address 10.0.1.5 used twice");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"active", "UP", "", "DRAINING "})
     void rejectsUnknownStatuses(String status) {
-        assertRejected(mutated(root -> ((ObjectNode) root.get("ips").get(0)).put("status", status)),
-                "ips[0].status", "expected: ACTIVE, DRAINING or DISABLED");
+        assertRejected(
+                mutated(root -> ((ObjectNode) root.get("ips").get(0)).put("status", status)),
+                "ips[0].status",
+                "expected: ACTIVE, DRAINING or DISABLED");
     }
 
     @Test
     void namesEveryStatusWhenRejectingAnUnknownOne() {
-        assertRejected(mutated(root -> ((ObjectNode) root.get("ips").get(0)).put("status", "UP")),
-                "ips[0].status", "expected: " + IpStatus.choices());
+        assertRejected(
+                mutated(root -> ((ObjectNode) root.get("ips").get(0)).put("status", "UP")),
+                "ips[0].status",
+                "expected: " + IpStatus.choices());
     }
 
     @Test
     void rejectsBadPublishTimes() {
         assertRejected(mutated(root -> root.remove("publishedAt")), "publishedAt", "missing");
-        assertRejected(mutated(root -> root.put("publishedAt", "yesterday")), "publishedAt", "expected: an ISO-8601 instant");
+        assertRejected(
+                mutated(root -> root.put("publishedAt", "yesterday")), "publishedAt", "expected: an ISO-8601 instant");
         assertRejected(mutated(root -> root.put("publishedAt", 1764497730123L)), "publishedAt", "expected: a string");
     }
 
@@ -318,10 +378,14 @@ class AnnouncementCodecTest {
     void rejectsBadGenerations() {
         assertRejected(mutated(root -> root.remove("generation")), "generation", "missing");
         assertRejected(mutated(root -> root.put("generation", -1)), "generation", "-1 (expected: 0..");
-        assertRejected(mutated(root -> root.put("generation", 1.5)), "generation",
+        assertRejected(
+                mutated(root -> root.put("generation", 1.5)),
+                "generation",
                 "'1.5' (expected: an integer 0..9223372036854775807)");
-        assertRejected(mutated(root -> root.put("generation", new BigInteger("9223372036854775808"))),
-                "generation", "expected: an integer");
+        assertRejected(
+                mutated(root -> root.put("generation", new BigInteger("9223372036854775808"))),
+                "generation",
+                "expected: an integer");
     }
 
     @Test

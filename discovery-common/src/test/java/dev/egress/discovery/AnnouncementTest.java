@@ -11,10 +11,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
+import org.assertj.core.api.ThrowableAssert;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.assertj.core.api.ThrowableAssert;
 
 class AnnouncementTest {
 
@@ -46,23 +46,42 @@ class AnnouncementTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ftp://127.0.0.1:8181", "mailto:ops@example.com", "/relative", "http:opaque", "http://user@127.0.0.1:8181",
-            "http://under_score:8181", "http://127.0.0.1:0", "http://127.0.0.1:65536", "http://127.0.0.1:8181/?a=b",
-            "http://127.0.0.1:8181#top"})
+    @ValueSource(
+            strings = {
+                "ftp://127.0.0.1:8181",
+                "mailto:ops@example.com",
+                "/relative",
+                "http:opaque",
+                "http://user@127.0.0.1:8181",
+                "http://under_score:8181",
+                "http://127.0.0.1:0",
+                "http://127.0.0.1:65536",
+                "http://127.0.0.1:8181/?a=b",
+                "http://127.0.0.1:8181#top"
+            })
     void rejectsEndpointsThatAreNotAbsoluteHttpUrls(String endpoint) {
         assertInvalid("endpoint", () -> Announcement.initial(BORDER, URI.create(endpoint), IPS, NOW));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"http://10.0.3.17:8181", "https://border-a.internal", "HTTP://[::1]:8181/base",
-            "http://127.0.0.1:1", "http://127.0.0.1:65535"})
+    @ValueSource(
+            strings = {
+                "http://10.0.3.17:8181",
+                "https://border-a.internal",
+                "HTTP://[::1]:8181/base",
+                "http://127.0.0.1:1",
+                "http://127.0.0.1:65535"
+            })
     void acceptsAbsoluteHttpUrls(String endpoint) {
-        assertThat(Announcement.initial(BORDER, URI.create(endpoint), IPS, NOW).endpoint()).hasToString(endpoint);
+        assertThat(Announcement.initial(BORDER, URI.create(endpoint), IPS, NOW).endpoint())
+                .hasToString(endpoint);
     }
 
     @Test
     void requiresOneToTwoHundredFiftySixIps() {
-        List<AnnouncedIp> max = IntStream.range(0, 256).mapToObj(i -> active("10.0." + (i / 256) + "." + (i % 256))).toList();
+        List<AnnouncedIp> max = IntStream.range(0, 256)
+                .mapToObj(i -> active("10.0." + (i / 256) + "." + (i % 256)))
+                .toList();
         List<AnnouncedIp> tooMany = new ArrayList<>(max);
         tooMany.add(active("10.1.0.0"));
 
@@ -73,16 +92,21 @@ class AnnouncementTest {
 
     @Test
     void rejectsTheSameIpTwiceEvenInAnotherSpelling() {
-        assertThatThrownBy(() -> Announcement.initial(BORDER, ENDPOINT,
-                List.of(new AnnouncedIp(EgressIp.of("2001:db8::1"), IpStatus.ACTIVE),
-                        new AnnouncedIp(EgressIp.of("2001:DB8:0::1"), IpStatus.DRAINING)), NOW))
+        assertThatThrownBy(() -> Announcement.initial(
+                        BORDER,
+                        ENDPOINT,
+                        List.of(
+                                new AnnouncedIp(EgressIp.of("2001:db8::1"), IpStatus.ACTIVE),
+                                new AnnouncedIp(EgressIp.of("2001:DB8:0::1"), IpStatus.DRAINING)),
+                        NOW))
                 .isInstanceOf(InvalidAnnouncementException.class)
                 .hasMessageContaining("duplicate ip 2001:db8::1");
     }
 
     @Test
     void rejectsANullIpEntryWithATypedError() {
-        assertInvalid("ips", () -> Announcement.initial(BORDER, ENDPOINT, Arrays.asList(active("127.0.0.2"), null), NOW));
+        assertInvalid(
+                "ips", () -> Announcement.initial(BORDER, ENDPOINT, Arrays.asList(active("127.0.0.2"), null), NOW));
     }
 
     @Test
@@ -115,7 +139,8 @@ class AnnouncementTest {
     void refusesToChangeAnIpItDoesNotHost() {
         Announcement a = Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2");
 
-        assertThatIllegalArgumentException().isThrownBy(() -> a.withIpStatus(EgressIp.of("127.0.0.9"), IpStatus.DISABLED))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> a.withIpStatus(EgressIp.of("127.0.0.9"), IpStatus.DISABLED))
                 .withMessageContaining("127.0.0.9");
     }
 
@@ -123,7 +148,8 @@ class AnnouncementTest {
     void drainsEveryIpAtOnce() {
         Announcement a = Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2", "127.0.0.3");
 
-        assertThat(a.withAllIps(IpStatus.DRAINING).ips()).extracting(AnnouncedIp::status)
+        assertThat(a.withAllIps(IpStatus.DRAINING).ips())
+                .extracting(AnnouncedIp::status)
                 .containsOnly(IpStatus.DRAINING);
     }
 
@@ -146,7 +172,9 @@ class AnnouncementTest {
     }
 
     private static void assertInvalid(String field, ThrowableAssert.ThrowingCallable call) {
-        assertThatThrownBy(call).isInstanceOfSatisfying(InvalidAnnouncementException.class,
-                e -> assertThat(e.field()).isEqualTo(field));
+        assertThatThrownBy(call)
+                .isInstanceOfSatisfying(
+                        InvalidAnnouncementException.class,
+                        e -> assertThat(e.field()).isEqualTo(field));
     }
 }

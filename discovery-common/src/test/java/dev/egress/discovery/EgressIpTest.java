@@ -5,38 +5,38 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
-import java.util.stream.Stream;
 
 class EgressIpTest {
 
     @ParameterizedTest
     @CsvSource({
-            "203.0.113.10, 203.0.113.10",
-            "0.0.0.0, 0.0.0.0",
-            "255.255.255.255, 255.255.255.255",
-            "2001:DB8::1, 2001:db8::1",
-            "2001:db8:0:0:0:0:0:1, 2001:db8::1",
-            "2001:0db8:0000:0000:0000:0000:0000:0001, 2001:db8::1",
-            "0:0:0:0:0:0:0:1, ::1",
-            "0:0:0:0:0:0:0:0, ::",
-            "1:0:0:0:0:0:0:0, 1::",
-            // RFC 5952 §4.2.2: a single zero group is not compressed
-            "2001:db8:0:1:1:1:1:1, 2001:db8:0:1:1:1:1:1",
-            // RFC 5952 §4.2.1/4.2.3: the longest run is compressed, the first one on a tie
-            "2001:0:0:1:0:0:0:1, 2001:0:0:1::1",
-            "2001:db8:0:0:1:0:0:1, 2001:db8::1:0:0:1",
-            "1:2:3:4:5:6:7::, 1:2:3:4:5:6:7:0",
-            "::1.2.3.4, ::102:304",
-            "1:2:3:4:5:6:1.2.3.4, 1:2:3:4:5:6:102:304",
-            // RFC 5952 §5: IPv4-mapped addresses keep the mixed notation
-            "::FFFF:192.0.2.1, ::ffff:192.0.2.1",
-            "0:0:0:0:0:ffff:c000:0201, ::ffff:192.0.2.1",
-            // the longest literal there is (45 characters) is still accepted
-            "ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255, ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+        "203.0.113.10, 203.0.113.10",
+        "0.0.0.0, 0.0.0.0",
+        "255.255.255.255, 255.255.255.255",
+        "2001:DB8::1, 2001:db8::1",
+        "2001:db8:0:0:0:0:0:1, 2001:db8::1",
+        "2001:0db8:0000:0000:0000:0000:0000:0001, 2001:db8::1",
+        "0:0:0:0:0:0:0:1, ::1",
+        "0:0:0:0:0:0:0:0, ::",
+        "1:0:0:0:0:0:0:0, 1::",
+        // RFC 5952 §4.2.2: a single zero group is not compressed
+        "2001:db8:0:1:1:1:1:1, 2001:db8:0:1:1:1:1:1",
+        // RFC 5952 §4.2.1/4.2.3: the longest run is compressed, the first one on a tie
+        "2001:0:0:1:0:0:0:1, 2001:0:0:1::1",
+        "2001:db8:0:0:1:0:0:1, 2001:db8::1:0:0:1",
+        "1:2:3:4:5:6:7::, 1:2:3:4:5:6:7:0",
+        "::1.2.3.4, ::102:304",
+        "1:2:3:4:5:6:1.2.3.4, 1:2:3:4:5:6:102:304",
+        // RFC 5952 §5: IPv4-mapped addresses keep the mixed notation
+        "::FFFF:192.0.2.1, ::ffff:192.0.2.1",
+        "0:0:0:0:0:ffff:c000:0201, ::ffff:192.0.2.1",
+        // the longest literal there is (45 characters) is still accepted
+        "ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255, ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
     })
     void canonicalisesLiterals(String literal, String canonical) {
         assertThat(EgressIp.of(literal).value()).isEqualTo(canonical);
@@ -44,22 +44,56 @@ class EgressIpTest {
 
     @Test
     void equalAddressesInDifferentSpellingsAreOneKey() {
-        assertThat(EgressIp.of("2001:DB8::1")).isEqualTo(EgressIp.of("2001:db8:0:0:0:0:0:1"))
+        assertThat(EgressIp.of("2001:DB8::1"))
+                .isEqualTo(EgressIp.of("2001:db8:0:0:0:0:0:1"))
                 .hasSameHashCodeAs(EgressIp.of("2001:db8::0:1"));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "127.1", "0x7f.0.0.1", "010.0.0.1", "127.0.0.01", "0177.0.0.1", "2130706433", "256.0.0.1",
-            "1.2.3", "1.2.3.4.5", "1.2.3.", ".1.2.3", " 1.2.3.4", "1.2.3.4 ", "١.٢.٣.٤",
-            "localhost", "example.com", "border-a", "",
-            "::ffff:010.0.0.1", "::ffff:127.1", "::ffff:0x7f.0.0.1", "00001::", "1::2::3", ":1::", ":::",
-            "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "1:2:3:4:5:6:7:8::", "1.2.3.4::", "1:2:3:4:5:6:7:1.2.3.4",
-            "[::1]", "fe80::1%eth0", "g::1", ".::1", "::ｆ", "2001:db8::1/64",
-            "ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.2550",
-            // "::" stands for at least one zero group, so it cannot sit beside eight explicit ones
-            "1:2:3:4::5:6:7:8", "::1:2:3:4:5:6:7:8", "1::2:3:4:5:6:7:8",
-    })
+    @ValueSource(
+            strings = {
+                "127.1",
+                "0x7f.0.0.1",
+                "010.0.0.1",
+                "127.0.0.01",
+                "0177.0.0.1",
+                "2130706433",
+                "256.0.0.1",
+                "1.2.3",
+                "1.2.3.4.5",
+                "1.2.3.",
+                ".1.2.3",
+                " 1.2.3.4",
+                "1.2.3.4 ",
+                "١.٢.٣.٤",
+                "localhost",
+                "example.com",
+                "border-a",
+                "",
+                "::ffff:010.0.0.1",
+                "::ffff:127.1",
+                "::ffff:0x7f.0.0.1",
+                "00001::",
+                "1::2::3",
+                ":1::",
+                ":::",
+                "1:2:3:4:5:6:7:8:9",
+                "1:2:3:4:5:6:7",
+                "1:2:3:4:5:6:7:8::",
+                "1.2.3.4::",
+                "1:2:3:4:5:6:7:1.2.3.4",
+                "[::1]",
+                "fe80::1%eth0",
+                "g::1",
+                ".::1",
+                "::ｆ",
+                "2001:db8::1/64",
+                "ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.2550",
+                // "::" stands for at least one zero group, so it cannot sit beside eight explicit ones
+                "1:2:3:4::5:6:7:8",
+                "::1:2:3:4:5:6:7:8",
+                "1::2:3:4:5:6:7:8",
+            })
     void rejectsAnythingButAStrictLiteral(String text) {
         assertThatIllegalArgumentException().isThrownBy(() -> EgressIp.of(text)).withMessageStartingWith("ip: ");
     }
@@ -71,17 +105,22 @@ class EgressIpTest {
 
     @Test
     void constructorRequiresTheCanonicalForm() {
-        assertThatIllegalArgumentException().isThrownBy(() -> new EgressIp("2001:DB8::1"))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new EgressIp("2001:DB8::1"))
                 .withMessageContaining("canonical");
         assertThat(new EgressIp("2001:db8::1").value()).isEqualTo("2001:db8::1");
     }
 
     @Test
     void convertsToTheAddressWithoutLookup() {
-        assertThat(EgressIp.of("127.0.0.2").toInetAddress()).isInstanceOf(Inet4Address.class)
-                .extracting(a -> a.getHostAddress()).isEqualTo("127.0.0.2");
-        assertThat(EgressIp.of("2001:db8::1").toInetAddress()).isInstanceOf(Inet6Address.class)
-                .extracting(a -> a.getHostAddress()).isEqualTo("2001:db8:0:0:0:0:0:1");
+        assertThat(EgressIp.of("127.0.0.2").toInetAddress())
+                .isInstanceOf(Inet4Address.class)
+                .extracting(a -> a.getHostAddress())
+                .isEqualTo("127.0.0.2");
+        assertThat(EgressIp.of("2001:db8::1").toInetAddress())
+                .isInstanceOf(Inet6Address.class)
+                .extracting(a -> a.getHostAddress())
+                .isEqualTo("2001:db8:0:0:0:0:0:1");
     }
 
     @Test
@@ -93,16 +132,21 @@ class EgressIpTest {
     @Test
     void namesTheRejectedTextWholeUpToTheLongestLiteralAndCutsLongerText() {
         String longest = "x".repeat(45);
-        assertThatIllegalArgumentException().isThrownBy(() -> EgressIp.of(longest))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> EgressIp.of(longest))
                 .withMessage("ip: '%s' (expected: an IPv4 or IPv6 literal)", longest);
-        assertThatIllegalArgumentException().isThrownBy(() -> EgressIp.of(longest + "yz"))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> EgressIp.of(longest + "yz"))
                 .withMessage("ip: '%s...' (expected: an IPv4 or IPv6 literal)", longest);
     }
 
     @Test
     void sortsByCanonicalText() {
-        assertThat(Stream.of("127.0.0.3", "10.0.0.1", "2001:db8::1", "127.0.0.2").map(EgressIp::of).sorted())
-                .extracting(EgressIp::value).containsExactly("10.0.0.1", "127.0.0.2", "127.0.0.3", "2001:db8::1");
+        assertThat(Stream.of("127.0.0.3", "10.0.0.1", "2001:db8::1", "127.0.0.2")
+                        .map(EgressIp::of)
+                        .sorted())
+                .extracting(EgressIp::value)
+                .containsExactly("10.0.0.1", "127.0.0.2", "127.0.0.3", "2001:db8::1");
         assertThat(EgressIp.of("127.0.0.2")).isEqualByComparingTo(EgressIp.of("127.0.0.2"));
     }
 }

@@ -14,7 +14,8 @@ class IpStatusTest {
     @Test
     void choicesNameEveryStatusInDeclarationOrder() {
         assertThat(IpStatus.choices()).isEqualTo("ACTIVE, DRAINING or DISABLED");
-        String joined = String.join(", ", Arrays.stream(IpStatus.values()).map(Enum::name).toList());
+        String joined = String.join(
+                ", ", Arrays.stream(IpStatus.values()).map(Enum::name).toList());
         int last = joined.lastIndexOf(", ");
         assertThat(IpStatus.choices()).isEqualTo(joined.substring(0, last) + " or " + joined.substring(last + 2));
     }
@@ -23,7 +24,8 @@ class IpStatusTest {
     void everyStatusIsFoundByItsNameInAnyCase() {
         for (IpStatus status : IpStatus.values()) {
             assertThat(IpStatus.fromName(status.name())).contains(status);
-            assertThat(IpStatus.fromName(" " + status.name().toLowerCase(Locale.ROOT) + "\t")).contains(status);
+            assertThat(IpStatus.fromName(" " + status.name().toLowerCase(Locale.ROOT) + "\t"))
+                    .contains(status);
         }
     }
 

@@ -43,9 +43,10 @@ class RoutingSnapshotTest {
 
     @Test
     void eligibleRoutesHoldOnlyActiveOnes() {
-        RoutingSnapshot snapshot = build(payloads(
-                Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2", "127.0.0.3", "127.0.0.4")
-                        .withIpStatus(IP3, IpStatus.DRAINING).withIpStatus(IP4, IpStatus.DISABLED)));
+        RoutingSnapshot snapshot = build(
+                payloads(Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2", "127.0.0.3", "127.0.0.4")
+                        .withIpStatus(IP3, IpStatus.DRAINING)
+                        .withIpStatus(IP4, IpStatus.DISABLED)));
 
         assertThat(snapshot.eligibleRoutes(IP2)).hasSize(1);
         assertThat(snapshot.eligibleRoutes(IP3)).isEmpty();
@@ -63,7 +64,8 @@ class RoutingSnapshotTest {
 
         List<Route> routes = snapshot.eligibleRoutes(List.of(IP3, IP4, IP2, IP3));
 
-        assertThat(routes).extracting(route -> route.ip().value() + "@" + route.borderId().value())
+        assertThat(routes)
+                .extracting(route -> route.ip().value() + "@" + route.borderId().value())
                 .containsExactly("127.0.0.3@border-a", "127.0.0.3@border-b", "127.0.0.2@border-b");
         assertThat(snapshot.eligibleRoutes(List.of(IP2))).isSameAs(snapshot.eligibleRoutes(IP2));
         assertThat(snapshot.eligibleRoutes(List.of())).isEmpty();
@@ -83,15 +85,20 @@ class RoutingSnapshotTest {
         List<byte[]> input = new ArrayList<>();
         input.add(payload(Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2")));
         input.add("{not json".getBytes(StandardCharsets.UTF_8));
-        input.add(new String(payload(Announcements.of("border-b", "http://127.0.0.1:8182", "127.0.0.3")), StandardCharsets.UTF_8)
-                .replace("\"version\":1", "\"version\":2").getBytes(StandardCharsets.UTF_8));
+        input.add(new String(
+                        payload(Announcements.of("border-b", "http://127.0.0.1:8182", "127.0.0.3")),
+                        StandardCharsets.UTF_8)
+                .replace("\"version\":1", "\"version\":2")
+                .getBytes(StandardCharsets.UTF_8));
         input.add(null);
         input.add(new byte[AnnouncementCodec.MAX_BYTES + 1]);
 
         RoutingSnapshot snapshot = build(input);
 
         assertThat(snapshot.announcements()).containsOnlyKeys(BorderId.of("border-a"));
-        assertThat(snapshot.rejections()).extracting(RoutingSnapshot.Rejection::index).containsExactly(1, 2, 3, 4);
+        assertThat(snapshot.rejections())
+                .extracting(RoutingSnapshot.Rejection::index)
+                .containsExactly(1, 2, 3, 4);
         assertThat(snapshot.rejections().get(0).reason()).startsWith("payload: not JSON");
         assertThat(snapshot.rejections().get(1).reason()).isEqualTo("version: 2 (expected: 1)");
         assertThat(snapshot.rejections().get(2).reason()).startsWith("payload: empty");
@@ -105,27 +112,34 @@ class RoutingSnapshotTest {
                 Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2"),
                 Announcements.of("border-b", "http://127.0.0.1:8182", "127.0.0.3")));
 
-        assertThat(snapshot.routes(IP2)).extracting(route -> route.borderId().value()).containsExactly("border-a", "border-c");
-        assertThat(snapshot.conflicts()).containsExactly(
-                Map.entry(IP2, List.of(BorderId.of("border-a"), BorderId.of("border-c"))));
+        assertThat(snapshot.routes(IP2))
+                .extracting(route -> route.borderId().value())
+                .containsExactly("border-a", "border-c");
+        assertThat(snapshot.conflicts())
+                .containsExactly(Map.entry(IP2, List.of(BorderId.of("border-a"), BorderId.of("border-c"))));
     }
 
     @Test
     void conflictsDoNotDependOnStatus() {
         RoutingSnapshot snapshot = build(payloads(
-                Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2").withAllIps(IpStatus.DISABLED),
+                Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2")
+                        .withAllIps(IpStatus.DISABLED),
                 Announcements.of("border-b", "http://127.0.0.1:8182", "127.0.0.2")));
 
         assertThat(snapshot.conflicts()).containsOnlyKeys(IP2);
-        assertThat(snapshot.eligibleRoutes(IP2)).extracting(route -> route.borderId().value()).containsExactly("border-b");
+        assertThat(snapshot.eligibleRoutes(IP2))
+                .extracting(route -> route.borderId().value())
+                .containsExactly("border-b");
         assertThat(snapshot.status(IP2)).contains(IpStatus.ACTIVE);
     }
 
     @Test
     void aBorderHoldingTwoSlotsKeepsItsNewestPublish() {
-        Announcement old = Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2").republished(6, NOW.minusSeconds(60));
+        Announcement old = Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2")
+                .republished(6, NOW.minusSeconds(60));
         // A restarted Border starts again at generation 0, so publish time must decide, not generation.
-        Announcement restarted = Announcements.of("border-a", "http://127.0.0.1:9191", "127.0.0.3").republished(-1, NOW);
+        Announcement restarted = Announcements.of("border-a", "http://127.0.0.1:9191", "127.0.0.3")
+                .republished(-1, NOW);
 
         RoutingSnapshot forward = build(payloads(old, restarted));
         RoutingSnapshot backward = build(payloads(restarted, old));
@@ -144,7 +158,8 @@ class RoutingSnapshotTest {
 
         assertThat(build(payloads(later, a)).announcements()).containsValue(later);
         assertThat(build(payloads(a, later)).announcements()).containsValue(later);
-        assertThat(build(payloads(a, twin)).sameContentAs(build(payloads(twin, a)))).isTrue();
+        assertThat(build(payloads(a, twin)).sameContentAs(build(payloads(twin, a))))
+                .isTrue();
     }
 
     @Test
@@ -162,7 +177,8 @@ class RoutingSnapshotTest {
         Announcement a = Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2");
         Announcement b = Announcements.of("border-b", "http://127.0.0.1:8182", "127.0.0.2", "127.0.0.3");
 
-        assertThat(RoutingSnapshot.fromAnnouncements(List.of(a, b), NOW).sameContentAs(build(payloads(b, a)))).isTrue();
+        assertThat(RoutingSnapshot.fromAnnouncements(List.of(a, b), NOW).sameContentAs(build(payloads(b, a))))
+                .isTrue();
     }
 
     @Test
@@ -175,7 +191,8 @@ class RoutingSnapshotTest {
         assertThat(base.sameContentAs(base.withGeneration(9))).isTrue();
         assertThat(base.sameContentAs(build(withGarbage))).isTrue();
         assertThat(base.sameContentAs(build(payloads(a.republished(0, NOW))))).isFalse();
-        assertThat(base.sameContentAs(build(payloads(a.withAllIps(IpStatus.DRAINING))))).isFalse();
+        assertThat(base.sameContentAs(build(payloads(a.withAllIps(IpStatus.DRAINING)))))
+                .isFalse();
         assertThat(base.sameContentAs(build(List.of()))).isFalse();
     }
 
@@ -198,7 +215,8 @@ class RoutingSnapshotTest {
         Route route = snapshot.routes(IP2).get(0);
 
         assertThatThrownBy(() -> snapshot.routes(IP2).add(route)).isInstanceOf(UnsupportedOperationException.class);
-        assertThatThrownBy(() -> snapshot.eligibleRoutes(IP2).clear()).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> snapshot.eligibleRoutes(IP2).clear())
+                .isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> snapshot.conflicts().clear()).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> snapshot.announcements().clear()).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> snapshot.duplicateBorders().clear()).isInstanceOf(UnsupportedOperationException.class);
@@ -228,8 +246,10 @@ class RoutingSnapshotTest {
 
     @Test
     void describesItselfByGenerationBordersAndCounts() {
-        RoutingSnapshot snapshot = build(List.of(payload(Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2", "127.0.0.3")),
-                "{}".getBytes(StandardCharsets.UTF_8))).withGeneration(4);
+        RoutingSnapshot snapshot = build(List.of(
+                        payload(Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2", "127.0.0.3")),
+                        "{}".getBytes(StandardCharsets.UTF_8)))
+                .withGeneration(4);
 
         assertThat(snapshot).hasToString("RoutingSnapshot{generation=4, borders=[border-a], ips=2, rejected=1}");
     }

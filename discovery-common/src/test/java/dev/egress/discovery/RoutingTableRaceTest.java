@@ -147,8 +147,13 @@ class RoutingTableRaceTest {
             for (int i = 0; i < IPS_PER_BORDER; i++) {
                 ips.add(new AnnouncedIp(EgressIp.of("127.0." + b + "." + i), statusFor(stamp, i)));
             }
-            announcements.add(new Announcement(1, BorderId.of("border-" + b), URI.create("http://127.0.0.1:" + port(stamp)),
-                    ips, Instant.EPOCH.plusSeconds(stamp), stamp));
+            announcements.add(new Announcement(
+                    1,
+                    BorderId.of("border-" + b),
+                    URI.create("http://127.0.0.1:" + port(stamp)),
+                    ips,
+                    Instant.EPOCH.plusSeconds(stamp),
+                    stamp));
         }
         return RoutingSnapshot.fromAnnouncements(announcements, Instant.EPOCH.plusSeconds(stamp));
     }

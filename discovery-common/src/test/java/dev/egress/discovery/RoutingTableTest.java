@@ -16,10 +16,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 class RoutingTableTest {
 
@@ -95,7 +95,8 @@ class RoutingTableTest {
 
     @Test
     void refusesTheNothingReadYetSnapshot() {
-        assertThatIllegalArgumentException().isThrownBy(() -> table.offer(RoutingSnapshot.empty()))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> table.offer(RoutingSnapshot.empty()))
                 .withMessageContaining("expected: a snapshot built from a registry read");
         assertThat(table.isReady()).isFalse();
     }
@@ -117,7 +118,8 @@ class RoutingTableTest {
 
     @Test
     void anAllRejectedFirstReadDoesNotMakeTheTableReady() {
-        table.offer(RoutingSnapshot.fromPayloads(List.of("{}".getBytes(StandardCharsets.UTF_8)), CODEC, clock.instant()));
+        table.offer(
+                RoutingSnapshot.fromPayloads(List.of("{}".getBytes(StandardCharsets.UTF_8)), CODEC, clock.instant()));
 
         assertThat(table.isReady()).isFalse();
     }
@@ -127,7 +129,8 @@ class RoutingTableTest {
         List<byte[]> input = new ArrayList<>(payloads(A));
         input.add("garbage".getBytes(StandardCharsets.UTF_8));
 
-        assertThat(table.offer(RoutingSnapshot.fromPayloads(input, CODEC, clock.instant()))).isTrue();
+        assertThat(table.offer(RoutingSnapshot.fromPayloads(input, CODEC, clock.instant())))
+                .isTrue();
         assertThat(table.current().rejections()).hasSize(1);
     }
 
@@ -172,8 +175,10 @@ class RoutingTableTest {
         List<byte[]> withGarbage = new ArrayList<>(payloads(A));
         withGarbage.add("garbage".getBytes(StandardCharsets.UTF_8));
 
-        assertThat(table.offer(RoutingSnapshot.fromPayloads(withGarbage, CODEC, clock.instant()))).isFalse();
-        assertThat(table.latestRejections()).singleElement()
+        assertThat(table.offer(RoutingSnapshot.fromPayloads(withGarbage, CODEC, clock.instant())))
+                .isFalse();
+        assertThat(table.latestRejections())
+                .singleElement()
                 .satisfies(r -> assertThat(r.index()).isEqualTo(1));
 
         table.offer(read(A));
@@ -182,7 +187,8 @@ class RoutingTableTest {
 
     @Test
     void warnsOncePerEpisodeOfUnusableReads() {
-        RoutingSnapshot unusable = RoutingSnapshot.fromPayloads(List.of("{}".getBytes(StandardCharsets.UTF_8)), CODEC, clock.instant());
+        RoutingSnapshot unusable =
+                RoutingSnapshot.fromPayloads(List.of("{}".getBytes(StandardCharsets.UTF_8)), CODEC, clock.instant());
         List<String> warnings;
         try (var log = LogCapture.of(RoutingTable.class)) {
             table.offer(unusable);
@@ -192,7 +198,9 @@ class RoutingTableTest {
             warnings = log.messages(Level.WARN);
         }
 
-        assertThat(warnings).hasSize(2).allMatch(m -> m.startsWith("Registry read unusable: all 1 payloads were rejected"));
+        assertThat(warnings)
+                .hasSize(2)
+                .allMatch(m -> m.startsWith("Registry read unusable: all 1 payloads were rejected"));
     }
 
     @Test
@@ -204,11 +212,13 @@ class RoutingTableTest {
             infos = log.messages(Level.INFO);
         }
 
-        String twenty = IntStream.range(0, 20).mapToObj(i -> "border-%02d".formatted(i))
+        String twenty = IntStream.range(0, 20)
+                .mapToObj(i -> "border-%02d".formatted(i))
                 .collect(Collectors.joining(", ", "[", "]"));
-        assertThat(infos).containsExactly(
-                "Routing snapshot 1 applied; live borders: " + twenty,
-                "Routing snapshot 2 applied; live borders: 21, first 20: " + twenty);
+        assertThat(infos)
+                .containsExactly(
+                        "Routing snapshot 1 applied; live borders: " + twenty,
+                        "Routing snapshot 2 applied; live borders: 21, first 20: " + twenty);
     }
 
     private static Announcement[] borders(int count) {
@@ -229,7 +239,10 @@ class RoutingTableTest {
         }
 
         List<String> messages(Level level) {
-            return appender.list.stream().filter(e -> e.getLevel() == level).map(ILoggingEvent::getFormattedMessage).toList();
+            return appender.list.stream()
+                    .filter(e -> e.getLevel() == level)
+                    .map(ILoggingEvent::getFormattedMessage)
+                    .toList();
         }
 
         @Override

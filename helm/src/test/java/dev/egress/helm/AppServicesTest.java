@@ -1,12 +1,11 @@
 package dev.egress.helm;
 
-import org.junit.jupiter.api.Test;
+import static dev.egress.helm.Manifests.at;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
-
-import static dev.egress.helm.Manifests.at;
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** App's Services: the dispatch API as configured, the management port never exposed with it. */
 class AppServicesTest {
@@ -19,7 +18,8 @@ class AppServicesTest {
         Map<String, Object> service = ChartRendering.render()
                 .set("app.service.annotations.service\\.beta\\.kubernetes\\.io/aws-load-balancer-scheme", "internal")
                 .set("app.service.annotations.example\\.com/note", "not a valid label value")
-                .manifests().named("Service", API);
+                .manifests()
+                .named("Service", API);
 
         assertThat(Manifests.<Map<String, String>>at(service, "metadata", "annotations"))
                 .containsEntry("service.beta.kubernetes.io/aws-load-balancer-scheme", "internal")
@@ -35,7 +35,8 @@ class AppServicesTest {
                 .set("commonAnnotations.example\\.com/team", "platform")
                 .set("commonAnnotations.example\\.com/tier", "common")
                 .set("app.service.annotations.example\\.com/tier", "api")
-                .manifests().named("Service", API);
+                .manifests()
+                .named("Service", API);
 
         assertThat(Manifests.<Map<String, String>>at(service, "metadata", "annotations"))
                 .containsOnly(Map.entry("example.com/team", "platform"), Map.entry("example.com/tier", "api"));
@@ -43,19 +44,26 @@ class AppServicesTest {
 
     @Test
     void theManagementPortHasItsOwnClusterIpServiceAndIsNotExposedWithTheApi() {
-        Manifests manifests = ChartRendering.render().set("app.service.type", "LoadBalancer")
-                .set("app.service.annotations.service\\.beta\\.kubernetes\\.io/aws-load-balancer-scheme", "internet-facing")
+        Manifests manifests = ChartRendering.render()
+                .set("app.service.type", "LoadBalancer")
+                .set(
+                        "app.service.annotations.service\\.beta\\.kubernetes\\.io/aws-load-balancer-scheme",
+                        "internet-facing")
                 .manifests();
         Map<String, Object> api = manifests.named("Service", API);
         Map<String, Object> management = manifests.named("Service", MANAGEMENT);
 
         assertThat(Manifests.<String>at(api, "spec", "type")).isEqualTo("LoadBalancer");
         assertThat(Manifests.<List<Map<String, Object>>>at(api, "spec", "ports"))
-                .singleElement().satisfies(p -> assertThat(p).containsEntry("name", "http").containsEntry("port", 8080));
+                .singleElement()
+                .satisfies(p -> assertThat(p).containsEntry("name", "http").containsEntry("port", 8080));
         assertThat(Manifests.<String>at(management, "spec", "type")).isEqualTo("ClusterIP");
-        assertThat(Manifests.<Map<String, String>>at(management, "metadata", "annotations")).isNull();
+        assertThat(Manifests.<Map<String, String>>at(management, "metadata", "annotations"))
+                .isNull();
         assertThat(Manifests.<List<Map<String, Object>>>at(management, "spec", "ports"))
-                .singleElement().satisfies(p -> assertThat(p).containsEntry("name", "management").containsEntry("port", 9090));
+                .singleElement()
+                .satisfies(
+                        p -> assertThat(p).containsEntry("name", "management").containsEntry("port", 9090));
         assertThat(Manifests.podLabels(manifests.app()))
                 .containsAllEntriesOf(at(management, "spec", "selector"))
                 .containsAllEntriesOf(at(api, "spec", "selector"));

@@ -1,16 +1,15 @@
 package dev.egress.helm;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-
 import static dev.egress.helm.Manifests.at;
 import static dev.egress.helm.Manifests.containers;
 import static dev.egress.helm.Manifests.env;
 import static dev.egress.helm.Manifests.podSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /**
  * A stopping App must not cut deliveries: it keeps serving while its endpoints leave the Services
@@ -36,20 +35,29 @@ class AppShutdownTest {
     @Test
     void theShutdownValuesReachThePod() {
         Map<String, Object> app = ChartRendering.render()
-                .set("app.dispatch.attemptTimeout", "20s").set("app.dispatch.overallTimeout", "30s")
-                .set("app.shutdown.preStopSeconds", 5).set("app.shutdown.phaseTimeout", "40s")
-                .set("app.terminationGracePeriodSeconds", 50).manifests().app();
+                .set("app.dispatch.attemptTimeout", "20s")
+                .set("app.dispatch.overallTimeout", "30s")
+                .set("app.shutdown.preStopSeconds", 5)
+                .set("app.shutdown.phaseTimeout", "40s")
+                .set("app.terminationGracePeriodSeconds", 50)
+                .manifests()
+                .app();
 
         assertThat(Manifests.<List<String>>at(containers(app).get(0), "lifecycle", "preStop", "exec", "command"))
                 .containsExactly("sleep", "5");
-        assertThat(env(app)).containsEntry("SPRING_LIFECYCLE_TIMEOUTPERSHUTDOWNPHASE", "40s")
+        assertThat(env(app))
+                .containsEntry("SPRING_LIFECYCLE_TIMEOUTPERSHUTDOWNPHASE", "40s")
                 .containsEntry("EGRESS_DISPATCH_OVERALLTIMEOUT", "30s");
-        assertThat(Manifests.<Integer>at(podSpec(app), "terminationGracePeriodSeconds")).isEqualTo(50);
+        assertThat(Manifests.<Integer>at(podSpec(app), "terminationGracePeriodSeconds"))
+                .isEqualTo(50);
     }
 
     @Test
     void noPreStopDelayRendersNoLifecycleHook() {
-        Map<String, Object> app = ChartRendering.render().set("app.shutdown.preStopSeconds", 0).manifests().app();
+        Map<String, Object> app = ChartRendering.render()
+                .set("app.shutdown.preStopSeconds", 0)
+                .manifests()
+                .app();
 
         assertThat(containers(app).get(0)).doesNotContainKey("lifecycle");
     }
@@ -76,14 +84,16 @@ class AppShutdownTest {
     @Test
     void durationsSpringCannotReadAreRejectedByTheSchema() {
         assertThatThrownBy(ChartRendering.render().set("app.shutdown.phaseTimeout", "1m15s")::text)
-                .hasMessageContaining("schema").hasMessageContaining("/app/shutdown/phaseTimeout");
+                .hasMessageContaining("schema")
+                .hasMessageContaining("/app/shutdown/phaseTimeout");
     }
 
     @Test
     void appRollsWithoutLosingCapacity() {
         Map<String, Object> app = ChartRendering.render().manifests().app();
 
-        assertThat(Manifests.<Integer>at(app, "spec", "strategy", "rollingUpdate", "maxUnavailable")).isZero();
+        assertThat(Manifests.<Integer>at(app, "spec", "strategy", "rollingUpdate", "maxUnavailable"))
+                .isZero();
         assertThat(Manifests.<String>at(at(app, "spec"), "strategy", "type")).isEqualTo("RollingUpdate");
     }
 }

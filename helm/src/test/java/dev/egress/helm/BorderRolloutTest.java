@@ -1,21 +1,19 @@
 package dev.egress.helm;
 
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-
-import java.util.List;
-import java.util.Map;
-
 import static dev.egress.helm.Manifests.at;
 import static dev.egress.helm.Manifests.containers;
 import static dev.egress.helm.Manifests.podSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The optional rollout hook: after an upgrade or rollback it restarts changed Borders one at a time, each
@@ -37,27 +35,37 @@ class BorderRolloutTest {
         Path chart = ChartRendering.copyOfChart(work, null, null);
         Path template = chart.resolve("templates/border/rollout.yaml");
         Files.writeString(template, Files.readString(template).replace("helm.sh/hook", "test.egress.dev/hook"));
-        automatic = ChartRendering.render(chart).example("values-hostnetwork.yaml")
+        automatic = ChartRendering.render(chart)
+                .example("values-hostnetwork.yaml")
                 .set("border.rollout.automatic", true)
                 .set("border.rollout.image.repository", "registry.example.com/tools/kubectl")
-                .set("border.rollout.image.tag", "1.31.4").manifests();
+                .set("border.rollout.image.tag", "1.31.4")
+                .manifests();
     }
 
     @Test
     void aHookJobAfterUpgradeAndRollbackRollsTheBordersOneAfterAnotherInTheirListedOrder() {
         Map<String, Object> job = automatic.named("Job", NAME);
-        String script = Manifests.<List<String>>at(containers(job).get(0), "args").get(0);
+        String script =
+                Manifests.<List<String>>at(containers(job).get(0), "args").get(0);
 
         assertThat(Manifests.<Map<String, String>>at(job, "metadata", "annotations"))
                 .containsEntry("test.egress.dev/hook", "post-upgrade,post-rollback")
                 .containsEntry("test.egress.dev/hook-delete-policy", "before-hook-creation,hook-succeeded");
         assertThat(Manifests.<Integer>at(job, "spec", "backoffLimit")).isZero();
-        assertThat(script).containsSubsequence(
-                "roll " + ChartRendering.PREFIX + "-border-border-a",
-                "roll " + ChartRendering.PREFIX + "-border-border-b");
-        assertThat(script).contains("delete pod $pod", "--wait=true", "wait --for=condition=Ready pod/$pod",
-                "{.status.updateRevision}", "controller-revision-hash");
-        assertThat(script.indexOf("delete pod")).as("drained (deleted and gone) before waiting for Ready")
+        assertThat(script)
+                .containsSubsequence(
+                        "roll " + ChartRendering.PREFIX + "-border-border-a",
+                        "roll " + ChartRendering.PREFIX + "-border-border-b");
+        assertThat(script)
+                .contains(
+                        "delete pod $pod",
+                        "--wait=true",
+                        "wait --for=condition=Ready pod/$pod",
+                        "{.status.updateRevision}",
+                        "controller-revision-hash");
+        assertThat(script.indexOf("delete pod"))
+                .as("drained (deleted and gone) before waiting for Ready")
                 .isLessThan(script.indexOf("wait --for=condition=Ready"));
     }
 
@@ -67,18 +75,32 @@ class BorderRolloutTest {
         Map<String, Object> binding = automatic.named("RoleBinding", NAME);
         Map<String, Object> job = automatic.named("Job", NAME);
 
-        assertThat(Manifests.<List<Map<String, Object>>>at(role, "rules")).containsExactlyInAnyOrder(
-                Map.of("apiGroups", List.of("apps"), "resources", List.of("statefulsets"), "verbs", List.of("get")),
-                Map.of("apiGroups", List.of(""), "resources", List.of("pods"),
-                        "verbs", List.of("get", "list", "watch", "delete")));
-        assertThat(Manifests.<List<Map<String, Object>>>at(binding, "subjects")).singleElement()
+        assertThat(Manifests.<List<Map<String, Object>>>at(role, "rules"))
+                .containsExactlyInAnyOrder(
+                        Map.of(
+                                "apiGroups",
+                                List.of("apps"),
+                                "resources",
+                                List.of("statefulsets"),
+                                "verbs",
+                                List.of("get")),
+                        Map.of(
+                                "apiGroups",
+                                List.of(""),
+                                "resources",
+                                List.of("pods"),
+                                "verbs",
+                                List.of("get", "list", "watch", "delete")));
+        assertThat(Manifests.<List<Map<String, Object>>>at(binding, "subjects"))
+                .singleElement()
                 .satisfies(s -> assertThat(s).containsEntry("name", at(podSpec(job), "serviceAccountName")));
         assertThat(automatic.objects()).allSatisfy(KubernetesApiSchema::validate);
     }
 
     @Test
     void noHookIsRenderedUnlessAsked() {
-        Manifests manual = ChartRendering.render().example("values-hostnetwork.yaml").manifests();
+        Manifests manual =
+                ChartRendering.render().example("values-hostnetwork.yaml").manifests();
 
         assertThat(manual.ofKind("Job")).isEmpty();
         assertThat(manual.ofKind("Role")).isEmpty();
@@ -86,12 +108,16 @@ class BorderRolloutTest {
 
     @Test
     void theHookNeedsAnImageAndBordersThatDoNotRestartByThemselves() {
-        assertThatThrownBy(ChartRendering.render().example("values-hostnetwork.yaml")
-                .set("border.rollout.automatic", true)::text)
+        assertThatThrownBy(ChartRendering.render()
+                        .example("values-hostnetwork.yaml")
+                        .set("border.rollout.automatic", true)::text)
                 .hasMessageContaining("border.rollout.image.repository is required");
-        assertThatThrownBy(ChartRendering.render().example("values-hostnetwork.yaml")
-                .set("border.rollout.automatic", true).set("border.updateStrategy", "RollingUpdate")
-                .set("border.rollout.image.repository", "kubectl").set("border.rollout.image.tag", "v1")::text)
+        assertThatThrownBy(ChartRendering.render()
+                        .example("values-hostnetwork.yaml")
+                        .set("border.rollout.automatic", true)
+                        .set("border.updateStrategy", "RollingUpdate")
+                        .set("border.rollout.image.repository", "kubectl")
+                        .set("border.rollout.image.tag", "v1")::text)
                 .hasMessageContaining("border.rollout.automatic needs border.updateStrategy=OnDelete");
     }
 }

@@ -1,12 +1,5 @@
 package dev.egress.helm;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-
 import static dev.egress.helm.Manifests.at;
 import static dev.egress.helm.Manifests.podLabels;
 import static dev.egress.helm.Manifests.podSpec;
@@ -14,22 +7,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 /**
  * Borders hold dedicated IPs, so the workload around them must never run two pods for one Border, never
  * restart them because the chart changed around them, and never place them where they cannot bind.
  */
 class BorderWorkloadTest {
 
-    private final Manifests hostNetwork = ChartRendering.render().example("values-hostnetwork.yaml").manifests();
+    private final Manifests hostNetwork =
+            ChartRendering.render().example("values-hostnetwork.yaml").manifests();
 
     @Test
     void eachBorderIsAStatefulSetOfOnePodThatCreatesAReplacementOnlyOnceTheOldPodIsGone() {
-        assertThat(hostNetwork.ofKind("Deployment")).extracting(d -> at(d, "metadata", "name"))
+        assertThat(hostNetwork.ofKind("Deployment"))
+                .extracting(d -> at(d, "metadata", "name"))
                 .containsExactly(ChartRendering.PREFIX + "-app");
         for (String id : List.of("border-a", "border-b")) {
             Map<String, Object> border = hostNetwork.border(id);
             assertThat(Manifests.<Integer>at(border, "spec", "replicas")).isEqualTo(1);
-            assertThat(Manifests.<String>at(border, "spec", "podManagementPolicy")).isEqualTo("OrderedReady");
+            assertThat(Manifests.<String>at(border, "spec", "podManagementPolicy"))
+                    .isEqualTo("OrderedReady");
             assertThat(Manifests.<String>at(border, "spec", "serviceName"))
                     .isEqualTo(ChartRendering.PREFIX + "-border");
             assertThat(podLabels(border)).containsEntry("egress.dev/border-id", id);
@@ -40,10 +42,13 @@ class BorderWorkloadTest {
     @Test
     void anUpgradeRestartsNoBorderUntilTheOperatorRollsThemOneAtATime() {
         assertThat(hostNetwork.ofKind("StatefulSet"))
-                .allSatisfy(s -> assertThat(Manifests.<String>at(s, "spec", "updateStrategy", "type")).isEqualTo("OnDelete"));
+                .allSatisfy(s -> assertThat(Manifests.<String>at(s, "spec", "updateStrategy", "type"))
+                        .isEqualTo("OnDelete"));
 
-        Manifests rolling = ChartRendering.render().example("values-hostnetwork.yaml")
-                .set("border.updateStrategy", "RollingUpdate").manifests();
+        Manifests rolling = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
+                .set("border.updateStrategy", "RollingUpdate")
+                .manifests();
         assertThat(Manifests.<String>at(rolling.border("border-a"), "spec", "updateStrategy", "type"))
                 .isEqualTo("RollingUpdate");
     }
@@ -51,7 +56,8 @@ class BorderWorkloadTest {
     @Test
     void aNewChartVersionWithTheSameValuesLeavesEveryPodTemplateUnchanged(@TempDir Path work) {
         Path bumped = ChartRendering.copyOfChart(work, null, "9.8.7");
-        Manifests after = ChartRendering.render(bumped).example("values-hostnetwork.yaml").manifests();
+        Manifests after =
+                ChartRendering.render(bumped).example("values-hostnetwork.yaml").manifests();
 
         assertThat(Manifests.<Map<String, String>>at(after.app(), "metadata", "labels"))
                 .as("the chart version is still on the objects themselves")
@@ -59,8 +65,11 @@ class BorderWorkloadTest {
         for (Map<String, Object> workload : hostNetwork.workloads()) {
             String name = at(workload, "metadata", "name");
             Map<String, Object> same = after.workloads().stream()
-                    .filter(w -> name.equals(at(w, "metadata", "name"))).findFirst().orElseThrow();
-            assertThat(Manifests.<Map<String, Object>>at(same, "spec", "template")).as(name)
+                    .filter(w -> name.equals(at(w, "metadata", "name")))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(Manifests.<Map<String, Object>>at(same, "spec", "template"))
+                    .as(name)
                     .isEqualTo(at(workload, "spec", "template"));
         }
     }
@@ -75,9 +84,11 @@ class BorderWorkloadTest {
 
     @Test
     void hostNetworkBordersArePinnedToTheNodeThatCarriesTheirIdAsALabel() {
-        Manifests custom = ChartRendering.render().example("values-hostnetwork.yaml")
+        Manifests custom = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
                 .set("border.placement.nodeLabelKey", "example.com/egress-border")
-                .set("border.nodeSelector.node\\.example\\.com/pool", "egress").manifests();
+                .set("border.nodeSelector.node\\.example\\.com/pool", "egress")
+                .manifests();
 
         assertThat(Manifests.<Map<String, String>>at(podSpec(hostNetwork.border("border-b")), "nodeSelector"))
                 .containsExactly(entry("egress.dev/border-id", "border-b"));
@@ -87,10 +98,12 @@ class BorderWorkloadTest {
 
     @Test
     void bordersArePinnedByNodeNameWhenAsked() {
-        Manifests byName = ChartRendering.render().example("values-hostnetwork.yaml")
+        Manifests byName = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
                 .set("border.placement.pinBy", "nodeName")
                 .set("border.instances[0].nodeName", "egress-node-1")
-                .set("border.instances[1].nodeName", "egress-node-2").manifests();
+                .set("border.instances[1].nodeName", "egress-node-2")
+                .manifests();
 
         assertThat(Manifests.<Map<String, String>>at(podSpec(byName.border("border-a")), "nodeSelector"))
                 .containsExactly(entry("kubernetes.io/hostname", "egress-node-1"));
@@ -98,8 +111,12 @@ class BorderWorkloadTest {
 
     @Test
     void twoBordersNeverShareANode() {
-        Map<String, Object> term = Manifests.<List<Map<String, Object>>>at(podSpec(hostNetwork.border("border-a")),
-                "affinity", "podAntiAffinity", "requiredDuringSchedulingIgnoredDuringExecution").get(0);
+        Map<String, Object> term = Manifests.<List<Map<String, Object>>>at(
+                        podSpec(hostNetwork.border("border-a")),
+                        "affinity",
+                        "podAntiAffinity",
+                        "requiredDuringSchedulingIgnoredDuringExecution")
+                .get(0);
 
         assertThat(term).containsEntry("topologyKey", "kubernetes.io/hostname");
         assertThat(podLabels(hostNetwork.border("border-b")))
@@ -108,8 +125,8 @@ class BorderWorkloadTest {
 
     @Test
     void aHostNetworkBorderWithoutAPinFailsTheRender() {
-        ChartRendering.Render render = ChartRendering.render().example("values-hostnetwork.yaml")
-                .set("border.placement.pinBy", "none");
+        ChartRendering.Render render =
+                ChartRendering.render().example("values-hostnetwork.yaml").set("border.placement.pinBy", "none");
 
         assertThatThrownBy(render::text)
                 .hasMessageContaining("border.instances[border-a]: a hostNetwork Border needs a node pin");
@@ -117,28 +134,31 @@ class BorderWorkloadTest {
 
     @Test
     void aBorderPinnedByNodeNameWithoutOneFailsTheRender() {
-        ChartRendering.Render render = ChartRendering.render().example("values-hostnetwork.yaml")
+        ChartRendering.Render render = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
                 .set("border.placement.pinBy", "nodeName")
                 .set("border.instances[0].nodeName", "egress-node-1");
 
         assertThatThrownBy(render::text)
-                .hasMessageContaining("border.instances[border-b]: nodeName is required with border.placement.pinBy=nodeName");
+                .hasMessageContaining(
+                        "border.instances[border-b]: nodeName is required with border.placement.pinBy=nodeName");
     }
 
     @Test
     void twoBordersOnOneNodeFailTheRender() {
-        ChartRendering.Render render = ChartRendering.render().example("values-hostnetwork.yaml")
+        ChartRendering.Render render = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
                 .set("border.placement.pinBy", "nodeName")
                 .set("border.instances[0].nodeName", "egress-node-1")
                 .set("border.instances[1].nodeName", "egress-node-1");
 
-        assertThatThrownBy(render::text)
-                .hasMessageContaining("border-a and border-b are both on node egress-node-1");
+        assertThatThrownBy(render::text).hasMessageContaining("border-a and border-b are both on node egress-node-1");
     }
 
     @Test
     void aNodeNameThatWouldBeIgnoredFailsTheRender() {
-        ChartRendering.Render render = ChartRendering.render().example("values-hostnetwork.yaml")
+        ChartRendering.Render render = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
                 .set("border.instances[0].nodeName", "egress-node-1");
 
         assertThatThrownBy(render::text)
@@ -149,16 +169,21 @@ class BorderWorkloadTest {
     void podNetworkBordersMayRunOnAnyNode() {
         Manifests multus = ChartRendering.render().example("values-multus.yaml").manifests();
 
-        assertThat(podSpec(multus.border("border-a"))).doesNotContainKey("nodeSelector").doesNotContainKey("hostNetwork");
+        assertThat(podSpec(multus.border("border-a")))
+                .doesNotContainKey("nodeSelector")
+                .doesNotContainKey("hostNetwork");
     }
 
     @Test
     void aBorderShutdownThatCannotFinishItsDrainFailsTheRender() {
-        assertThatThrownBy(ChartRendering.render().example("values-hostnetwork.yaml")
-                .set("border.drainTimeout", "50s")::text)
+        assertThatThrownBy(ChartRendering.render()
+                        .example("values-hostnetwork.yaml")
+                        .set("border.drainTimeout", "50s")::text)
                 .hasMessageContaining("border.shutdownPhaseTimeout 45s must be above border.drainTimeout 50s");
-        assertThatThrownBy(ChartRendering.render().example("values-hostnetwork.yaml")
-                .set("border.terminationGracePeriodSeconds", 45)::text)
-                .hasMessageContaining("border.terminationGracePeriodSeconds 45 must be above border.shutdownPhaseTimeout 45s");
+        assertThatThrownBy(ChartRendering.render()
+                        .example("values-hostnetwork.yaml")
+                        .set("border.terminationGracePeriodSeconds", 45)::text)
+                .hasMessageContaining(
+                        "border.terminationGracePeriodSeconds 45 must be above border.shutdownPhaseTimeout 45s");
     }
 }

@@ -1,16 +1,15 @@
 package dev.egress.helm;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ChartLintTest {
 
@@ -31,7 +30,9 @@ class ChartLintTest {
 
         LintResult result = new Helm(chart).lint().strict().call();
 
-        assertThat(result.isFailed()).as("lint messages: %s", result.getMessages()).isFalse();
+        assertThat(result.isFailed())
+                .as("lint messages: %s", result.getMessages())
+                .isFalse();
         assertThat(result.getMessages()).noneMatch(m -> m.contains("[ERROR]") || m.contains("[WARNING]"));
     }
 }

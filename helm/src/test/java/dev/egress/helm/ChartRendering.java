@@ -2,9 +2,6 @@ package dev.egress.helm;
 
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -16,7 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
-import java.io.IOException;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
 
 /**
  * Renders the chart with the embedded Helm (helm-java) and parses the manifests, so tests can assert
@@ -32,8 +30,7 @@ final class ChartRendering {
     /** Resource name prefix for release {@link #RELEASE}. */
     static final String PREFIX = "egress-egress-platform";
 
-    private ChartRendering() {
-    }
+    private ChartRendering() {}
 
     /** Starts a render of the chart with the test base values; add more with the returned builder. */
     static Render render() {
@@ -133,7 +130,8 @@ final class ChartRendering {
 
         /** Runs helm template; throws IllegalStateException with Helm's message when rendering fails. */
         String text() {
-            TemplateCommand command = new Helm(chart).template()
+            TemplateCommand command = new Helm(chart)
+                    .template()
                     .withName(RELEASE)
                     .withNamespace(NAMESPACE)
                     .withKubeVersion(KUBE_VERSION);
@@ -155,7 +153,8 @@ final class ChartRendering {
 
     static Path resource(String name) {
         try {
-            return Path.of(Objects.requireNonNull(ChartRendering.class.getResource("/" + name), name).toURI());
+            return Path.of(Objects.requireNonNull(ChartRendering.class.getResource("/" + name), name)
+                    .toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }

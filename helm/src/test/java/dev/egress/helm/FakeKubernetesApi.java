@@ -1,8 +1,8 @@
 package dev.egress.helm;
 
+import com.google.gson.Gson;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import com.google.gson.Gson;
 
 /**
  * The part of the Kubernetes API that Helm's {@code lookup} uses (core/v1 discovery and GET of a namespaced
@@ -70,9 +69,11 @@ final class FakeKubernetesApi implements AutoCloseable {
 
     /** A namespace as it is once created: the object and its {@code default} ServiceAccount. */
     FakeKubernetesApi withNamespace(String namespace) {
-        objects.put("/api/v1/namespaces/" + namespace,
+        objects.put(
+                "/api/v1/namespaces/" + namespace,
                 "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + namespace + "\"}}");
-        objects.put("/api/v1/namespaces/" + namespace + "/serviceaccounts/default",
+        objects.put(
+                "/api/v1/namespaces/" + namespace + "/serviceaccounts/default",
                 "{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\",\"metadata\":{\"name\":\"default\",\"namespace\":\""
                         + namespace + "\"}}");
         return this;

@@ -1,15 +1,14 @@
 package dev.egress.helm;
 
-import org.junit.jupiter.api.Test;
+import static dev.egress.helm.Manifests.containers;
+import static dev.egress.helm.Manifests.env;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static dev.egress.helm.Manifests.containers;
-import static dev.egress.helm.Manifests.env;
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The JVM options decide most of a pod's memory (heap share, GC, direct memory, code cache), so the chart
@@ -20,17 +19,26 @@ class JvmOptionsTest {
 
     /** What the caps leave out (symbols, thread stacks, GC and JIT structures): about 45 MB measured with NMT. */
     private static final long UNCAPPED_NATIVE_MB = 64;
-    private static final Pattern PERCENT = Pattern.compile("-XX:MaxRAMPercentage=(\\d+)");
-    private static final Pattern SIZE = Pattern.compile("-XX:(MaxDirectMemorySize|ReservedCodeCacheSize|MaxMetaspaceSize)=(\\d+)m");
 
-    private final Manifests rendered = ChartRendering.render().example("values-hostnetwork.yaml").manifests();
+    private static final Pattern PERCENT = Pattern.compile("-XX:MaxRAMPercentage=(\\d+)");
+    private static final Pattern SIZE =
+            Pattern.compile("-XX:(MaxDirectMemorySize|ReservedCodeCacheSize|MaxMetaspaceSize)=(\\d+)m");
+
+    private final Manifests rendered =
+            ChartRendering.render().example("values-hostnetwork.yaml").manifests();
 
     @Test
     void bothServicesGetTheDocumentedDefaultsAsJavaToolOptions() {
         for (Map<String, Object> workload : List.of(rendered.app(), rendered.border("border-a"))) {
             assertThat(env(workload).get("JAVA_TOOL_OPTIONS"))
-                    .contains("-XX:+UseSerialGC", "-Xms32m", "-XX:MaxRAMPercentage=45", "-XX:MaxDirectMemorySize=128m",
-                            "-XX:ReservedCodeCacheSize=96m", "-XX:MaxMetaspaceSize=128m", "-XX:+ExitOnOutOfMemoryError")
+                    .contains(
+                            "-XX:+UseSerialGC",
+                            "-Xms32m",
+                            "-XX:MaxRAMPercentage=45",
+                            "-XX:MaxDirectMemorySize=128m",
+                            "-XX:ReservedCodeCacheSize=96m",
+                            "-XX:MaxMetaspaceSize=128m",
+                            "-XX:+ExitOnOutOfMemoryError")
                     .doesNotContain("TieredStopAtLevel");
         }
     }
@@ -51,16 +59,23 @@ class JvmOptionsTest {
                 capsMb += Long.parseLong(size.group(2));
                 caps++;
             }
-            assertThat(caps).as("direct memory, code cache and metaspace capped in %s", options).isEqualTo(3);
-            assertThat(capsMb).as("heap + direct + code cache + metaspace + uncapped native of %s against the %s limit", options, limit)
+            assertThat(caps)
+                    .as("direct memory, code cache and metaspace capped in %s", options)
+                    .isEqualTo(3);
+            assertThat(capsMb)
+                    .as(
+                            "heap + direct + code cache + metaspace + uncapped native of %s against the %s limit",
+                            options, limit)
                     .isLessThan(limitMb);
         }
     }
 
     @Test
     void jvmOptionsSetPerServiceReachOnlyThatService() {
-        Manifests custom = ChartRendering.render().example("values-hostnetwork.yaml")
-                .set("app.jvmOptions", "-Xmx300m -XX:+UseParallelGC").manifests();
+        Manifests custom = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
+                .set("app.jvmOptions", "-Xmx300m -XX:+UseParallelGC")
+                .manifests();
 
         assertThat(env(custom.app())).containsEntry("JAVA_TOOL_OPTIONS", "-Xmx300m -XX:+UseParallelGC");
         assertThat(env(custom.border("border-a")).get("JAVA_TOOL_OPTIONS")).contains("-XX:+UseSerialGC");
@@ -68,8 +83,11 @@ class JvmOptionsTest {
 
     @Test
     void emptyJvmOptionsLeaveTheImageDefaults() {
-        Manifests custom = ChartRendering.render().example("values-hostnetwork.yaml")
-                .set("app.jvmOptions", "").set("border.jvmOptions", "").manifests();
+        Manifests custom = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
+                .set("app.jvmOptions", "")
+                .set("border.jvmOptions", "")
+                .manifests();
 
         assertThat(env(custom.app())).doesNotContainKey("JAVA_TOOL_OPTIONS");
         assertThat(env(custom.border("border-b"))).doesNotContainKey("JAVA_TOOL_OPTIONS");

@@ -14,7 +14,6 @@ import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.openapi.models.V1Service;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
 import io.kubernetes.client.openapi.models.V1StatefulSet;
-
 import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
@@ -29,7 +28,8 @@ import java.util.Set;
 final class KubernetesApiSchema {
 
     /** Custom resources the chart renders, by "apiVersion/kind"; the API server has no schema for them here. */
-    static final Set<String> CUSTOM_KINDS = Set.of("monitoring.coreos.com/v1/ServiceMonitor", "cert-manager.io/v1/Certificate");
+    static final Set<String> CUSTOM_KINDS =
+            Set.of("monitoring.coreos.com/v1/ServiceMonitor", "cert-manager.io/v1/Certificate");
 
     private static final Map<String, Validator> VALIDATORS = Map.ofEntries(
             Map.entry("apps/v1/Deployment", V1Deployment::validateJsonElement),
@@ -47,8 +47,7 @@ final class KubernetesApiSchema {
 
     private static final Gson GSON = new Gson();
 
-    private KubernetesApiSchema() {
-    }
+    private KubernetesApiSchema() {}
 
     /** Throws AssertionError naming the object and the offending field when it does not fit the schema. */
     static void validate(Map<String, Object> manifest) {
@@ -63,7 +62,8 @@ final class KubernetesApiSchema {
         try {
             validator.validate(GSON.toJsonTree(manifest));
         } catch (IOException | RuntimeException e) {
-            throw new AssertionError(type + " " + Manifests.at(manifest, "metadata", "name") + ": " + e.getMessage(), e);
+            throw new AssertionError(
+                    type + " " + Manifests.at(manifest, "metadata", "name") + ": " + e.getMessage(), e);
         }
     }
 

@@ -1,15 +1,14 @@
 package dev.egress.helm;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Every object the chart renders, for the test values and for each example, fits the Kubernetes API schema. */
 class KubernetesApiSchemaTest {
@@ -17,7 +16,8 @@ class KubernetesApiSchemaTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"", "values-hostnetwork.yaml", "values-aws.yaml", "values-multus.yaml"})
     void everyRenderedObjectFitsTheKubernetesApiSchema(String example) {
-        ChartRendering.Render render = ChartRendering.render().set("metrics.serviceMonitor.enabled", true)
+        ChartRendering.Render render = ChartRendering.render()
+                .set("metrics.serviceMonitor.enabled", true)
                 .set("app.service.annotations.example\\.com/owner", "egress")
                 .set("commonAnnotations.example\\.com/team", "platform");
         if (!example.isEmpty()) {
@@ -30,8 +30,8 @@ class KubernetesApiSchemaTest {
 
     @Test
     void theShippedExampleManifestsFitTheKubernetesApiSchema() {
-        Map<String, Object> namespace = ChartRendering.yaml().load(
-                ChartRendering.read(ChartRendering.EXAMPLES.resolve("namespace-borders.yaml")));
+        Map<String, Object> namespace = ChartRendering.yaml()
+                .load(ChartRendering.read(ChartRendering.EXAMPLES.resolve("namespace-borders.yaml")));
 
         KubernetesApiSchema.validate(namespace);
     }
@@ -51,14 +51,18 @@ class KubernetesApiSchemaTest {
 
     @Test
     void aFieldInTheWrongPlaceDeepInAPodTemplateFailsValidation() {
-        Manifests manifests = ChartRendering.render().example("values-hostnetwork.yaml").manifests();
-        String border = ChartRendering.yaml().dump(manifests.border("border-a"))
+        Manifests manifests =
+                ChartRendering.render().example("values-hostnetwork.yaml").manifests();
+        String border = ChartRendering.yaml()
+                .dump(manifests.border("border-a"))
                 .replace("terminationGracePeriodSeconds: 60", "terminationGracePeriodSecond: 60");
         Map<String, Object> misspelt = ChartRendering.yaml().load(border);
-        Map<String, Object> misplaced = ChartRendering.yaml().load(ChartRendering.yaml().dump(manifests.border("border-a")));
+        Map<String, Object> misplaced =
+                ChartRendering.yaml().load(ChartRendering.yaml().dump(manifests.border("border-a")));
         Manifests.containers(misplaced).get(0).put("hostNetwork", true);
 
-        assertThatThrownBy(() -> KubernetesApiSchema.validate(misspelt)).hasMessageContaining("terminationGracePeriodSecond");
+        assertThatThrownBy(() -> KubernetesApiSchema.validate(misspelt))
+                .hasMessageContaining("terminationGracePeriodSecond");
         assertThatThrownBy(() -> KubernetesApiSchema.validate(misplaced)).hasMessageContaining("hostNetwork");
     }
 
@@ -77,8 +81,15 @@ class KubernetesApiSchemaTest {
 
     @Test
     void anUnknownKindIsNotSilentlyAccepted() {
-        assertThatThrownBy(() -> KubernetesApiSchema.validate(Map.of("apiVersion", "v1", "kind", "Pod",
-                "metadata", Map.of("name", "x"), "spec", Map.of("containers", List.of()))))
+        assertThatThrownBy(() -> KubernetesApiSchema.validate(Map.of(
+                        "apiVersion",
+                        "v1",
+                        "kind",
+                        "Pod",
+                        "metadata",
+                        Map.of("name", "x"),
+                        "spec",
+                        Map.of("containers", List.of()))))
                 .hasMessageContaining("no Kubernetes schema known for v1/Pod");
     }
 }

@@ -1,10 +1,10 @@
 package dev.egress.helm;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import java.util.LinkedHashMap;
 
 /** The parsed output of one {@code helm template}: Kubernetes objects and typed accessors over them. */
 record Manifests(List<Map<String, Object>> objects) {
@@ -30,7 +30,8 @@ record Manifests(List<Map<String, Object>> objects) {
 
     /** Everything that runs pods: App's Deployment and the Borders' StatefulSets. */
     List<Map<String, Object>> workloads() {
-        return objects.stream().filter(o -> "Deployment".equals(o.get("kind")) || "StatefulSet".equals(o.get("kind")))
+        return objects.stream()
+                .filter(o -> "Deployment".equals(o.get("kind")) || "StatefulSet".equals(o.get("kind")))
                 .toList();
     }
 
@@ -45,13 +46,16 @@ record Manifests(List<Map<String, Object>> objects) {
     }
 
     Map<String, Object> named(String kind, String name) {
-        return ofKind(kind).filter(o -> name.equals(Manifests.<String>at(o, "metadata", "name")))
+        return ofKind(kind)
+                .filter(o -> name.equals(Manifests.<String>at(o, "metadata", "name")))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no " + kind + " named " + name + " in " + names()));
     }
 
     List<String> names() {
-        return objects.stream().map(o -> o.get("kind") + "/" + at(o, "metadata", "name")).toList();
+        return objects.stream()
+                .map(o -> o.get("kind") + "/" + at(o, "metadata", "name"))
+                .toList();
     }
 
     static Map<String, Object> podSpec(Map<String, Object> workload) {
@@ -94,7 +98,9 @@ record Manifests(List<Map<String, Object>> objects) {
     /** The pod volume of that name; fails when there is none. */
     static Map<String, Object> volume(Map<String, Object> workload, String name) {
         List<Map<String, Object>> volumes = at(podSpec(workload), "volumes");
-        return volumes.stream().filter(v -> name.equals(v.get("name"))).findFirst()
+        return volumes.stream()
+                .filter(v -> name.equals(v.get("name")))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no volume " + name + " in " + volumes));
     }
 

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import java.nio.file.StandardCopyOption;
 
 /**
  * The chart's alerts and dashboard: both render only when enabled; the rendered rules pass
@@ -34,7 +34,9 @@ class MonitoringTest {
     private static final Path RUNBOOK = Path.of("..", "docs", "operations.md");
 
     private static Map<String, Object> prometheusRule() {
-        return ChartRendering.render().set("metrics.prometheusRule.enabled", true).manifests()
+        return ChartRendering.render()
+                .set("metrics.prometheusRule.enabled", true)
+                .manifests()
                 .named("PrometheusRule", "egress-egress-platform");
     }
 
@@ -62,21 +64,34 @@ class MonitoringTest {
 
     @Test
     void theRuleCarriesTheOnCallAlertsWithRunbookLinksAndFollowsMaxStaleness() {
-        Map<String, Object> rule = ChartRendering.render().set("metrics.prometheusRule.enabled", true)
-                .set("app.routing.maxStaleness", "1m").manifests().named("PrometheusRule", "egress-egress-platform");
+        Map<String, Object> rule = ChartRendering.render()
+                .set("metrics.prometheusRule.enabled", true)
+                .set("app.routing.maxStaleness", "1m")
+                .manifests()
+                .named("PrometheusRule", "egress-egress-platform");
 
-        assertThat(alertNames(rule)).containsExactlyInAnyOrder("EgressDedicatedTenantWithoutUsableIp",
-                "EgressRoutingSnapshotStale", "EgressIpClaimedByTwoBorders", "EgressAnnouncementsRejected",
-                "EgressBorderNotRegistered", "EgressCircuitBreakerOpen", "EgressServerErrorsRising");
+        assertThat(alertNames(rule))
+                .containsExactlyInAnyOrder(
+                        "EgressDedicatedTenantWithoutUsableIp",
+                        "EgressRoutingSnapshotStale",
+                        "EgressIpClaimedByTwoBorders",
+                        "EgressAnnouncementsRejected",
+                        "EgressBorderNotRegistered",
+                        "EgressCircuitBreakerOpen",
+                        "EgressServerErrorsRising");
         for (Map<String, Object> r : rules(rule)) {
             Map<String, Object> annotations = Manifests.at(r, "annotations");
-            assertThat((String) annotations.get("runbook_url")).as("runbook of %s", r.get("alert"))
+            assertThat((String) annotations.get("runbook_url"))
+                    .as("runbook of %s", r.get("alert"))
                     .endsWith("operations.md#" + ((String) r.get("alert")).toLowerCase());
         }
-        Map<String, Object> stale = rules(rule).stream().filter(r -> "EgressRoutingSnapshotStale".equals(r.get("alert")))
-                .findFirst().orElseThrow();
+        Map<String, Object> stale = rules(rule).stream()
+                .filter(r -> "EgressRoutingSnapshotStale".equals(r.get("alert")))
+                .findFirst()
+                .orElseThrow();
         assertThat((String) stale.get("expr")).endsWith("> 30");
-        assertThat(Manifests.<Map<String, Object>>at(rule, "metadata", "labels")).containsKey("app.kubernetes.io/instance");
+        assertThat(Manifests.<Map<String, Object>>at(rule, "metadata", "labels"))
+                .containsKey("app.kubernetes.io/instance");
     }
 
     @Test
@@ -93,13 +108,16 @@ class MonitoringTest {
     @Test
     void renderedRulesPassPromtoolCheckAndEveryAlertFiresInItsUnitTest() throws Exception {
         Optional<Path> promtool = promtool();
-        assumeTrue(promtool.isPresent(), "promtool not on PATH: rule check and unit tests skipped "
-                + "(Debian: apt-get install prometheus, as .ci/run does)");
+        assumeTrue(
+                promtool.isPresent(),
+                "promtool not on PATH: rule check and unit tests skipped "
+                        + "(Debian: apt-get install prometheus, as .ci/run does)");
         Map<String, Object> rule = prometheusRule();
         Files.createDirectories(WORK);
         Map<String, Object> groups = Map.of("groups", Manifests.at(rule, "spec", "groups"));
         Files.writeString(WORK.resolve("rules.yaml"), ChartRendering.yaml().dump(groups));
-        Files.writeString(WORK.resolve("rules-for-tests.yaml"), ChartRendering.yaml().dump(withoutAnnotations(rule)));
+        Files.writeString(
+                WORK.resolve("rules-for-tests.yaml"), ChartRendering.yaml().dump(withoutAnnotations(rule)));
         Path tests = WORK.resolve("alerts-test.yaml");
         Files.copy(ChartRendering.resource("promtool/alerts-test.yaml"), tests, StandardCopyOption.REPLACE_EXISTING);
 
@@ -111,7 +129,8 @@ class MonitoringTest {
         // A test per alert: every alert of the rule is the subject of at least one firing expectation.
         String testText = Files.readString(tests);
         Set<String> tested = new TreeSet<>();
-        Matcher m = Pattern.compile("alertname: (\\w+)\\s+exp_alerts:\\s*\\n\\s+- exp_labels").matcher(testText);
+        Matcher m = Pattern.compile("alertname: (\\w+)\\s+exp_alerts:\\s*\\n\\s+- exp_labels")
+                .matcher(testText);
         while (m.find()) {
             tested.add(m.group(1));
         }
@@ -120,16 +139,27 @@ class MonitoringTest {
 
     @Test
     void dashboardIsAConfigMapTheGrafanaSidecarPicksUp() {
-        Map<String, Object> map = ChartRendering.render().set("metrics.grafanaDashboard.enabled", true).manifests()
+        Map<String, Object> map = ChartRendering.render()
+                .set("metrics.grafanaDashboard.enabled", true)
+                .manifests()
                 .named("ConfigMap", "egress-egress-platform-dashboard");
-        assertThat(Manifests.<Map<String, Object>>at(map, "metadata", "labels")).containsEntry("grafana_dashboard", "1");
-        String json = Manifests.<Map<String, Object>>at(map, "data").get("egress-platform.json").toString();
+        assertThat(Manifests.<Map<String, Object>>at(map, "metadata", "labels"))
+                .containsEntry("grafana_dashboard", "1");
+        String json = Manifests.<Map<String, Object>>at(map, "data")
+                .get("egress-platform.json")
+                .toString();
         Map<String, Object> dashboard = ChartRendering.yaml().load(json); // JSON is YAML
         List<String> titles = Manifests.<List<Map<String, Object>>>at(dashboard, "panels").stream()
-                .map(p -> (String) p.get("title")).toList();
-        assertThat(titles).contains("Deliveries by outcome", "Latency per hop (p50 / p99)",
-                "Traffic per egress IP (App's Border calls)", "Errors per egress IP",
-                "Registry propagation lag (publish to App)", "Routing snapshot age per App");
+                .map(p -> (String) p.get("title"))
+                .toList();
+        assertThat(titles)
+                .contains(
+                        "Deliveries by outcome",
+                        "Latency per hop (p50 / p99)",
+                        "Traffic per egress IP (App's Border calls)",
+                        "Errors per egress IP",
+                        "Registry propagation lag (publish to App)",
+                        "Routing snapshot age per App");
     }
 
     @SuppressWarnings("unchecked")
@@ -149,15 +179,19 @@ class MonitoringTest {
         return Map.of("groups", groups);
     }
 
-    private record Result(int exit, String output) {
-    }
+    private record Result(int exit, String output) {}
 
     private static Result run(Path promtool, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(promtool.toString()));
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).directory(WORK.toFile()).redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(command)
+                .directory(WORK.toFile())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("promtool finished").isTrue();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS))
+                .as("promtool finished")
+                .isTrue();
         return new Result(process.exitValue(), output);
     }
 

@@ -1,10 +1,10 @@
 package dev.egress.helm;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
 
 /**
  * Values without a working default fail the render with a message saying what to set, instead of an
@@ -15,8 +15,7 @@ class RequiredValuesTest {
 
     @Test
     void theChartsOwnDefaultsFailTheRenderAskingForTheYdbAddress() {
-        assertThatThrownBy(ChartRendering.bare()::text)
-                .hasMessageContaining("registry.connectionString is required");
+        assertThatThrownBy(ChartRendering.bare()::text).hasMessageContaining("registry.connectionString is required");
     }
 
     @Test
@@ -25,7 +24,8 @@ class RequiredValuesTest {
                 .set("registry.connectionString", "grpc://ydb:2135/Root/egress")
                 .set("auth.existingSecret", "egress-tokens");
 
-        assertThatThrownBy(render::text).hasMessageContaining("app.image.repository is required")
+        assertThatThrownBy(render::text)
+                .hasMessageContaining("app.image.repository is required")
                 .hasMessageContaining("no image is published");
     }
 
@@ -33,14 +33,18 @@ class RequiredValuesTest {
     void anImageWithoutTagOrDigestFailsTheRender() {
         assertThatThrownBy(ChartRendering.render().set("app.image.tag", "")::text)
                 .hasMessageContaining("app.image.tag or app.image.digest is required");
-        assertThatCode(ChartRendering.render().set("app.image.tag", "")
-                .set("app.image.digest", "sha256:" + "b".repeat(64))::text).doesNotThrowAnyException();
+        assertThatCode(ChartRendering.render()
+                        .set("app.image.tag", "")
+                        .set("app.image.digest", "sha256:" + "b".repeat(64))::text)
+                .doesNotThrowAnyException();
     }
 
     @Test
     void theBorderImageIsRequiredOnlyWhenBordersAreConfigured() {
-        assertThatCode(ChartRendering.render().set("border.image.repository", "")::text).doesNotThrowAnyException();
-        assertThatThrownBy(ChartRendering.render().example("values-multus.yaml").set("border.image.repository", "")::text)
+        assertThatCode(ChartRendering.render().set("border.image.repository", "")::text)
+                .doesNotThrowAnyException();
+        assertThatThrownBy(
+                        ChartRendering.render().example("values-multus.yaml").set("border.image.repository", "")::text)
                 .hasMessageContaining("border.image.repository is required");
     }
 

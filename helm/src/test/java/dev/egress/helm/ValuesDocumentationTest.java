@@ -1,6 +1,6 @@
 package dev.egress.helm;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,8 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Bitnami convention: every value in values.yaml carries a {@code ## @param}, and no @param is stale. */
 class ValuesDocumentationTest {
@@ -30,12 +29,16 @@ class ValuesDocumentationTest {
         collectLeaves("", values, leaves);
 
         // A @param on a map documents its whole subtree (e.g. a free-form tenant policy).
-        assertThat(leaves).allSatisfy(leaf -> assertThat(params)
-                .as("## @param for %s", leaf)
-                .anyMatch(p -> leaf.equals(p) || leaf.startsWith(p + ".")));
+        assertThat(leaves)
+                .allSatisfy(leaf -> assertThat(params)
+                        .as("## @param for %s", leaf)
+                        .anyMatch(p -> leaf.equals(p) || leaf.startsWith(p + ".")));
         Set<String> allPaths = new TreeSet<>();
         collectPaths("", values, allPaths);
-        assertThat(params).allSatisfy(p -> assertThat(allPaths).as("value documented by @param %s", p).contains(p));
+        assertThat(params)
+                .allSatisfy(p -> assertThat(allPaths)
+                        .as("value documented by @param %s", p)
+                        .contains(p));
     }
 
     @SuppressWarnings("unchecked")

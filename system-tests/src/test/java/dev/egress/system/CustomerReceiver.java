@@ -24,8 +24,7 @@ import java.util.concurrent.Executors;
  */
 public final class CustomerReceiver {
 
-    private CustomerReceiver() {
-    }
+    private CustomerReceiver() {}
 
     /**
      * Serves until the process is stopped.
@@ -42,8 +41,11 @@ public final class CustomerReceiver {
             HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getByName("::"), port), 256);
             server.setExecutor(Executors.newFixedThreadPool(8));
             server.createContext("/", exchange -> {
-                try (exchange; InputStream in = exchange.getRequestBody()) {
-                    String body = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace('\n', ' ').replace('\t', ' ');
+                try (exchange;
+                        InputStream in = exchange.getRequestBody()) {
+                    String body = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                            .replace('\n', ' ')
+                            .replace('\t', ' ');
                     String line = exchange.getRemoteAddress().getAddress().getHostAddress() + "\t" + port + "\t"
                             + exchange.getRequestURI().getRawPath() + "\t" + body + "\n";
                     synchronized (lock) {
@@ -70,8 +72,7 @@ public final class CustomerReceiver {
      * @param path      the request path
      * @param body      the body (new lines flattened)
      */
-    record Request(InetAddress peer, int localPort, String path, String body) {
-    }
+    record Request(InetAddress peer, int localPort, String path, String body) {}
 
     /**
      * Reads the records written so far; a line still being written is skipped.

@@ -35,8 +35,7 @@ final class DeliveryLoad implements AutoCloseable {
      * @param egressIp  the egress IP App reported, for 200s
      * @param millis    how long the client waited for App's answer
      */
-    record Outcome(String id, String tenant, Instant sentAt, int status, String slug, String egressIp, long millis) {
-    }
+    record Outcome(String id, String tenant, Instant sentAt, int status, String slug, String egressIp, long millis) {}
 
     private final Http http;
     private final List<URI> deliveryUris;
@@ -49,8 +48,12 @@ final class DeliveryLoad implements AutoCloseable {
     private final AtomicLong sequence = new AtomicLong();
     private volatile boolean stopped;
 
-    private DeliveryLoad(Http http, List<URI> deliveryUris, Function<String, String> hookUrl,
-                         Supplier<List<RecordingSink.Received>> received, String label) {
+    private DeliveryLoad(
+            Http http,
+            List<URI> deliveryUris,
+            Function<String, String> hookUrl,
+            Supplier<List<RecordingSink.Received>> received,
+            String label) {
         this.http = http;
         this.deliveryUris = List.copyOf(deliveryUris);
         this.hookUrl = hookUrl;
@@ -82,8 +85,13 @@ final class DeliveryLoad implements AutoCloseable {
      * @param period       one delivery per tenant each period
      * @return the running load
      */
-    static DeliveryLoad start(Http http, List<URI> deliveryUris, Function<String, String> hookUrl,
-                              Supplier<List<RecordingSink.Received>> received, String label, Duration period) {
+    static DeliveryLoad start(
+            Http http,
+            List<URI> deliveryUris,
+            Function<String, String> hookUrl,
+            Supplier<List<RecordingSink.Received>> received,
+            String label,
+            Duration period) {
         DeliveryLoad load = new DeliveryLoad(http, deliveryUris, hookUrl, received, label);
         load.ticker.scheduleAtFixedRate(load::tick, 0, period.toMillis(), TimeUnit.MILLISECONDS);
         return load;
@@ -106,9 +114,17 @@ final class DeliveryLoad implements AutoCloseable {
         String body = """
                 {"tenantId":"%s","url":"%s","payload":{"id":"%s"}}""".formatted(tenant, hookUrl.apply(tenant), id);
         Http.Response response = http.post(deliveryUris.get(app), Platform.API_TOKEN, body);
-        String egressIp = response.ok() && response.json() != null && response.json().has("egressIp")
-                ? response.json().get("egressIp").asString() : null;
-        outcomes.add(new Outcome(id, tenant, sentAt, response.status(), response.problemSlug(), egressIp,
+        String egressIp =
+                response.ok() && response.json() != null && response.json().has("egressIp")
+                        ? response.json().get("egressIp").asString()
+                        : null;
+        outcomes.add(new Outcome(
+                id,
+                tenant,
+                sentAt,
+                response.status(),
+                response.problemSlug(),
+                egressIp,
                 Duration.between(sentAt, Instant.now()).toMillis()));
     }
 

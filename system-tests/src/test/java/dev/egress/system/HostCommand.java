@@ -16,8 +16,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class HostCommand {
 
-    private HostCommand() {
-    }
+    private HostCommand() {}
 
     /**
      * A command's exit code (or an HTTP status, for {@link NatNetwork#curl}) and output.
@@ -98,8 +97,12 @@ final class HostCommand {
         if (tool.contains("/")) {
             return tool;
         }
-        return searchPath().stream().map(d -> Path.of(d, tool)).filter(Files::isExecutable).findFirst()
-                .map(Path::toString).orElse(tool);
+        return searchPath().stream()
+                .map(d -> Path.of(d, tool))
+                .filter(Files::isExecutable)
+                .findFirst()
+                .map(Path::toString)
+                .orElse(tool);
     }
 
     /**

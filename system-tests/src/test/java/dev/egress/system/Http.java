@@ -6,9 +6,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import javax.net.ssl.SSLContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import javax.net.ssl.SSLContext;
 
 /** A small JSON client for the platform's HTTP APIs (App and Border). */
 final class Http {
@@ -63,13 +63,19 @@ final class Http {
     }
 
     Response post(URI uri, String token, String body) {
-        return send(HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.ofString(body))
-                .header("Content-Type", "application/json"), token);
+        return send(
+                HttpRequest.newBuilder(uri)
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .header("Content-Type", "application/json"),
+                token);
     }
 
     Response put(URI uri, String token, String body) {
-        return send(HttpRequest.newBuilder(uri).PUT(HttpRequest.BodyPublishers.ofString(body))
-                .header("Content-Type", "application/json"), token);
+        return send(
+                HttpRequest.newBuilder(uri)
+                        .PUT(HttpRequest.BodyPublishers.ofString(body))
+                        .header("Content-Type", "application/json"),
+                token);
     }
 
     Response send(HttpRequest.Builder builder, String token) {
@@ -85,7 +91,10 @@ final class Http {
             } catch (RuntimeException notJson) {
                 // Kept as text: some failure paths (e.g. a proxy in front) may not answer JSON.
             }
-            return new Response(response.statusCode(), json, response.body(),
+            return new Response(
+                    response.statusCode(),
+                    json,
+                    response.body(),
                     response.headers().firstValue("Retry-After").orElse(null));
         } catch (IOException e) {
             return new Response(0, null, e.toString(), null);

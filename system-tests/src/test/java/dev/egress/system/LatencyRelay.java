@@ -37,8 +37,7 @@ final class LatencyRelay implements AutoCloseable {
     private static final int CHUNK = 16 * 1024;
 
     /** One read, due to be written at {@code dueNanos}; {@code data == null} is the end of the stream. */
-    private record Chunk(byte[] data, long dueNanos) {
-    }
+    private record Chunk(byte[] data, long dueNanos) {}
 
     private final ServerSocket server;
     private final InetSocketAddress upstream;
@@ -187,7 +186,8 @@ final class LatencyRelay implements AutoCloseable {
     /** The emulated flight time: parks until a deadline (this is the delay itself, not a test's wait). */
     private static void waitUntil(long dueNanos) {
         long left;
-        while ((left = dueNanos - System.nanoTime()) > 0 && !Thread.currentThread().isInterrupted()) {
+        while ((left = dueNanos - System.nanoTime()) > 0
+                && !Thread.currentThread().isInterrupted()) {
             LockSupport.parkNanos(left);
         }
     }

@@ -115,7 +115,9 @@ class LatencyRelayTest {
     }
 
     private static void echoUntilEnd(Socket s) {
-        try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+        try (s;
+                InputStream in = s.getInputStream();
+                OutputStream out = s.getOutputStream()) {
             byte[] buffer = new byte[8192];
             int n;
             while ((n = in.read(buffer)) >= 0) {

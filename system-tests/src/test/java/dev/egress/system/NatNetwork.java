@@ -40,6 +40,7 @@ final class NatNetwork implements AutoCloseable {
     static final String BIND = "10.77.1.5";
     /** The address the NAT translates {@link #BIND} to: what customers see and allowlist. */
     static final String PUBLIC = "203.0.113.10";
+
     static final String CUSTOMER_IP = "203.0.113.100";
 
     private static final Path LOCK = Path.of("/tmp/egress-nat-it.lock");
@@ -59,7 +60,8 @@ final class NatNetwork implements AutoCloseable {
     static String unavailableReason() {
         String uid = exec(List.of("id", "-u"), null).output().strip();
         if (!"0".equals(uid)) {
-            return "network namespaces and nftables need root (uid " + uid + ", user " + System.getProperty("user.name") + ")";
+            return "network namespaces and nftables need root (uid " + uid + ", user " + System.getProperty("user.name")
+                    + ")";
         }
         for (String tool : List.of("ip", "nft", "curl")) {
             if (!HostCommand.onPath(tool)) {
@@ -137,7 +139,10 @@ final class NatNetwork implements AutoCloseable {
 
     /** Adds the router's rule that rewrites the Border's bind address to the public one. */
     void translateBindToPublic() {
-        nft(ROUTER, "add rule ip nat postrouting ip saddr %s oifname \"to-cust\" counter snat to %s\n".formatted(BIND, PUBLIC));
+        nft(
+                ROUTER,
+                "add rule ip nat postrouting ip saddr %s oifname \"to-cust\" counter snat to %s\n"
+                        .formatted(BIND, PUBLIC));
     }
 
     /**
@@ -146,7 +151,9 @@ final class NatNetwork implements AutoCloseable {
      * @return the drop counter
      */
     long droppedByCustomer() {
-        return counter(exec(List.of("ip", "netns", "exec", CUSTOMER, "nft", "list", "table", "inet", "allowlist"), null).output(),
+        return counter(
+                exec(List.of("ip", "netns", "exec", CUSTOMER, "nft", "list", "table", "inet", "allowlist"), null)
+                        .output(),
                 "drop");
     }
 
@@ -156,7 +163,9 @@ final class NatNetwork implements AutoCloseable {
      * @return the accept counter
      */
     long acceptedByCustomer() {
-        return counter(exec(List.of("ip", "netns", "exec", CUSTOMER, "nft", "list", "table", "inet", "allowlist"), null).output(),
+        return counter(
+                exec(List.of("ip", "netns", "exec", CUSTOMER, "nft", "list", "table", "inet", "allowlist"), null)
+                        .output(),
                 "accept");
     }
 
@@ -166,13 +175,16 @@ final class NatNetwork implements AutoCloseable {
      * @return the snat rule's counter
      */
     long translated() {
-        return counter(exec(List.of("ip", "netns", "exec", ROUTER, "nft", "list", "table", "ip", "nat"), null).output(),
+        return counter(
+                exec(List.of("ip", "netns", "exec", ROUTER, "nft", "list", "table", "ip", "nat"), null)
+                        .output(),
                 "snat to " + PUBLIC);
     }
 
     private static long counter(String listing, String verdict) {
         long total = 0;
-        Matcher m = Pattern.compile("counter packets (\\d+) bytes \\d+ " + Pattern.quote(verdict)).matcher(listing);
+        Matcher m = Pattern.compile("counter packets (\\d+) bytes \\d+ " + Pattern.quote(verdict))
+                .matcher(listing);
         while (m.find()) {
             total += Long.parseLong(m.group(1));
         }
@@ -192,7 +204,8 @@ final class NatNetwork implements AutoCloseable {
         full.addAll(command);
         try {
             Files.createDirectories(log.getParent());
-            ProcessBuilder builder = new ProcessBuilder(full).redirectErrorStream(true)
+            ProcessBuilder builder = new ProcessBuilder(full)
+                    .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().put("PATH", String.join(":", HostCommand.searchPath()));
             return builder.start();
@@ -211,8 +224,21 @@ final class NatNetwork implements AutoCloseable {
      * @return the status (0 when nothing answered) and body
      */
     static Result curl(String method, String url, String bearer, String jsonBody) {
-        List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", BORDER, "curl", "-s", "-m", "60",
-                "-X", method, "-H", "Authorization: Bearer " + bearer, "-w", "\n%{http_code}"));
+        List<String> command = new ArrayList<>(List.of(
+                "ip",
+                "netns",
+                "exec",
+                BORDER,
+                "curl",
+                "-s",
+                "-m",
+                "60",
+                "-X",
+                method,
+                "-H",
+                "Authorization: Bearer " + bearer,
+                "-w",
+                "\n%{http_code}"));
         if (jsonBody != null) {
             command.addAll(List.of("-H", "Content-Type: application/json", "--data-binary", "@-"));
         }
@@ -237,7 +263,8 @@ final class NatNetwork implements AutoCloseable {
             if (!ns.startsWith(PREFIX)) {
                 continue;
             }
-            for (String pid : exec(List.of("ip", "netns", "pids", ns), null).output().split("\\s+")) {
+            for (String pid :
+                    exec(List.of("ip", "netns", "pids", ns), null).output().split("\\s+")) {
                 if (pid.matches("\\d+")) {
                     exec(List.of("kill", "-9", pid), null);
                 }

@@ -75,17 +75,25 @@ class NetworkPartitionsIT {
         for (int i = 0; i < 8; i++) {
             responses.add(deliver("acme", NetworkPlatform.hookUrl("acme"), "each-ip-" + i));
         }
-        assertThat(responses).allSatisfy(r -> assertThat(r.status()).as(r.text()).isEqualTo(200));
+        assertThat(responses)
+                .allSatisfy(r -> assertThat(r.status()).as(r.text()).isEqualTo(200));
 
         Map<String, String> peerById = peersById("each-ip-");
         Map<String, String> reportedById = new TreeMap<>();
         for (int i = 0; i < responses.size(); i++) {
-            reportedById.put("each-ip-" + i, EgressIp.of(responses.get(i).json().get("egressIp").asString()).value());
+            reportedById.put(
+                    "each-ip-" + i,
+                    EgressIp.of(responses.get(i).json().get("egressIp").asString())
+                            .value());
         }
-        Map<String, Long> byPeer = peerById.values().stream().collect(Collectors.groupingBy(p -> p, TreeMap::new, Collectors.counting()));
-        System.out.printf("[netns] through the firewall: acme deliveries by peer address seen by the customer: %s%n", byPeer);
+        Map<String, Long> byPeer =
+                peerById.values().stream().collect(Collectors.groupingBy(p -> p, TreeMap::new, Collectors.counting()));
+        System.out.printf(
+                "[netns] through the firewall: acme deliveries by peer address seen by the customer: %s%n", byPeer);
 
-        assertThat(peerById).as("the customer saw the IP App reported, for every delivery").isEqualTo(reportedById);
+        assertThat(peerById)
+                .as("the customer saw the IP App reported, for every delivery")
+                .isEqualTo(reportedById);
         assertThat(byPeer.keySet()).as("both of acme's IPs, IPv4 and IPv6").isEqualTo(NetworkPlatform.ACME_IPS);
     }
 
@@ -98,10 +106,13 @@ class NetworkPartitionsIT {
             responses.add(deliver("small-co", NetworkPlatform.hookUrl("acme"), "firewalled-" + i));
         }
         long dropped = net.droppedPackets("customer", NetworkPlatform.FIREWALL_TABLE) - droppedBefore;
-        Map<String, Long> kinds = responses.stream().collect(Collectors.groupingBy(r -> r.status() + " " + r.problemSlug(),
-                TreeMap::new, Collectors.counting()));
-        System.out.printf("[netns] small-co to acme's endpoint: %s; packets dropped by the customer's firewall: %d;"
-                + " received: %d%n", kinds, dropped, peersById("firewalled-").size());
+        Map<String, Long> kinds = responses.stream()
+                .collect(Collectors.groupingBy(
+                        r -> r.status() + " " + r.problemSlug(), TreeMap::new, Collectors.counting()));
+        System.out.printf(
+                "[netns] small-co to acme's endpoint: %s; packets dropped by the customer's firewall: %d;"
+                        + " received: %d%n",
+                kinds, dropped, peersById("firewalled-").size());
 
         assertThat(responses).allSatisfy(r -> {
             assertThat(r.status()).as(r.text()).isIn(502, 504);
@@ -118,18 +129,24 @@ class NetworkPartitionsIT {
         awaitDeliveries(load, 10);
         Instant changed = Instant.now();
         setStatus("border-a", NetworkPlatform.ACME_V4, "DRAINING");
-        await("both Apps stop routing acme's IPv4").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+        await("both Apps stop routing acme's IPv4")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> !platform.activeIps(0).contains(NetworkPlatform.ACME_V4)
                         && !platform.activeIps(1).contains(NetworkPlatform.ACME_V4));
         Instant propagated = Instant.now();
         awaitDeliveries(load, load.delivered().size() + 30);
         List<Outcome> outcomes = load.stop();
 
-        List<Outcome> acmeAfter = outcomes.stream().filter(o -> o.tenant().equals("acme") && o.sentAt().isAfter(propagated)).toList();
-        Map<String, Long> acmeIps = acmeAfter.stream().filter(NetworkPartitionsIT::isSuccess)
+        List<Outcome> acmeAfter = outcomes.stream()
+                .filter(o -> o.tenant().equals("acme") && o.sentAt().isAfter(propagated))
+                .toList();
+        Map<String, Long> acmeIps = acmeAfter.stream()
+                .filter(NetworkPartitionsIT::isSuccess)
                 .collect(Collectors.groupingBy(o -> canonical(o.egressIp()), TreeMap::new, Collectors.counting()));
         Figures figures = Figures.of("drain acme IPv4", load, outcomes);
-        System.out.printf("[netns] drain acme IPv4: propagation to both Apps %d ms; acme afterwards by egress IP %s%n",
+        System.out.printf(
+                "[netns] drain acme IPv4: propagation to both Apps %d ms; acme afterwards by egress IP %s%n",
                 Duration.between(changed, propagated).toMillis(), acmeIps);
 
         figures.assertNoMisrouteNoLoss();
@@ -145,7 +162,9 @@ class NetworkPartitionsIT {
     void drainingAcmesIpv6ThroughTheOperatorApiMovesItsTrafficToTheIpv4One() {
         // The IPv6 literal travels in the operator API's path and through the announcement.
         setStatus("border-b", NetworkPlatform.ACME_V6, "DRAINING");
-        await("both Apps stop routing acme's IPv6").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+        await("both Apps stop routing acme's IPv6")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> !platform.activeIps(0).contains(NetworkPlatform.ACME_V6)
                         && !platform.activeIps(1).contains(NetworkPlatform.ACME_V6));
         List<Http.Response> responses = new ArrayList<>();
@@ -155,10 +174,12 @@ class NetworkPartitionsIT {
         setStatus("border-b", NetworkPlatform.ACME_V6, "ACTIVE");
         platform.awaitAllRoutable();
         Map<String, String> peers = peersById("v6-drained-");
-        System.out.printf("[netns] drain acme IPv6: acme afterwards by peer address %s%n", peers.values().stream()
-                .collect(Collectors.groupingBy(p -> p, TreeMap::new, Collectors.counting())));
+        System.out.printf(
+                "[netns] drain acme IPv6: acme afterwards by peer address %s%n",
+                peers.values().stream().collect(Collectors.groupingBy(p -> p, TreeMap::new, Collectors.counting())));
 
-        assertThat(responses).allSatisfy(r -> assertThat(r.status()).as(r.text()).isEqualTo(200));
+        assertThat(responses)
+                .allSatisfy(r -> assertThat(r.status()).as(r.text()).isEqualTo(200));
         assertThat(peers).hasSize(4);
         assertThat(Set.copyOf(peers.values())).containsExactly(NetworkPlatform.ACME_V4);
     }
@@ -174,8 +195,11 @@ class NetworkPartitionsIT {
         Instant healed;
         long dropped;
         try {
-            await("both Apps drop border-a").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
-                    .until(() -> !platform.liveBorders(0).contains("border-a") && !platform.liveBorders(1).contains("border-a"));
+            await("both Apps drop border-a")
+                    .atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> !platform.liveBorders(0).contains("border-a")
+                            && !platform.liveBorders(1).contains("border-a"));
             removal = Duration.between(cut, Instant.now());
             awaitDeliveries(load, load.delivered().size() + 30);
         } finally {
@@ -184,8 +208,11 @@ class NetworkPartitionsIT {
             healed = Instant.now();
         }
         Instant removedAt = cut.plus(removal);
-        await("border-a re-registers by itself").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> platform.liveBorders(0).contains("border-a") && platform.liveBorders(1).contains("border-a"));
+        await("border-a re-registers by itself")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> platform.liveBorders(0).contains("border-a")
+                        && platform.liveBorders(1).contains("border-a"));
         Duration back = Duration.between(healed, Instant.now());
         platform.awaitAllRoutable();
         List<Outcome> outcomes = load.stop();
@@ -193,11 +220,14 @@ class NetworkPartitionsIT {
         // A margin for the status API poll of this test: what matters is what App did once it knew.
         Instant settled = removedAt.plusSeconds(1);
         Map<String, Long> viaAfterRemoval = outcomes.stream()
-                .filter(o -> isSuccess(o) && o.sentAt().isAfter(settled) && o.sentAt().isBefore(healed))
+                .filter(o -> isSuccess(o)
+                        && o.sentAt().isAfter(settled)
+                        && o.sentAt().isBefore(healed))
                 .collect(Collectors.groupingBy(o -> canonical(o.egressIp()), TreeMap::new, Collectors.counting()));
         Figures figures = Figures.of("border-a <-> registry", load, outcomes);
         Duration bound = NetworkPlatform.SESSION_TIMEOUT.plus(NetworkPlatform.POLL_INTERVAL);
-        System.out.printf("[netns] border-a <-> registry: removed from both Apps after %d ms (session timeout + poll"
+        System.out.printf(
+                "[netns] border-a <-> registry: removed from both Apps after %d ms (session timeout + poll"
                         + " = %d ms); deliveries while removed by egress IP %s; re-registered %d ms after healing;"
                         + " packets dropped on the wire %d%n",
                 removal.toMillis(), bound.toMillis(), viaAfterRemoval, back.toMillis(), dropped);
@@ -206,8 +236,7 @@ class NetworkPartitionsIT {
         figures.assertErrorsAreRetryable();
         // Slack over the bound for detecting the cut stream and this test's poll on a loaded machine.
         assertThat(removal).isLessThanOrEqualTo(bound.plusSeconds(3));
-        assertThat(viaAfterRemoval.keySet()).isNotEmpty()
-                .isSubsetOf(NetworkPlatform.ACME_V6, NetworkPlatform.SHARED_B);
+        assertThat(viaAfterRemoval.keySet()).isNotEmpty().isSubsetOf(NetworkPlatform.ACME_V6, NetworkPlatform.SHARED_B);
     }
 
     @Test
@@ -222,10 +251,15 @@ class NetworkPartitionsIT {
         Instant healed;
         long dropped;
         try {
-            await("acme fails closed past max-staleness").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> load.outcomesSoFar().stream().anyMatch(o -> o.tenant().equals("acme")
-                            && o.status() == 503 && o.sentAt().isAfter(staleAt)));
-            await("stale for 5 s").atMost(Duration.ofSeconds(15))
+            await("acme fails closed past max-staleness")
+                    .atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> load.outcomesSoFar().stream()
+                            .anyMatch(o -> o.tenant().equals("acme")
+                                    && o.status() == 503
+                                    && o.sentAt().isAfter(staleAt)));
+            await("stale for 5 s")
+                    .atMost(Duration.ofSeconds(15))
                     .until(() -> Instant.now().isAfter(staleAt.plusSeconds(5)));
             ageAtHeal = Math.min(platform.snapshotAgeMillis(0), platform.snapshotAgeMillis(1));
         } finally {
@@ -233,34 +267,56 @@ class NetworkPartitionsIT {
             net.heal("cut");
             healed = Instant.now();
         }
-        await("both Apps fresh again").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+        await("both Apps fresh again")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> platform.snapshotAgeMillis(0) < 2_000 && platform.snapshotAgeMillis(1) < 2_000);
         Duration fresh = Duration.between(healed, Instant.now());
         platform.awaitAllRoutable();
         Instant recovered = Instant.now();
-        await("acme delivered again").atMost(Duration.ofSeconds(20))
-                .until(() -> load.outcomesSoFar().stream().anyMatch(o -> o.tenant().equals("acme") && isSuccess(o)
-                        && o.sentAt().isAfter(recovered)));
+        await("acme delivered again")
+                .atMost(Duration.ofSeconds(20))
+                .until(() -> load.outcomesSoFar().stream()
+                        .anyMatch(o -> o.tenant().equals("acme")
+                                && isSuccess(o)
+                                && o.sentAt().isAfter(recovered)));
         List<Outcome> outcomes = load.stop();
 
         // Margins of 2 s around max-staleness: the snapshot's age counts from the last poll before the
         // cut, and a request sent just before the limit may be routed just after it on a loaded machine.
-        List<Outcome> withinStaleness = outcomes.stream().filter(o -> o.sentAt().isBefore(staleAt.minusSeconds(2))).toList();
-        List<Outcome> acmeBeyond = outcomes.stream().filter(o -> o.tenant().equals("acme")
-                && o.sentAt().isAfter(staleAt.plusSeconds(2)) && o.sentAt().isBefore(healed)).toList();
-        List<Outcome> sharedFailed = outcomes.stream().filter(o -> o.tenant().equals("small-co") && !isSuccess(o)).toList();
+        List<Outcome> withinStaleness = outcomes.stream()
+                .filter(o -> o.sentAt().isBefore(staleAt.minusSeconds(2)))
+                .toList();
+        List<Outcome> acmeBeyond = outcomes.stream()
+                .filter(o -> o.tenant().equals("acme")
+                        && o.sentAt().isAfter(staleAt.plusSeconds(2))
+                        && o.sentAt().isBefore(healed))
+                .toList();
+        List<Outcome> sharedFailed = outcomes.stream()
+                .filter(o -> o.tenant().equals("small-co") && !isSuccess(o))
+                .toList();
         Figures figures = Figures.of("app <-> registry", load, outcomes);
-        System.out.printf("[netns] app <-> registry: snapshot age at healing %d ms (max-staleness %d ms); served within"
+        System.out.printf(
+                "[netns] app <-> registry: snapshot age at healing %d ms (max-staleness %d ms); served within"
                         + " staleness %d (failed %d); acme beyond it %d (503: %d); small-co failed %d; fresh again %d ms"
-                        + " after healing; packets dropped on the wire %d%n", ageAtHeal, NetworkPlatform.MAX_STALENESS.toMillis(), withinStaleness.size(),
-                withinStaleness.stream().filter(o -> !isSuccess(o)).count(), acmeBeyond.size(),
-                acmeBeyond.stream().filter(o -> o.status() == 503).count(), sharedFailed.size(), fresh.toMillis(), dropped);
+                        + " after healing; packets dropped on the wire %d%n",
+                ageAtHeal,
+                NetworkPlatform.MAX_STALENESS.toMillis(),
+                withinStaleness.size(),
+                withinStaleness.stream().filter(o -> !isSuccess(o)).count(),
+                acmeBeyond.size(),
+                acmeBeyond.stream().filter(o -> o.status() == 503).count(),
+                sharedFailed.size(),
+                fresh.toMillis(),
+                dropped);
 
         figures.assertNoMisrouteNoLoss();
         assertThat(ageAtHeal).isGreaterThan(NetworkPlatform.MAX_STALENESS.toMillis());
         assertThat(withinStaleness).isNotEmpty().allMatch(NetworkPartitionsIT::isSuccess);
         assertThat(acmeBeyond).isNotEmpty().allMatch(o -> o.status() == 503 && "no-egress-available".equals(o.slug()));
-        assertThat(sharedFailed).as("shared traffic is served from the stale snapshot (shared-when-stale=serve)").isEmpty();
+        assertThat(sharedFailed)
+                .as("shared traffic is served from the stale snapshot (shared-when-stale=serve)")
+                .isEmpty();
     }
 
     @Test
@@ -274,24 +330,33 @@ class NetworkPartitionsIT {
         Instant movedAt;
         long dropped;
         try {
-            await("deliveries flow around border-a").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(100))
+            await("deliveries flow around border-a")
+                    .atMost(Duration.ofSeconds(40))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> lastSuccessesAvoid(load, NetworkPlatform.BORDER_IPS.get("border-a"), 20));
             movedAt = Instant.now();
-            assertThat(platform.liveBorders(0)).as("border-a still looks healthy in the registry").contains("border-a");
+            assertThat(platform.liveBorders(0))
+                    .as("border-a still looks healthy in the registry")
+                    .contains("border-a");
             awaitDeliveries(load, load.delivered().size() + 20);
         } finally {
             dropped = net.droppedOnTheWire("cut");
             net.heal("cut");
             healed = Instant.now();
         }
-        await("border-a carries traffic again").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> load.outcomesSoFar().stream().anyMatch(o -> isSuccess(o) && o.sentAt().isAfter(healed)
-                        && NetworkPlatform.BORDER_IPS.get("border-a").contains(canonical(o.egressIp()))));
+        await("border-a carries traffic again")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> load.outcomesSoFar().stream()
+                        .anyMatch(o -> isSuccess(o)
+                                && o.sentAt().isAfter(healed)
+                                && NetworkPlatform.BORDER_IPS.get("border-a").contains(canonical(o.egressIp()))));
         Duration back = Duration.between(healed, Instant.now());
         List<Outcome> outcomes = load.stop();
 
         Figures figures = Figures.of("app <-> border-a", load, outcomes);
-        System.out.printf("[netns] app <-> border-a: traffic moved to border-b within %d ms; border-a carried traffic"
+        System.out.printf(
+                "[netns] app <-> border-a: traffic moved to border-b within %d ms; border-a carried traffic"
                         + " again %d ms after healing; packets dropped on the wire %d%n",
                 Duration.between(cut, movedAt).toMillis(), back.toMillis(), dropped);
 
@@ -311,8 +376,13 @@ class NetworkPartitionsIT {
         String linkFigures;
         int direct;
         boolean relayed;
-        try (SlowLink slow = SlowLink.open(net, "border-a", NetworkPlatform.BORDER_A, NetworkPlatform.BORDER_PORT,
-                SLOW_LINK_DELAY, SLOW_LINK_LOSS)) {
+        try (SlowLink slow = SlowLink.open(
+                net,
+                "border-a",
+                NetworkPlatform.BORDER_A,
+                NetworkPlatform.BORDER_PORT,
+                SLOW_LINK_DELAY,
+                SLOW_LINK_LOSS)) {
             emulation = slow.emulation();
             relayed = slow.relayed();
             System.out.printf("[netns] slow link emulated with: %s%n", emulation);
@@ -329,19 +399,32 @@ class NetworkPartitionsIT {
         List<Outcome> viaSlow = viaBorder(outcomes, "border-a");
         List<Outcome> viaOther = viaBorder(outcomes, "border-b");
         long rise = percentile(viaSlow, 50) - percentile(fastViaA, 50);
-        Figures figures = Figures.of("slow link (%d ms, %d %% loss on border-a)".formatted(SLOW_LINK_DELAY.toMillis(),
-                SLOW_LINK_LOSS), load, outcomes);
-        System.out.printf("[netns] slow link (%s): latency p50/p95 via border-a before %d/%d ms (%d), with the slow link"
+        Figures figures = Figures.of(
+                "slow link (%d ms, %d %% loss on border-a)".formatted(SLOW_LINK_DELAY.toMillis(), SLOW_LINK_LOSS),
+                load,
+                outcomes);
+        System.out.printf(
+                "[netns] slow link (%s): latency p50/p95 via border-a before %d/%d ms (%d), with the slow link"
                         + " %d/%d ms (%d): p50 +%d ms; via border-b meanwhile %d/%d ms (%d); %s%n",
-                relayed ? "user-space delay, the kernel lacks netem" : "netem", percentile(fastViaA, 50),
-                percentile(fastViaA, 95), fastViaA.size(), percentile(viaSlow, 50), percentile(viaSlow, 95), viaSlow.size(),
-                rise, percentile(viaOther, 50), percentile(viaOther, 95), viaOther.size(), linkFigures);
+                relayed ? "user-space delay, the kernel lacks netem" : "netem",
+                percentile(fastViaA, 50),
+                percentile(fastViaA, 95),
+                fastViaA.size(),
+                percentile(viaSlow, 50),
+                percentile(viaSlow, 95),
+                viaSlow.size(),
+                rise,
+                percentile(viaOther, 50),
+                percentile(viaOther, 95),
+                viaOther.size(),
+                linkFigures);
 
         figures.assertNoMisrouteNoLoss();
         figures.assertErrorsAreRetryable();
         assertThat(fastViaA).as("baseline deliveries via border-a").isNotEmpty();
         assertThat(viaSlow).as("the slow Border kept carrying traffic").isNotEmpty();
-        assertThat(rise).as("p50 latency via border-a rose by the link's delay (%s)", emulation)
+        assertThat(rise)
+                .as("p50 latency via border-a rose by the link's delay (%s)", emulation)
                 .isGreaterThanOrEqualTo(SLOW_LINK_DELAY.toMillis());
         if (relayed) {
             assertThat(direct).as("App reached border-a only through the relay").isZero();
@@ -362,13 +445,24 @@ class NetworkPartitionsIT {
             dropped = net.droppedOnTheWire("loss");
             net.heal("loss");
         }
-        List<Outcome> viaLossy = outcomes.stream().filter(o -> isSuccess(o)
-                && NetworkPlatform.BORDER_IPS.get("border-a").contains(canonical(o.egressIp()))).toList();
-        List<Outcome> viaOther = outcomes.stream().filter(o -> isSuccess(o) && !viaLossy.contains(o)).toList();
+        List<Outcome> viaLossy = outcomes.stream()
+                .filter(o -> isSuccess(o)
+                        && NetworkPlatform.BORDER_IPS.get("border-a").contains(canonical(o.egressIp())))
+                .toList();
+        List<Outcome> viaOther = outcomes.stream()
+                .filter(o -> isSuccess(o) && !viaLossy.contains(o))
+                .toList();
         Figures figures = Figures.of("lossy link (5 % each way on border-a, nftables on the bridge)", load, outcomes);
-        System.out.printf("[netns] lossy link: packets dropped %d; latency p50/p95 via the lossy Border %d/%d ms (%d),"
-                        + " via the other %d/%d ms (%d)%n", dropped, percentile(viaLossy, 50), percentile(viaLossy, 95),
-                viaLossy.size(), percentile(viaOther, 50), percentile(viaOther, 95), viaOther.size());
+        System.out.printf(
+                "[netns] lossy link: packets dropped %d; latency p50/p95 via the lossy Border %d/%d ms (%d),"
+                        + " via the other %d/%d ms (%d)%n",
+                dropped,
+                percentile(viaLossy, 50),
+                percentile(viaLossy, 95),
+                viaLossy.size(),
+                percentile(viaOther, 50),
+                percentile(viaOther, 95),
+                viaOther.size());
 
         figures.assertNoMisrouteNoLoss();
         figures.assertErrorsAreRetryable();
@@ -390,23 +484,39 @@ class NetworkPartitionsIT {
 
         static Figures of(String scenario, DeliveryLoad load, List<Outcome> outcomes) {
             Map<String, RecordingSink.Received> delivered = load.delivered();
-            long losses = outcomes.stream().filter(o -> isSuccess(o) && !delivered.containsKey(o.id())).count();
+            long losses = outcomes.stream()
+                    .filter(o -> isSuccess(o) && !delivered.containsKey(o.id()))
+                    .count();
             Map<String, Outcome> byId = outcomes.stream().collect(Collectors.toMap(Outcome::id, o -> o));
-            long misroutes = delivered.entrySet().stream().filter(e -> {
-                String peer = canonical(e.getValue().peer().getHostAddress());
-                Set<String> allowed = DeliveryLoad.tenantOf(e.getKey()).equals("acme")
-                        ? NetworkPlatform.ACME_IPS : NetworkPlatform.SHARED_IPS;
-                Outcome outcome = byId.get(e.getKey());
-                boolean reportedOther = outcome != null && isSuccess(outcome) && !peer.equals(canonical(outcome.egressIp()));
-                return !allowed.contains(peer) || reportedOther;
-            }).count();
-            Map<String, Long> errors = outcomes.stream().filter(o -> !isSuccess(o))
-                    .collect(Collectors.groupingBy(o -> o.status() + " " + o.slug(), TreeMap::new, Collectors.counting()));
-            long errorsDelivered = outcomes.stream().filter(o -> !isSuccess(o) && delivered.containsKey(o.id())).count();
+            long misroutes = delivered.entrySet().stream()
+                    .filter(e -> {
+                        String peer = canonical(e.getValue().peer().getHostAddress());
+                        Set<String> allowed = DeliveryLoad.tenantOf(e.getKey()).equals("acme")
+                                ? NetworkPlatform.ACME_IPS
+                                : NetworkPlatform.SHARED_IPS;
+                        Outcome outcome = byId.get(e.getKey());
+                        boolean reportedOther =
+                                outcome != null && isSuccess(outcome) && !peer.equals(canonical(outcome.egressIp()));
+                        return !allowed.contains(peer) || reportedOther;
+                    })
+                    .count();
+            Map<String, Long> errors = outcomes.stream()
+                    .filter(o -> !isSuccess(o))
+                    .collect(Collectors.groupingBy(
+                            o -> o.status() + " " + o.slug(), TreeMap::new, Collectors.counting()));
+            long errorsDelivered = outcomes.stream()
+                    .filter(o -> !isSuccess(o) && delivered.containsKey(o.id()))
+                    .count();
             Figures figures = new Figures(outcomes.size(), misroutes, losses, errors, errorsDelivered);
-            System.out.printf("[netns] %s: deliveries %d, misroutes %d, losses %d, client-visible errors %s"
-                            + " (of which reached the customer: %d)%n", scenario, figures.deliveries(), misroutes, losses,
-                    errors.isEmpty() ? "none" : errors, errorsDelivered);
+            System.out.printf(
+                    "[netns] %s: deliveries %d, misroutes %d, losses %d, client-visible errors %s"
+                            + " (of which reached the customer: %d)%n",
+                    scenario,
+                    figures.deliveries(),
+                    misroutes,
+                    losses,
+                    errors.isEmpty() ? "none" : errors,
+                    errorsDelivered);
             return figures;
         }
 
@@ -417,17 +527,22 @@ class NetworkPartitionsIT {
         }
 
         void assertErrorsAreRetryable() {
-            assertThat(errors.keySet()).allSatisfy(kind -> assertThat(kind).as("error kind").matches("(502|503|504) .*"));
+            assertThat(errors.keySet())
+                    .allSatisfy(kind -> assertThat(kind).as("error kind").matches("(502|503|504) .*"));
         }
     }
 
     private Http.Response deliver(String tenant, String url, String id) {
-        return platform.http.post(platform.appUri(0, "/v1/deliveries"), Platform.API_TOKEN,
+        return platform.http.post(
+                platform.appUri(0, "/v1/deliveries"),
+                Platform.API_TOKEN,
                 "{\"tenantId\":\"%s\",\"url\":\"%s\",\"payload\":{\"id\":\"%s\"}}".formatted(tenant, url, id));
     }
 
     private void setStatus(String border, String ip, String status) {
-        Http.Response put = platform.http.put(platform.borderUri(border, "/ops/v1/ips/" + ip), Platform.OPERATOR_TOKEN,
+        Http.Response put = platform.http.put(
+                platform.borderUri(border, "/ops/v1/ips/" + ip),
+                Platform.OPERATOR_TOKEN,
                 "{\"status\":\"" + status + "\"}");
         assertThat(put.status()).as(put.text()).isEqualTo(200);
     }
@@ -445,8 +560,10 @@ class NetworkPartitionsIT {
     }
 
     private static boolean lastSuccessesAvoid(DeliveryLoad load, List<String> ips, int count) {
-        List<Outcome> successes = load.outcomesSoFar().stream().filter(NetworkPartitionsIT::isSuccess)
-                .sorted((a, b) -> a.sentAt().compareTo(b.sentAt())).toList();
+        List<Outcome> successes = load.outcomesSoFar().stream()
+                .filter(NetworkPartitionsIT::isSuccess)
+                .sorted((a, b) -> a.sentAt().compareTo(b.sentAt()))
+                .toList();
         if (successes.size() < count) {
             return false;
         }
@@ -455,12 +572,18 @@ class NetworkPartitionsIT {
     }
 
     private static List<Outcome> viaBorder(List<Outcome> outcomes, String border) {
-        return outcomes.stream().filter(o -> isSuccess(o)
-                && NetworkPlatform.BORDER_IPS.get(border).contains(canonical(o.egressIp()))).toList();
+        return outcomes.stream()
+                .filter(o ->
+                        isSuccess(o) && NetworkPlatform.BORDER_IPS.get(border).contains(canonical(o.egressIp())))
+                .toList();
     }
 
     private static long percentile(List<Outcome> outcomes, int p) {
-        List<Long> sorted = outcomes.stream().filter(NetworkPartitionsIT::isSuccess).map(Outcome::millis).sorted().toList();
+        List<Long> sorted = outcomes.stream()
+                .filter(NetworkPartitionsIT::isSuccess)
+                .map(Outcome::millis)
+                .sorted()
+                .toList();
         return sorted.isEmpty() ? -1 : sorted.get(Math.min(sorted.size() - 1, sorted.size() * p / 100));
     }
 
@@ -469,8 +592,10 @@ class NetworkPartitionsIT {
     }
 
     private static void awaitDeliveries(DeliveryLoad load, int count) {
-        await("%d deliveries at the customer".formatted(count)).atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(100)).until(() -> load.delivered().size() >= count);
+        await("%d deliveries at the customer".formatted(count))
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> load.delivered().size() >= count);
     }
 
     private static boolean isSuccess(Outcome outcome) {

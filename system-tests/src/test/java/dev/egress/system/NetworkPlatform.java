@@ -38,6 +38,7 @@ final class NetworkPlatform implements AutoCloseable {
     static final String BORDER_A = V4 + "10";
     /** border-b is reached over IPv6: its listening socket and advertised URL use a bracketed literal. */
     static final String BORDER_B = V6 + "20";
+
     static final String CUSTOMER_V4 = V4 + "30";
     static final String CUSTOMER_V6 = V6 + "30";
     static final String ACME_V4 = V4 + "11";
@@ -59,6 +60,7 @@ final class NetworkPlatform implements AutoCloseable {
     static final int OPEN_HOOK_PORT = 8089;
     /** Resolves to the customer's IPv4 and IPv6 address (a hosts file given to the Borders). */
     static final String CUSTOMER_NAME = "customer.test";
+
     static final String FIREWALL_TABLE = "webhook";
 
     static final Duration SESSION_TIMEOUT = Duration.ofSeconds(3);
@@ -93,7 +95,8 @@ final class NetworkPlatform implements AutoCloseable {
     }
 
     static NetworkPlatform start(NetworkTopology net) throws IOException {
-        Path logs = Path.of(System.getProperty("egress.logs", "target/system-logs")).resolve("netns");
+        Path logs =
+                Path.of(System.getProperty("egress.logs", "target/system-logs")).resolve("netns");
         Files.createDirectories(logs);
         NetworkPlatform platform = new NetworkPlatform(net, logs);
         try {
@@ -131,34 +134,62 @@ final class NetworkPlatform implements AutoCloseable {
                     tcp dport %d counter drop
                   }
                 }
-                """.formatted(FIREWALL_TABLE, ACME_HOOK_PORT, ACME_V4, ACME_HOOK_PORT, ACME_V6, ACME_HOOK_PORT));
+                """.formatted(
+                        FIREWALL_TABLE, ACME_HOOK_PORT, ACME_V4, ACME_HOOK_PORT, ACME_V6, ACME_HOOK_PORT));
 
-        receiver = ServiceProcess.start("customer", net.execIn("customer"),
+        receiver = ServiceProcess.start(
+                "customer",
+                net.execIn("customer"),
                 List.of("-cp", testClasses().toString(), CustomerReceiver.class.getName()),
-                List.of(records.toString(), String.valueOf(ACME_HOOK_PORT), String.valueOf(OPEN_HOOK_PORT)), logs);
-        registry = ServiceProcess.start("registry", net.execIn("registry"), List.of("-jar", jar("coordination").toString()),
-                registryArgs(), logs);
-        await("coordination node listening").atMost(Duration.ofSeconds(60))
+                List.of(records.toString(), String.valueOf(ACME_HOOK_PORT), String.valueOf(OPEN_HOOK_PORT)),
+                logs);
+        registry = ServiceProcess.start(
+                "registry",
+                net.execIn("registry"),
+                List.of("-jar", jar("coordination").toString()),
+                registryArgs(),
+                logs);
+        await("coordination node listening")
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> registry.logText().contains(connectionString()));
         for (String border : BORDER_IPS.keySet()) {
-            borders.put(border, ServiceProcess.start(border, net.execIn(border),
-                    List.of("-Djdk.net.hosts.file=" + hostsFile, "-jar", jar("border").toString()),
-                    borderArgs(border), logs));
+            borders.put(
+                    border,
+                    ServiceProcess.start(
+                            border,
+                            net.execIn(border),
+                            List.of(
+                                    "-Djdk.net.hosts.file=" + hostsFile,
+                                    "-jar",
+                                    jar("border").toString()),
+                            borderArgs(border),
+                            logs));
         }
         for (int i = 0; i < APP_PORTS.size(); i++) {
-            apps.add(ServiceProcess.start("app-" + i, net.execIn("app"), List.of("-jar", jar("app").toString()),
-                    appArgs(APP_PORTS.get(i), tenants), logs));
+            apps.add(ServiceProcess.start(
+                    "app-" + i,
+                    net.execIn("app"),
+                    List.of("-jar", jar("app").toString()),
+                    appArgs(APP_PORTS.get(i), tenants),
+                    logs));
         }
-        await("customer receiver listening").atMost(Duration.ofSeconds(60))
+        await("customer receiver listening")
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> receiver.logText().contains(":" + OPEN_HOOK_PORT));
         for (String border : borders.keySet()) {
-            await(border + " ready").atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(250))
-                    .until(() -> http.get(borderUri(border, "/actuator/health/readiness"), null).ok());
+            await(border + " ready")
+                    .atMost(Duration.ofSeconds(150))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> http.get(borderUri(border, "/actuator/health/readiness"), null)
+                            .ok());
         }
         for (int i = 0; i < apps.size(); i++) {
             int app = i;
-            await("app-" + i + " ready").atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(250))
-                    .until(() -> http.get(appUri(app, "/actuator/health/readiness"), null).ok());
+            await("app-" + i + " ready")
+                    .atMost(Duration.ofSeconds(150))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> http.get(appUri(app, "/actuator/health/readiness"), null)
+                            .ok());
         }
         awaitAllRoutable();
     }
@@ -169,7 +200,8 @@ final class NetworkPlatform implements AutoCloseable {
 
     private List<String> borderArgs(String border) {
         String address = "border-a".equals(border) ? BORDER_A : BORDER_B;
-        return List.of("--server.address=" + address,
+        return List.of(
+                "--server.address=" + address,
                 "--server.port=" + BORDER_PORT,
                 "--egress.border.id=" + border,
                 "--egress.border.ips=" + String.join(",", BORDER_IPS.get(border)),
@@ -189,7 +221,8 @@ final class NetworkPlatform implements AutoCloseable {
     }
 
     private List<String> appArgs(int port, Path tenants) {
-        return List.of("--server.address=" + APP,
+        return List.of(
+                "--server.address=" + APP,
                 "--server.port=" + port,
                 "--egress.security.api-tokens=" + Platform.API_TOKEN,
                 "--egress.security.internal-token=" + Platform.INTERNAL_TOKEN,
@@ -217,9 +250,10 @@ final class NetworkPlatform implements AutoCloseable {
     }
 
     URI borderUri(String border, String path) {
-        return URI.create("border-a".equals(border)
-                ? "http://" + BORDER_A + ":" + BORDER_PORT + path
-                : "http://[" + BORDER_B + "]:" + BORDER_PORT + path);
+        return URI.create(
+                "border-a".equals(border)
+                        ? "http://" + BORDER_A + ":" + BORDER_PORT + path
+                        : "http://[" + BORDER_B + "]:" + BORDER_PORT + path);
     }
 
     List<URI> deliveryUris() {
@@ -244,7 +278,8 @@ final class NetworkPlatform implements AutoCloseable {
      */
     List<RecordingSink.Received> received() {
         return CustomerReceiver.read(records).stream()
-                .map(r -> new RecordingSink.Received(r.peer(), "POST", r.path(), Map.of(), r.body())).toList();
+                .map(r -> new RecordingSink.Received(r.peer(), "POST", r.path(), Map.of(), r.body()))
+                .toList();
     }
 
     List<CustomerReceiver.Request> customerRequests() {
@@ -261,7 +296,9 @@ final class NetworkPlatform implements AutoCloseable {
         all.addAll(SHARED_IPS);
         for (int i = 0; i < apps.size(); i++) {
             int app = i;
-            await("app-" + i + " routes every IP").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+            await("app-" + i + " routes every IP")
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> activeIps(app).equals(all));
         }
     }
@@ -274,7 +311,8 @@ final class NetworkPlatform implements AutoCloseable {
      */
     Set<String> activeIps(int app) {
         Set<String> ips = new TreeSet<>();
-        JsonNode body = http.get(appUri(app, "/v1/egress/ips"), Platform.API_TOKEN).json();
+        JsonNode body =
+                http.get(appUri(app, "/v1/egress/ips"), Platform.API_TOKEN).json();
         if (body != null && body.has("ips")) {
             for (JsonNode ip : body.get("ips")) {
                 if ("ACTIVE".equals(ip.get("status").asString())) {
@@ -293,7 +331,8 @@ final class NetworkPlatform implements AutoCloseable {
      */
     Set<String> liveBorders(int app) {
         Set<String> live = new TreeSet<>();
-        JsonNode body = http.get(appUri(app, "/v1/egress/ips"), Platform.API_TOKEN).json();
+        JsonNode body =
+                http.get(appUri(app, "/v1/egress/ips"), Platform.API_TOKEN).json();
         if (body != null && body.has("ips")) {
             for (JsonNode ip : body.get("ips")) {
                 for (JsonNode border : ip.get("borders")) {
@@ -305,8 +344,11 @@ final class NetworkPlatform implements AutoCloseable {
     }
 
     long snapshotAgeMillis(int app) {
-        JsonNode body = http.get(appUri(app, "/v1/egress/ips"), Platform.API_TOKEN).json();
-        return body == null || !body.has("ageMillis") ? Long.MAX_VALUE : body.get("ageMillis").asLong();
+        JsonNode body =
+                http.get(appUri(app, "/v1/egress/ips"), Platform.API_TOKEN).json();
+        return body == null || !body.has("ageMillis")
+                ? Long.MAX_VALUE
+                : body.get("ageMillis").asLong();
     }
 
     private static Path jar(String which) {
@@ -319,7 +361,11 @@ final class NetworkPlatform implements AutoCloseable {
 
     private static Path testClasses() {
         try {
-            return Path.of(CustomerReceiver.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Path.of(CustomerReceiver.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }

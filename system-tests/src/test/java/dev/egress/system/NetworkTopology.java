@@ -34,6 +34,7 @@ final class NetworkTopology implements AutoCloseable {
     static final String V6 = "fd00:e9e5::";
     /** The test JVM's address on the bridge. */
     static final String TEST_HOST = V4 + "1";
+
     static final String TEST_HOST_V6 = V6 + "1";
 
     private static final Path LOCK = Path.of("/tmp/egress-netns-it.lock");
@@ -43,6 +44,7 @@ final class NetworkTopology implements AutoCloseable {
 
     /** Host name → its addresses; the first one is the host's service address. */
     private final Map<String, List<String>> hosts;
+
     private final NamespaceLease lease;
 
     private NetworkTopology(Map<String, List<String>> hosts, NamespaceLease lease) {
@@ -77,9 +79,13 @@ final class NetworkTopology implements AutoCloseable {
      * @return null if it works, else why not
      */
     String netemUnavailableReason() {
-        Result r = exec(List.of("ip", "netns", "exec", LAN, "tc", "qdisc", "add", "dev", "lo", "root", "netem", "delay", "1ms"));
+        Result r = exec(List.of(
+                "ip", "netns", "exec", LAN, "tc", "qdisc", "add", "dev", "lo", "root", "netem", "delay", "1ms"));
         exec(List.of("ip", "netns", "exec", LAN, "tc", "qdisc", "del", "dev", "lo", "root"));
-        return r.ok() ? null : "tc netem unavailable (kernel module sch_netem missing?): " + r.output().strip();
+        return r.ok()
+                ? null
+                : "tc netem unavailable (kernel module sch_netem missing?): "
+                        + r.output().strip();
     }
 
     /**
@@ -91,8 +97,8 @@ final class NetworkTopology implements AutoCloseable {
      */
     static NetworkTopology create(Map<String, List<String>> hosts) throws IOException {
         // Two runs on one machine (two worktrees) would fight over the names and the test link: serialise.
-        NetworkTopology topology = new NetworkTopology(new LinkedHashMap<>(hosts),
-                NamespaceLease.take(LOCK, NetworkTopology::removeAll, "netns-cleanup"));
+        NetworkTopology topology = new NetworkTopology(
+                new LinkedHashMap<>(hosts), NamespaceLease.take(LOCK, NetworkTopology::removeAll, "netns-cleanup"));
         try {
             topology.build();
         } catch (RuntimeException e) {
@@ -230,7 +236,9 @@ final class NetworkTopology implements AutoCloseable {
 
     /** A host's addresses of one family as an nftables set, or null if it has none. */
     private String addresses(String host, String family) {
-        List<String> of = hosts.get(host).stream().filter(a -> a.contains(":") == family.equals("ip6")).toList();
+        List<String> of = hosts.get(host).stream()
+                .filter(a -> a.contains(":") == family.equals("ip6"))
+                .toList();
         return of.isEmpty() ? null : "{ " + String.join(", ", of) + " }";
     }
 
@@ -250,7 +258,8 @@ final class NetworkTopology implements AutoCloseable {
      * @return the sum of its counters
      */
     long droppedOnTheWire(String name) {
-        return countDrops(exec(List.of("ip", "netns", "exec", LAN, "nft", "list", "table", "bridge", name)).output());
+        return countDrops(exec(List.of("ip", "netns", "exec", LAN, "nft", "list", "table", "bridge", name))
+                .output());
     }
 
     /**
@@ -261,7 +270,8 @@ final class NetworkTopology implements AutoCloseable {
      * @return the sum over the table's dropping counters
      */
     long droppedPackets(String host, String table) {
-        return countDrops(exec(List.of("ip", "netns", "exec", namespace(host), "nft", "list", "table", "inet", table)).output());
+        return countDrops(exec(List.of("ip", "netns", "exec", namespace(host), "nft", "list", "table", "inet", table))
+                .output());
     }
 
     private static long countDrops(String listing) {
@@ -295,7 +305,9 @@ final class NetworkTopology implements AutoCloseable {
      */
     String qdiscStatistics(String host) {
         return exec(List.of("ip", "netns", "exec", namespace(host), "tc", "-s", "qdisc", "show", "dev", "eth0"))
-                .output().replaceAll("\\s+", " ").strip();
+                .output()
+                .replaceAll("\\s+", " ")
+                .strip();
     }
 
     /**
@@ -352,8 +364,22 @@ final class NetworkTopology implements AutoCloseable {
      */
     int resetConnections(String host, int localPort, String peer) {
         int before = connections(host, localPort, peer);
-        exec(List.of("ip", "netns", "exec", namespace(host), "ss", "-K", "-t", "-n", "state", "established",
-                "sport", "=", ":" + localPort, "dst", peer));
+        exec(List.of(
+                "ip",
+                "netns",
+                "exec",
+                namespace(host),
+                "ss",
+                "-K",
+                "-t",
+                "-n",
+                "state",
+                "established",
+                "sport",
+                "=",
+                ":" + localPort,
+                "dst",
+                peer));
         return before;
     }
 
@@ -366,8 +392,22 @@ final class NetworkTopology implements AutoCloseable {
      * @return how many
      */
     int connections(String host, int localPort, String peer) {
-        Result r = exec(List.of("ip", "netns", "exec", namespace(host), "ss", "-H", "-t", "-n", "state", "established",
-                "sport", "=", ":" + localPort, "dst", peer));
+        Result r = exec(List.of(
+                "ip",
+                "netns",
+                "exec",
+                namespace(host),
+                "ss",
+                "-H",
+                "-t",
+                "-n",
+                "state",
+                "established",
+                "sport",
+                "=",
+                ":" + localPort,
+                "dst",
+                peer));
         if (!r.ok()) {
             throw new IllegalStateException("ss in " + host + " failed: " + r.output());
         }
@@ -399,7 +439,8 @@ final class NetworkTopology implements AutoCloseable {
             return;
         }
         try (var dirs = Files.list(NETNS_ETC)) {
-            for (Path dir : dirs.filter(d -> d.getFileName().toString().startsWith(PREFIX)).toList()) {
+            for (Path dir : dirs.filter(d -> d.getFileName().toString().startsWith(PREFIX))
+                    .toList()) {
                 try (var files = Files.list(dir)) {
                     for (Path file : files.toList()) {
                         Files.deleteIfExists(file);

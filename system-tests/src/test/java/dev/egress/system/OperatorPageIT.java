@@ -11,8 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -28,8 +30,6 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
-import java.util.Comparator;
-import java.util.Set;
 
 /**
  * The operator page in a real browser (headless Chromium through chromedriver) against the real
@@ -53,21 +53,34 @@ class OperatorPageIT {
     void start() throws Exception {
         Optional<Path> chromium = executable("EGRESS_CHROMIUM", "chromium", "chromium-browser", "google-chrome");
         Optional<Path> driver = executable("EGRESS_CHROMEDRIVER", "chromedriver");
-        assumeTrue(chromium.isPresent() && driver.isPresent(), "operator page browser test skipped: no "
-                + (chromium.isEmpty() ? "chromium" : "chromedriver") + " on PATH (Debian: apt-get install chromium "
-                + "chromium-driver, as .ci/run does; or set EGRESS_CHROMIUM / EGRESS_CHROMEDRIVER)");
+        assumeTrue(
+                chromium.isPresent() && driver.isPresent(),
+                "operator page browser test skipped: no "
+                        + (chromium.isEmpty() ? "chromium" : "chromedriver")
+                        + " on PATH (Debian: apt-get install chromium "
+                        + "chromium-driver, as .ci/run does; or set EGRESS_CHROMIUM / EGRESS_CHROMEDRIVER)");
         sink = RecordingSink.start();
         platform = Platform.start(Platform.Layout.LOCAL);
 
         profile = Files.createTempDirectory("operator-page-chromium");
         ChromeOptions options = new ChromeOptions();
         options.setBinary(chromium.get().toFile());
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                "--window-size=1280,800", "--user-data-dir=" + profile);
+        options.addArguments(
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--disable-dev-shm-usage",
+                "--window-size=1280,800",
+                "--user-data-dir=" + profile);
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(driver.get().toFile()).usingAnyFreePort()
-                .withLogFile(platform.logs.resolve("chromedriver.log").toFile()).build();
+                .usingDriverExecutable(driver.get().toFile())
+                .usingAnyFreePort()
+                .withLogFile(platform.logs.resolve("chromedriver.log").toFile())
+                .build();
         browser = new ChromeDriver(service, options);
         browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(10));
         Files.createDirectories(SCREENSHOTS);
@@ -100,20 +113,29 @@ class OperatorPageIT {
         assertThat(browser.getCurrentUrl()).doesNotContain(Platform.OPERATOR_TOKEN);
 
         // Both Borders and the four IPs, with acme's tenants on its tiles.
-        new WebDriverWait(browser, Duration.ofSeconds(15)).until(d -> tiles().size() == 4
-                && d.findElements(By.cssSelector("#borders tr[data-border]")).size() == 2);
+        new WebDriverWait(browser, Duration.ofSeconds(15))
+                .until(d -> tiles().size() == 4
+                        && d.findElements(By.cssSelector("#borders tr[data-border]"))
+                                        .size()
+                                == 2);
         assertThat(tiles().stream().map(t -> t.getAttribute("data-ip")).toList())
                 .containsExactly("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5");
         assertThat(browser.findElements(By.cssSelector("#borders tr[data-border]")))
-                .extracting(r -> r.getAttribute("data-border")).containsExactly("border-a", "border-b");
-        assertThat(tile("127.0.0.3").getText()).contains("ACTIVE").contains("acme").contains("border-a");
+                .extracting(r -> r.getAttribute("data-border"))
+                .containsExactly("border-a", "border-b");
+        assertThat(tile("127.0.0.3").getText())
+                .contains("ACTIVE")
+                .contains("acme")
+                .contains("border-a");
         assertThat(tile("127.0.0.2").getText()).contains("shared pool");
         screenshot("operator-page-fleet");
 
         assertThat(deliverAcme()).isEqualTo("127.0.0.3");
 
         // Drain 127.0.0.3 with the mouse, through the confirmation.
-        tile("127.0.0.3").findElement(By.cssSelector("button[data-action=DRAINING]")).click();
+        tile("127.0.0.3")
+                .findElement(By.cssSelector("button[data-action=DRAINING]"))
+                .click();
         WebElement dialog = browser.findElement(By.id("confirm"));
         assertThat(dialog.isDisplayed()).isTrue();
         assertThat(dialog.getText()).contains("127.0.0.3").contains("DRAINING");
@@ -135,7 +157,8 @@ class OperatorPageIT {
         WebElement activate = tile("127.0.0.3").findElement(By.cssSelector("button[data-action=ACTIVE]"));
         browser.executeScript("arguments[0].focus()", activate);
         browser.switchTo().activeElement().sendKeys(Keys.ENTER);
-        new WebDriverWait(browser, Duration.ofSeconds(5)).until(d -> d.findElement(By.id("confirm")).isDisplayed());
+        new WebDriverWait(browser, Duration.ofSeconds(5))
+                .until(d -> d.findElement(By.id("confirm")).isDisplayed());
         browser.switchTo().activeElement().sendKeys(Keys.TAB);
         assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("confirm-ok");
         browser.switchTo().activeElement().sendKeys(Keys.ENTER);
@@ -162,7 +185,9 @@ class OperatorPageIT {
     /** Sends one acme webhook through App and returns the source IP the sink saw it from. */
     private String deliverAcme() {
         int before = sink.received().size();
-        Http.Response response = platform.http.post(platform.appUri(0, "/v1/deliveries"), Platform.API_TOKEN,
+        Http.Response response = platform.http.post(
+                platform.appUri(0, "/v1/deliveries"),
+                Platform.API_TOKEN,
                 "{\"tenantId\":\"acme\",\"url\":\"" + sink.baseUri() + "/hooks/acme\",\"payload\":{\"n\":1}}");
         assertThat(response.status()).as(response.text()).isEqualTo(200);
         await().atMost(Duration.ofSeconds(5)).until(() -> sink.received().size() > before);

@@ -37,8 +37,12 @@ final class Platform implements AutoCloseable {
      * @param borderArgs more {@code --name=value} arguments for every Border
      * @param appArgs    more {@code --name=value} arguments for every App
      */
-    record Layout(Map<String, List<String>> borders, String tenants, int apps, List<String> borderArgs,
-                  List<String> appArgs) {
+    record Layout(
+            Map<String, List<String>> borders,
+            String tenants,
+            int apps,
+            List<String> borderArgs,
+            List<String> appArgs) {
 
         Layout {
             borderArgs = List.copyOf(borderArgs);
@@ -50,14 +54,17 @@ final class Platform implements AutoCloseable {
         }
 
         /** {@code ./run-local.sh}'s layout: border-a .2/.3, border-b .4/.5, acme on .3/.4, small-co on .2/.5. */
-        static final Layout LOCAL = new Layout(orderedMap("border-a", List.of("127.0.0.2", "127.0.0.3"),
-                "border-b", List.of("127.0.0.4", "127.0.0.5")), """
+        static final Layout LOCAL = new Layout(
+                orderedMap(
+                        "border-a", List.of("127.0.0.2", "127.0.0.3"), "border-b", List.of("127.0.0.4", "127.0.0.5")),
+                """
                 sharedPool: [127.0.0.2, 127.0.0.5]
                 tenants:
                   - id: acme
                     dedicatedIps: [127.0.0.3, 127.0.0.4]
                   - id: small-co
-                """, 1);
+                """,
+                1);
     }
 
     static final String API_TOKEN = "system-api-token";
@@ -122,17 +129,26 @@ final class Platform implements AutoCloseable {
     }
 
     private void launch() throws IOException {
-        coordination = ServiceProcess.start("coordination", jar("coordination"),
-                List.of("--port", String.valueOf(coordinationPort), "--database", "/local"), logs);
-        await("coordination node listening").atMost(Duration.ofSeconds(60))
+        coordination = ServiceProcess.start(
+                "coordination",
+                jar("coordination"),
+                List.of("--port", String.valueOf(coordinationPort), "--database", "/local"),
+                logs);
+        await("coordination node listening")
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> coordination.logText().contains("grpc://127.0.0.1:" + coordinationPort + "/local"));
         Path tenants = logs.resolve("tenants.yaml");
         Files.writeString(tenants, layout.tenants());
         for (Map.Entry<String, List<String>> border : layout.borders().entrySet()) {
             int port = freePort();
             borderPorts.put(border.getKey(), port);
-            borders.put(border.getKey(), ServiceProcess.start(border.getKey(), jar("border"),
-                    borderArgs(border.getKey(), border.getValue(), port), logs));
+            borders.put(
+                    border.getKey(),
+                    ServiceProcess.start(
+                            border.getKey(),
+                            jar("border"),
+                            borderArgs(border.getKey(), border.getValue(), port),
+                            logs));
         }
         for (int i = 0; i < layout.apps(); i++) {
             int port = freePort();
@@ -144,16 +160,22 @@ final class Platform implements AutoCloseable {
         }
         for (int i = 0; i < apps.size(); i++) {
             int app = i;
-            await("app-" + i + " ready").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
-                    .until(() -> http.get(appUri(app, "/actuator/health/readiness"), null).ok());
-            await("app-" + i + " sees all borders").atMost(Duration.ofSeconds(30))
-                    .until(() -> liveBorders(app).equals(new TreeSet<>(layout.borders().keySet())));
+            await("app-" + i + " ready")
+                    .atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> http.get(appUri(app, "/actuator/health/readiness"), null)
+                            .ok());
+            await("app-" + i + " sees all borders")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> liveBorders(app)
+                            .equals(new TreeSet<>(layout.borders().keySet())));
         }
     }
 
     private List<String> borderArgs(String id, List<String> ips, int port) {
         TestPki.Issued identity = borderCa.border(id);
-        List<String> args = new ArrayList<>(List.of("--server.port=" + port,
+        List<String> args = new ArrayList<>(List.of(
+                "--server.port=" + port,
                 "--egress.border.id=" + id,
                 "--egress.border.ips=" + String.join(",", ips),
                 "--egress.border.advertised-url=https://127.0.0.1:" + port,
@@ -171,7 +193,8 @@ final class Platform implements AutoCloseable {
     }
 
     private List<String> appArgs(int port, Path tenants) {
-        List<String> args = new ArrayList<>(List.of("--server.port=" + port,
+        List<String> args = new ArrayList<>(List.of(
+                "--server.port=" + port,
                 "--egress.security.api-tokens=" + API_TOKEN,
                 "--egress.security.internal-token=" + INTERNAL_TOKEN,
                 "--egress.security.operator-token=" + OPERATOR_TOKEN,
@@ -192,8 +215,11 @@ final class Platform implements AutoCloseable {
     }
 
     void awaitBorderReady(String border) {
-        await(border + " ready").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
-                .until(() -> http.get(borderUri(border, "/actuator/health/readiness"), null).ok());
+        await(border + " ready")
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> http.get(borderUri(border, "/actuator/health/readiness"), null)
+                        .ok());
     }
 
     URI appUri(int app, String path) {
@@ -231,7 +257,9 @@ final class Platform implements AutoCloseable {
      */
     long snapshotAgeMillis(int app) {
         JsonNode ips = http.get(appUri(app, "/v1/egress/ips"), API_TOKEN).json();
-        return ips == null || !ips.has("ageMillis") ? Long.MAX_VALUE : ips.get("ageMillis").asLong();
+        return ips == null || !ips.has("ageMillis")
+                ? Long.MAX_VALUE
+                : ips.get("ageMillis").asLong();
     }
 
     /**

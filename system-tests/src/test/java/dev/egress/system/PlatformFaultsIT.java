@@ -58,10 +58,14 @@ class PlatformFaultsIT {
         awaitDeliveries(load, 10);
 
         Instant changed = Instant.now();
-        Http.Response put = platform.http.put(platform.borderUri("border-a", "/ops/v1/ips/127.0.0.3"),
-                Platform.OPERATOR_TOKEN, "{\"status\":\"DRAINING\"}");
+        Http.Response put = platform.http.put(
+                platform.borderUri("border-a", "/ops/v1/ips/127.0.0.3"),
+                Platform.OPERATOR_TOKEN,
+                "{\"status\":\"DRAINING\"}");
         assertThat(put.status()).as(put.text()).isEqualTo(200);
-        await("both Apps see 127.0.0.3 DRAINING").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+        await("both Apps see 127.0.0.3 DRAINING")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> "DRAINING".equals(platform.statusSeenByApp(0, "127.0.0.3", "border-a"))
                         && "DRAINING".equals(platform.statusSeenByApp(1, "127.0.0.3", "border-a")));
         Instant propagated = Instant.now();
@@ -69,19 +73,31 @@ class PlatformFaultsIT {
         awaitDeliveries(load, before + 20);
         List<Outcome> outcomes = load.stop();
 
-        List<Outcome> afterPropagation = outcomes.stream().filter(o -> o.sentAt().isAfter(propagated)).toList();
-        long viaDrained = afterPropagation.stream().filter(o -> "127.0.0.3".equals(o.egressIp())).count();
+        List<Outcome> afterPropagation =
+                outcomes.stream().filter(o -> o.sentAt().isAfter(propagated)).toList();
+        long viaDrained = afterPropagation.stream()
+                .filter(o -> "127.0.0.3".equals(o.egressIp()))
+                .count();
         long failed = outcomes.stream().filter(o -> !isSuccess(o)).count();
-        System.out.printf("[drain] propagation to both Apps: %d ms; deliveries after it: %d, via the drained IP: %d;"
-                        + " failed overall: %d of %d%n", Duration.between(changed, propagated).toMillis(),
-                afterPropagation.size(), viaDrained, failed, outcomes.size());
+        System.out.printf(
+                "[drain] propagation to both Apps: %d ms; deliveries after it: %d, via the drained IP: %d;"
+                        + " failed overall: %d of %d%n",
+                Duration.between(changed, propagated).toMillis(),
+                afterPropagation.size(),
+                viaDrained,
+                failed,
+                outcomes.size());
 
         assertThat(afterPropagation).isNotEmpty();
         assertThat(viaDrained).isZero();
-        assertThat(failed).as("in-flight deliveries complete and others move on").isZero();
+        assertThat(failed)
+                .as("in-flight deliveries complete and others move on")
+                .isZero();
         assertNoneLostAndNoForeignIp(load, outcomes);
 
-        platform.http.put(platform.borderUri("border-a", "/ops/v1/ips/127.0.0.3"), Platform.OPERATOR_TOKEN,
+        platform.http.put(
+                platform.borderUri("border-a", "/ops/v1/ips/127.0.0.3"),
+                Platform.OPERATOR_TOKEN,
                 "{\"status\":\"ACTIVE\"}");
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> "ACTIVE".equals(platform.statusSeenByApp(0, "127.0.0.3", "border-a"))
@@ -96,20 +112,26 @@ class PlatformFaultsIT {
 
         Instant killed = Instant.now();
         platform.borders.get("border-b").kill();
-        await("both Apps drop border-b").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
-                .until(() -> !platform.liveBorders(0).contains("border-b") && !platform.liveBorders(1).contains("border-b"));
+        await("both Apps drop border-b")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> !platform.liveBorders(0).contains("border-b")
+                        && !platform.liveBorders(1).contains("border-b"));
         Duration removal = Duration.between(killed, Instant.now());
         int before = load.delivered().size();
         awaitDeliveries(load, before + 20);
         List<Outcome> outcomes = load.stop();
 
         long failed = outcomes.stream().filter(o -> !isSuccess(o)).count();
-        Set<Integer> failureStatuses = outcomes.stream().filter(o -> !isSuccess(o)).map(Outcome::status)
+        Set<Integer> failureStatuses = outcomes.stream()
+                .filter(o -> !isSuccess(o))
+                .map(Outcome::status)
                 .collect(Collectors.toCollection(TreeSet::new));
         Duration bound = Platform.SESSION_TIMEOUT.plus(Platform.POLL_INTERVAL);
-        System.out.printf("[kill -9] removal from both Apps: %d ms (session timeout + poll = %d ms);"
-                        + " deliveries: %d, failed: %d %s%n", removal.toMillis(), bound.toMillis(), outcomes.size(),
-                failed, failureStatuses);
+        System.out.printf(
+                "[kill -9] removal from both Apps: %d ms (session timeout + poll = %d ms);"
+                        + " deliveries: %d, failed: %d %s%n",
+                removal.toMillis(), bound.toMillis(), outcomes.size(), failed, failureStatuses);
 
         // The bound is the issue's; the slack covers detection of the broken stream and the status
         // API poll of this test on a shared two-core machine. The figure itself is printed above.
@@ -131,9 +153,12 @@ class PlatformFaultsIT {
             ServiceProcess process = platform.borders.get(border);
             Instant terminated = Instant.now();
             process.terminate();
-            assertThat(process.awaitExit(Duration.ofSeconds(30))).as(border + " exits after SIGTERM").isTrue();
-            System.out.printf("[rolling] %s exited %d ms after SIGTERM (code %d)%n", border,
-                    Duration.between(terminated, Instant.now()).toMillis(), process.exitCode());
+            assertThat(process.awaitExit(Duration.ofSeconds(30)))
+                    .as(border + " exits after SIGTERM")
+                    .isTrue();
+            System.out.printf(
+                    "[rolling] %s exited %d ms after SIGTERM (code %d)%n",
+                    border, Duration.between(terminated, Instant.now()).toMillis(), process.exitCode());
             process.restart();
             platform.awaitBorderReady(border);
             awaitAllBordersLive();
@@ -159,10 +184,16 @@ class PlatformFaultsIT {
         assertThat(platform.coordination.awaitExit(Duration.ofSeconds(10))).isTrue();
         Instant staleAt = killed.plus(Platform.MAX_STALENESS);
         // Fails closed once the snapshot is older than max-staleness: wait for the first such refusal.
-        await("dedicated traffic fails closed").atMost(Duration.ofSeconds(25)).pollInterval(Duration.ofMillis(100))
-                .until(() -> load.outcomesSoFar().stream().anyMatch(o -> o.tenant().equals("acme")
-                        && o.status() == 503 && o.sentAt().isAfter(staleAt)));
-        await("registry down for 20 s").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+        await("dedicated traffic fails closed")
+                .atMost(Duration.ofSeconds(25))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> load.outcomesSoFar().stream()
+                        .anyMatch(o -> o.tenant().equals("acme")
+                                && o.status() == 503
+                                && o.sentAt().isAfter(staleAt)));
+        await("registry down for 20 s")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> Duration.between(killed, Instant.now()).compareTo(Duration.ofSeconds(20)) >= 0);
 
         long ageAtRestart = Math.min(platform.snapshotAgeMillis(0), platform.snapshotAgeMillis(1));
@@ -171,28 +202,41 @@ class PlatformFaultsIT {
         // Converged: both Apps read the restarted registry again (fresh snapshot) and it holds every
         // Border, which re-registered by itself on a new session.
         Set<String> all = new TreeSet<>(Platform.BORDERS.keySet());
-        await("both Apps read a registry holding every Border again").atMost(Duration.ofSeconds(60))
+        await("both Apps read a registry holding every Border again")
+                .atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(100))
-                .until(() -> platform.snapshotAgeMillis(0) < 2_000 && platform.snapshotAgeMillis(1) < 2_000
-                        && platform.liveBorders(0).equals(all) && platform.liveBorders(1).equals(all));
+                .until(() -> platform.snapshotAgeMillis(0) < 2_000
+                        && platform.snapshotAgeMillis(1) < 2_000
+                        && platform.liveBorders(0).equals(all)
+                        && platform.liveBorders(1).equals(all));
         Duration convergence = Duration.between(restarted, Instant.now());
         Instant converged = Instant.now();
-        await("dedicated deliveries flow again").atMost(Duration.ofSeconds(20))
-                .until(() -> load.outcomesSoFar().stream().anyMatch(o -> o.tenant().equals("acme") && isSuccess(o)
-                        && o.sentAt().isAfter(converged)));
+        await("dedicated deliveries flow again")
+                .atMost(Duration.ofSeconds(20))
+                .until(() -> load.outcomesSoFar().stream()
+                        .anyMatch(o -> o.tenant().equals("acme")
+                                && isSuccess(o)
+                                && o.sentAt().isAfter(converged)));
         List<Outcome> outcomes = load.stop();
 
         // Within max-staleness (with a margin for detection of the outage) everything was served.
         Instant servedUntil = staleAt.minus(Duration.ofSeconds(2));
-        List<Outcome> withinStaleness = outcomes.stream().filter(o -> o.sentAt().isBefore(servedUntil)).toList();
-        List<Outcome> acmeBeyond = outcomes.stream().filter(o -> o.tenant().equals("acme"))
-                .filter(o -> o.sentAt().isAfter(staleAt.plus(Duration.ofSeconds(2))) && o.sentAt().isBefore(restarted))
+        List<Outcome> withinStaleness =
+                outcomes.stream().filter(o -> o.sentAt().isBefore(servedUntil)).toList();
+        List<Outcome> acmeBeyond = outcomes.stream()
+                .filter(o -> o.tenant().equals("acme"))
+                .filter(o -> o.sentAt().isAfter(staleAt.plus(Duration.ofSeconds(2)))
+                        && o.sentAt().isBefore(restarted))
                 .toList();
-        System.out.printf("[registry outage] snapshot age when the node came back: %d ms; served within staleness:"
+        System.out.printf(
+                "[registry outage] snapshot age when the node came back: %d ms; served within staleness:"
                         + " %d (failed %d); acme beyond staleness: %d (503: %d); convergence after restart: %d ms%n",
-                ageAtRestart, withinStaleness.size(),
-                withinStaleness.stream().filter(o -> !isSuccess(o)).count(), acmeBeyond.size(),
-                acmeBeyond.stream().filter(o -> o.status() == 503).count(), convergence.toMillis());
+                ageAtRestart,
+                withinStaleness.size(),
+                withinStaleness.stream().filter(o -> !isSuccess(o)).count(),
+                acmeBeyond.size(),
+                acmeBeyond.stream().filter(o -> o.status() == 503).count(),
+                convergence.toMillis());
 
         assertThat(ageAtRestart).as("the Apps saw the outage").isGreaterThan(Platform.MAX_STALENESS.toMillis());
         assertThat(withinStaleness).isNotEmpty().allMatch(PlatformFaultsIT::isSuccess);
@@ -206,7 +250,8 @@ class PlatformFaultsIT {
         BadInput bad = new BadInput(platform, sink);
         Map<String, Integer> statuses = bad.sendEverywhere();
         System.out.printf("[bad input] %d requests: %s%n", statuses.size(), statuses);
-        assertThat(statuses).allSatisfy((name, status) -> assertThat(status).as(name).isBetween(400, 499));
+        assertThat(statuses)
+                .allSatisfy((name, status) -> assertThat(status).as(name).isBetween(400, 499));
 
         int slowClients = bad.holdSlowClientsWhile(() -> {
             Http.Response ok = deliverOnce("slow-clients");
@@ -215,12 +260,15 @@ class PlatformFaultsIT {
         System.out.printf("[bad input] %d slow clients held open while a delivery succeeded%n", slowClients);
 
         int rogue = bad.publishMalformedAnnouncements();
-        await("malformed owners counted, snapshot intact").atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            assertThat(platform.liveBorders(0)).isEqualTo(new TreeSet<>(Platform.BORDERS.keySet()));
-            assertThat(platform.liveBorders(1)).isEqualTo(new TreeSet<>(Platform.BORDERS.keySet()));
-        });
+        await("malformed owners counted, snapshot intact")
+                .atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> {
+                    assertThat(platform.liveBorders(0)).isEqualTo(new TreeSet<>(Platform.BORDERS.keySet()));
+                    assertThat(platform.liveBorders(1)).isEqualTo(new TreeSet<>(Platform.BORDERS.keySet()));
+                });
         Http.Response after = deliverOnce("after-rogue");
-        System.out.printf("[bad input] %d malformed announcements in the registry; delivery afterwards: %d%n",
+        System.out.printf(
+                "[bad input] %d malformed announcements in the registry; delivery afterwards: %d%n",
                 rogue, after.status());
         assertThat(after.status()).as(after.text()).isEqualTo(200);
         bad.close();
@@ -233,19 +281,27 @@ class PlatformFaultsIT {
     }
 
     private Http.Response deliverOnce(String id) {
-        return platform.http.post(platform.appUri(0, "/v1/deliveries"), Platform.API_TOKEN,
-                "{\"tenantId\":\"acme\",\"url\":\"%s/hook\",\"payload\":{\"id\":\"%s\"}}".formatted(sink.baseUri(), id));
+        return platform.http.post(
+                platform.appUri(0, "/v1/deliveries"),
+                Platform.API_TOKEN,
+                "{\"tenantId\":\"acme\",\"url\":\"%s/hook\",\"payload\":{\"id\":\"%s\"}}"
+                        .formatted(sink.baseUri(), id));
     }
 
     private void awaitAllBordersLive() {
         Set<String> all = new TreeSet<>(Platform.BORDERS.keySet());
-        await("both Apps see every Border").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> platform.liveBorders(0).equals(all) && platform.liveBorders(1).equals(all));
+        await("both Apps see every Border")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> platform.liveBorders(0).equals(all)
+                        && platform.liveBorders(1).equals(all));
     }
 
     private static void awaitDeliveries(DeliveryLoad load, int count) {
-        await("%d deliveries at the sink".formatted(count)).atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(50)).until(() -> load.delivered().size() >= count);
+        await("%d deliveries at the sink".formatted(count))
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> load.delivered().size() >= count);
     }
 
     private static boolean isSuccess(Outcome outcome) {
@@ -255,15 +311,21 @@ class PlatformFaultsIT {
     /** Every 200 reached the sink, and no delivery left from an IP outside its tenant's set. */
     private static void assertNoneLostAndNoForeignIp(DeliveryLoad load, List<Outcome> outcomes) {
         Map<String, RecordingSink.Received> delivered = load.delivered();
-        List<String> lost = outcomes.stream().filter(PlatformFaultsIT::isSuccess).map(Outcome::id)
-                .filter(id -> !delivered.containsKey(id)).toList();
+        List<String> lost = outcomes.stream()
+                .filter(PlatformFaultsIT::isSuccess)
+                .map(Outcome::id)
+                .filter(id -> !delivered.containsKey(id))
+                .toList();
         long foreignDedicated = delivered.entrySet().stream()
                 .filter(e -> DeliveryLoad.tenantOf(e.getKey()).equals("acme"))
-                .filter(e -> !Platform.ACME_IPS.contains(e.getValue().peer().getHostAddress())).count();
+                .filter(e -> !Platform.ACME_IPS.contains(e.getValue().peer().getHostAddress()))
+                .count();
         long foreignShared = delivered.entrySet().stream()
                 .filter(e -> DeliveryLoad.tenantOf(e.getKey()).equals("small-co"))
-                .filter(e -> !Platform.SHARED_IPS.contains(e.getValue().peer().getHostAddress())).count();
-        System.out.printf("  lost silently: %d; dedicated from a foreign IP: %d; shared outside the pool: %d%n",
+                .filter(e -> !Platform.SHARED_IPS.contains(e.getValue().peer().getHostAddress()))
+                .count();
+        System.out.printf(
+                "  lost silently: %d; dedicated from a foreign IP: %d; shared outside the pool: %d%n",
                 lost.size(), foreignDedicated, foreignShared);
         assertThat(lost).as("answered 200 but never reached the sink").isEmpty();
         assertThat(foreignDedicated).isZero();

@@ -8,12 +8,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A Border behind a NAT, for real: it binds the private {@value NatNetwork#BIND}, a router namespace
@@ -50,7 +50,8 @@ class PublicAddressNatIT {
         Assumptions.assumeTrue(unavailable == null, () -> "PublicAddressNatIT skipped: " + unavailable);
         work = Files.createTempDirectory("egress-nat-it");
         peers = work.resolve("peers.txt");
-        Path logs = Path.of(System.getProperty("egress.logs", work.resolve("logs").toString()), "nat");
+        Path logs =
+                Path.of(System.getProperty("egress.logs", work.resolve("logs").toString()), "nat");
         Path tenants = Files.writeString(work.resolve("tenants.yaml"), """
                 sharedPool: []
                 tenants:
@@ -64,36 +65,62 @@ class PublicAddressNatIT {
         List<String> jvm = List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
         String registry = "--egress.registry.connection-string=grpc://127.0.0.1:" + COORDINATION_PORT + "/local";
 
-        processes.add(NatNetwork.start(NatNetwork.CUSTOMER,
-                List.of(java, receiver.toString(), String.valueOf(RECEIVER_PORT), peers.toString()), logs.resolve("receiver.log")));
-        processes.add(NatNetwork.start(NatNetwork.BORDER, with(jvm, "-jar", jar("coordination"),
-                "--port", String.valueOf(COORDINATION_PORT), "--database", "/local"), logs.resolve("coordination.log")));
-        processes.add(NatNetwork.start(NatNetwork.BORDER, with(jvm, "-jar", jar("border"),
-                "--server.port=" + BORDER_PORT,
-                "--egress.border.id=border-nat",
-                "--egress.border.ips=" + NatNetwork.BIND + "=" + NatNetwork.PUBLIC,
-                "--egress.border.advertised-url=http://127.0.0.1:" + BORDER_PORT,
-                "--egress.border.drain-timeout=2s",
-                // Plaintext and unsigned: this test is about the NAT; the trust chain has its own tests.
-                "--egress.security.insecure-local=true",
-                "--egress.security.internal-token=" + INTERNAL_TOKEN,
-                "--egress.security.operator-token=" + OPERATOR_TOKEN,
-                "--egress.ssrf.allowed-ranges=" + NatNetwork.CUSTOMER_IP + "/32:" + RECEIVER_PORT,
-                "--egress.limits.connect-timeout=2s",
-                registry), logs.resolve("border.log")));
-        processes.add(NatNetwork.start(NatNetwork.BORDER, with(jvm, "-jar", jar("app"),
-                "--server.port=" + APP_PORT,
-                "--egress.security.api-tokens=" + API_TOKEN,
-                // Plaintext and unsigned: this test is about the NAT; the trust chain has its own tests.
-                "--egress.security.insecure-local=true",
-                "--egress.security.internal-token=" + INTERNAL_TOKEN,
-                "--egress.security.operator-token=" + OPERATOR_TOKEN,
-                "--egress.tenants.file=" + tenants,
-                "--egress.dispatch.max-attempts=1",
-                registry), logs.resolve("app.log")));
+        processes.add(NatNetwork.start(
+                NatNetwork.CUSTOMER,
+                List.of(java, receiver.toString(), String.valueOf(RECEIVER_PORT), peers.toString()),
+                logs.resolve("receiver.log")));
+        processes.add(NatNetwork.start(
+                NatNetwork.BORDER,
+                with(
+                        jvm,
+                        "-jar",
+                        jar("coordination"),
+                        "--port",
+                        String.valueOf(COORDINATION_PORT),
+                        "--database",
+                        "/local"),
+                logs.resolve("coordination.log")));
+        processes.add(NatNetwork.start(
+                NatNetwork.BORDER,
+                with(
+                        jvm,
+                        "-jar",
+                        jar("border"),
+                        "--server.port=" + BORDER_PORT,
+                        "--egress.border.id=border-nat",
+                        "--egress.border.ips=" + NatNetwork.BIND + "=" + NatNetwork.PUBLIC,
+                        "--egress.border.advertised-url=http://127.0.0.1:" + BORDER_PORT,
+                        "--egress.border.drain-timeout=2s",
+                        // Plaintext and unsigned: this test is about the NAT; the trust chain has its own tests.
+                        "--egress.security.insecure-local=true",
+                        "--egress.security.internal-token=" + INTERNAL_TOKEN,
+                        "--egress.security.operator-token=" + OPERATOR_TOKEN,
+                        "--egress.ssrf.allowed-ranges=" + NatNetwork.CUSTOMER_IP + "/32:" + RECEIVER_PORT,
+                        "--egress.limits.connect-timeout=2s",
+                        registry),
+                logs.resolve("border.log")));
+        processes.add(NatNetwork.start(
+                NatNetwork.BORDER,
+                with(
+                        jvm,
+                        "-jar",
+                        jar("app"),
+                        "--server.port=" + APP_PORT,
+                        "--egress.security.api-tokens=" + API_TOKEN,
+                        // Plaintext and unsigned: this test is about the NAT; the trust chain has its own tests.
+                        "--egress.security.insecure-local=true",
+                        "--egress.security.internal-token=" + INTERNAL_TOKEN,
+                        "--egress.security.operator-token=" + OPERATOR_TOKEN,
+                        "--egress.tenants.file=" + tenants,
+                        "--egress.dispatch.max-attempts=1",
+                        registry),
+                logs.resolve("app.log")));
 
-        await("App ready with the Border's IP routed").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-                .until(() -> NatNetwork.curl("GET", APP + "/v1/tenants/acme/egress", API_TOKEN, null).output()
+        await("App ready with the Border's IP routed")
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> NatNetwork.curl("GET", APP + "/v1/tenants/acme/egress", API_TOKEN, null)
+                        .output()
                         .contains("\"available\":true"));
         await("receiver listening").atMost(Duration.ofSeconds(60)).until(() -> Files.exists(peers));
     }
@@ -141,20 +168,28 @@ class PublicAddressNatIT {
     void everyViewACustomerReadsNamesOnlyThePublicAddress() {
         HostCommand.Result tenant = NatNetwork.curl("GET", APP + "/v1/tenants/acme/egress", API_TOKEN, null);
         assertThat(tenant.code()).isEqualTo(200);
-        assertThat(tenant.output()).contains("\"ip\":\"" + NatNetwork.PUBLIC + "\"").doesNotContain(NatNetwork.BIND);
+        assertThat(tenant.output())
+                .contains("\"ip\":\"" + NatNetwork.PUBLIC + "\"")
+                .doesNotContain(NatNetwork.BIND);
 
         HostCommand.Result ips = NatNetwork.curl("GET", APP + "/v1/egress/ips", API_TOKEN, null);
         assertThat(ips.code()).isEqualTo(200);
-        assertThat(ips.output()).contains("\"ip\":\"" + NatNetwork.PUBLIC + "\"").doesNotContain(NatNetwork.BIND);
+        assertThat(ips.output())
+                .contains("\"ip\":\"" + NatNetwork.PUBLIC + "\"")
+                .doesNotContain(NatNetwork.BIND);
 
         // The operator's fleet view shows both, so an operator can match them with the cloud's console.
         HostCommand.Result fleet = NatNetwork.curl("GET", APP + "/ops/v1/fleet", OPERATOR_TOKEN, null);
         assertThat(fleet.code()).isEqualTo(200);
-        assertThat(fleet.output()).contains("\"ip\":\"%s\",\"bind\":\"%s\"".formatted(NatNetwork.PUBLIC, NatNetwork.BIND));
+        assertThat(fleet.output())
+                .contains("\"ip\":\"%s\",\"bind\":\"%s\"".formatted(NatNetwork.PUBLIC, NatNetwork.BIND));
     }
 
     private static HostCommand.Result deliver(String event) {
-        return NatNetwork.curl("POST", APP + "/v1/deliveries", API_TOKEN,
+        return NatNetwork.curl(
+                "POST",
+                APP + "/v1/deliveries",
+                API_TOKEN,
                 "{\"tenantId\":\"acme\",\"url\":\"%s\",\"payload\":{\"event\":\"%s\"}}".formatted(RECEIVER_URL, event));
     }
 
@@ -166,7 +201,8 @@ class PublicAddressNatIT {
 
     private static String jar(String name) {
         String path = System.getProperty("egress.jar." + name);
-        Assumptions.assumeTrue(path != null && Files.exists(Path.of(path)),
+        Assumptions.assumeTrue(
+                path != null && Files.exists(Path.of(path)),
                 () -> "PublicAddressNatIT skipped: " + name + " jar missing (build with -am package): " + path);
         return path;
     }

@@ -31,13 +31,18 @@ class RunLocalSmokeIT {
                 busy.add(port);
             }
         }
-        assumeTrue(busy.isEmpty(), () -> "skipped: the local platform's ports " + busy
-                + " are in use on 127.0.0.1 (is ./run-local.sh running?); stop it to run this test");
+        assumeTrue(
+                busy.isEmpty(),
+                () -> "skipped: the local platform's ports " + busy
+                        + " are in use on 127.0.0.1 (is ./run-local.sh running?); stop it to run this test");
 
         Path root = Path.of("..").toAbsolutePath().normalize();
         Path log = Files.createTempFile("run-local-smoke", ".log");
-        ProcessBuilder builder = new ProcessBuilder("bash", root.resolve("run-local.sh").toString(), "--smoke")
-                .directory(root.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder = new ProcessBuilder(
+                        "bash", root.resolve("run-local.sh").toString(), "--smoke")
+                .directory(root.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         builder.environment().put("RUN_LOCAL_JAVA_OPTS", "-Dsmoke.marker=added");
         Process process = builder.start();
 
@@ -54,12 +59,16 @@ class RunLocalSmokeIT {
                 .contains("OK   acme: delivered from 127.0.0.")
                 .contains("OK   small-co: delivered from 127.0.0.")
                 .contains("OK   acme: delivered from 127.0.0.3 (allowed: 127.0.0.3)")
-                .contains("run-local.sh stop border-b -> ok: stop border-b", "run-local.sh start border-b -> ok: start border-b")
+                .contains(
+                        "run-local.sh stop border-b -> ok: stop border-b",
+                        "run-local.sh start border-b -> ok: start border-b")
                 .contains("OK   RUN_LOCAL_JAVA_OPTS added after the defaults")
                 .contains("smoke test passed");
         assertThat(process.exitValue()).isZero();
         for (int port : LOCAL_PORTS) {
-            assertThat(listening(port)).as("port %d released after the run", port).isFalse();
+            assertThat(listening(port))
+                    .as("port %d released after the run", port)
+                    .isFalse();
         }
     }
 

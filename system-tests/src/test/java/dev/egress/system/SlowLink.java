@@ -61,25 +61,37 @@ final class SlowLink implements AutoCloseable {
         String netem = net.netemUnavailableReason();
         if (netem == null) {
             net.netem(border, "delay %dms loss %d%%".formatted(delay.toMillis(), lossPercent));
-            return new SlowLink(net, border, "tc netem on %s's interface (delay %d ms, loss %d %%)"
-                    .formatted(border, delay.toMillis(), lossPercent), null, 0);
+            return new SlowLink(
+                    net,
+                    border,
+                    "tc netem on %s's interface (delay %d ms, loss %d %%)"
+                            .formatted(border, delay.toMillis(), lossPercent),
+                    null,
+                    0);
         }
         if (address.contains(":")) {
-            throw new IllegalArgumentException("address: " + address + " (expected: IPv4, the diversion is 'table ip')");
+            throw new IllegalArgumentException(
+                    "address: " + address + " (expected: IPv4, the diversion is 'table ip')");
         }
-        LatencyRelay relay = LatencyRelay.start(InetAddress.getByName(NetworkTopology.TEST_HOST),
-                new InetSocketAddress(address, port), delay);
+        LatencyRelay relay = LatencyRelay.start(
+                InetAddress.getByName(NetworkTopology.TEST_HOST), new InetSocketAddress(address, port), delay);
         try {
             net.lossy(LOSS, border, lossPercent);
             net.divert(DIVERSION, "app", address, port, NetworkTopology.TEST_HOST, relay.port());
             // Established connections are not diverted: make App open new ones (the load is stopped, they are idle).
             int reset = net.resetConnections(border, port, NetworkPlatform.APP);
-            await("App reaches " + border + " only through the relay").atMost(Duration.ofSeconds(70))
+            await("App reaches " + border + " only through the relay")
+                    .atMost(Duration.ofSeconds(70))
                     .pollInterval(Duration.ofMillis(200))
                     .until(() -> net.connections(border, port, NetworkPlatform.APP) == 0);
-            return new SlowLink(net, border, ("user-space latency relay (%d ms each way, App <-> %s) + nftables loss"
-                    + " (%d %% each way on %s's link), because %s").formatted(delay.toMillis(), border, lossPercent,
-                    border, netem), relay, reset);
+            return new SlowLink(
+                    net,
+                    border,
+                    ("user-space latency relay (%d ms each way, App <-> %s) + nftables loss"
+                                    + " (%d %% each way on %s's link), because %s")
+                            .formatted(delay.toMillis(), border, lossPercent, border, netem),
+                    relay,
+                    reset);
         } catch (RuntimeException e) {
             net.undivert(DIVERSION, "app");
             net.heal(LOSS);
@@ -113,8 +125,14 @@ final class SlowLink implements AutoCloseable {
             return "netem's counters: " + net.qdiscStatistics(border);
         }
         return ("relay: %d connections, %d bytes App -> %s, %d back; App's direct connections reset at the switch: %d;"
-                + " packets dropped on the wire: %d").formatted(relay.connections(), relay.bytesUp(), border,
-                relay.bytesDown(), resetAtStart, droppedOnTheWire());
+                        + " packets dropped on the wire: %d")
+                .formatted(
+                        relay.connections(),
+                        relay.bytesUp(),
+                        border,
+                        relay.bytesDown(),
+                        resetAtStart,
+                        droppedOnTheWire());
     }
 
     /** Packets the bridge dropped for the relay's variant so far (-1 with netem). */

@@ -34,7 +34,9 @@ class SystemIT {
     private static final String PROBLEM = "urn:egress:problem:";
 
     /** border-a and border-b give up on a target after 2 s; the App's attempt waits up to 10 s. */
-    static final Platform.Layout LAYOUT = new Platform.Layout(borders(), """
+    static final Platform.Layout LAYOUT = new Platform.Layout(
+            borders(),
+            """
             sharedPool: [127.0.0.8, 127.0.0.9]
             tenants:
               - id: acme
@@ -42,7 +44,10 @@ class SystemIT {
               - id: beta
                 dedicatedIps: [127.0.0.5]
               - id: small-co
-            """, 1, List.of("--egress.limits.response-timeout=2s"), List.of("--egress.dispatch.attempt-timeout=10s"));
+            """,
+            1,
+            List.of("--egress.limits.response-timeout=2s"),
+            List.of("--egress.dispatch.attempt-timeout=10s"));
 
     private Platform platform;
     private RecordingSink sink;
@@ -76,7 +81,8 @@ class SystemIT {
         sink.clear();
         sink.reply(RecordingSink.Reply.ok());
         await().atMost(Duration.ofSeconds(60))
-                .until(() -> platform.liveBorders(0).size() >= (platform.borders.get("border-a").isAlive() ? 3 : 2));
+                .until(() -> platform.liveBorders(0).size()
+                        >= (platform.borders.get("border-a").isAlive() ? 3 : 2));
     }
 
     private Http.Response deliver(String tenant) {
@@ -84,7 +90,9 @@ class SystemIT {
     }
 
     private Http.Response deliverTo(String tenant, String url, String payload) {
-        return platform.http.post(platform.appUri(0, "/v1/deliveries"), Platform.API_TOKEN,
+        return platform.http.post(
+                platform.appUri(0, "/v1/deliveries"),
+                Platform.API_TOKEN,
                 "{\"tenantId\":\"" + tenant + "\",\"url\":\"" + url + "\",\"payload\":" + payload + "}");
     }
 
@@ -93,8 +101,12 @@ class SystemIT {
     }
 
     private int setStatus(String border, String ip, String status) {
-        return platform.http.put(platform.borderUri(border, "/ops/v1/ips/" + ip), Platform.OPERATOR_TOKEN,
-                "{\"status\":\"" + status + "\"}").status();
+        return platform.http
+                .put(
+                        platform.borderUri(border, "/ops/v1/ips/" + ip),
+                        Platform.OPERATOR_TOKEN,
+                        "{\"status\":\"" + status + "\"}")
+                .status();
     }
 
     private Set<String> peers() {
@@ -107,7 +119,9 @@ class SystemIT {
 
     /** Whether the App holds a circuit breaker for a Border: its state meter exists exactly as long as the breaker. */
     private boolean hasBreaker(String border) {
-        return get("/actuator/metrics/resilience4j.circuitbreaker.state?tag=name:border-" + border).status() == 200;
+        return get("/actuator/metrics/resilience4j.circuitbreaker.state?tag=name:border-" + border)
+                        .status()
+                == 200;
     }
 
     private static String text(Http.Response response, String field) {
@@ -156,7 +170,8 @@ class SystemIT {
         assertThat(text(first, "egressIp")).isEqualTo("127.0.0.6");
 
         assertThat(setStatus("border-a", "127.0.0.6", "DRAINING")).isEqualTo(200);
-        await().atMost(Duration.ofSeconds(30)).until(() -> statusInApp("border-a", "127.0.0.6").equals(Optional.of("DRAINING")));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> statusInApp("border-a", "127.0.0.6").equals(Optional.of("DRAINING")));
         sink.clear();
         for (int i = 0; i < 20; i++) {
             assertOk(deliver("acme"));
@@ -164,14 +179,16 @@ class SystemIT {
         assertThat(peers()).containsExactly("127.0.0.7");
 
         assertThat(setStatus("border-a", "127.0.0.6", "ACTIVE")).isEqualTo(200);
-        await().atMost(Duration.ofSeconds(30)).until(() -> statusInApp("border-a", "127.0.0.6").equals(Optional.of("ACTIVE")));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> statusInApp("border-a", "127.0.0.6").equals(Optional.of("ACTIVE")));
     }
 
     @Test
     @Order(3)
     void allOfATenantsIpsDownIs503WithRetryAfterAndNothingLeaves() {
         assertThat(setStatus("border-b", "127.0.0.5", "DISABLED")).isEqualTo(200);
-        await().atMost(Duration.ofSeconds(30)).until(() -> statusInApp("border-b", "127.0.0.5").equals(Optional.of("DISABLED")));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> statusInApp("border-b", "127.0.0.5").equals(Optional.of("DISABLED")));
 
         for (int i = 0; i < 5; i++) {
             Http.Response refused = deliver("beta");
@@ -181,7 +198,8 @@ class SystemIT {
         assertThat(sink.received()).isEmpty();
 
         assertThat(setStatus("border-b", "127.0.0.5", "ACTIVE")).isEqualTo(200);
-        await().atMost(Duration.ofSeconds(30)).until(() -> statusInApp("border-b", "127.0.0.5").equals(Optional.of("ACTIVE")));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> statusInApp("border-b", "127.0.0.5").equals(Optional.of("ACTIVE")));
         Http.Response delivered = deliver("beta");
         assertOk(delivered);
         assertThat(text(delivered, "egressIp")).isEqualTo("127.0.0.5");
@@ -209,7 +227,9 @@ class SystemIT {
         assertThat(text(refused, "reason")).isEqualTo("connection-refused");
         assertThat(refused.json().get("targetContacted").asBoolean()).isFalse();
         assertThat(refused.json().get("targetContacted").isBoolean()).isTrue();
-        assertThat(text(refused, "detail")).startsWith("the target refused the connection").doesNotContain("finishConnect");
+        assertThat(text(refused, "detail"))
+                .startsWith("the target refused the connection")
+                .doesNotContain("finishConnect");
     }
 
     @Test
@@ -222,8 +242,11 @@ class SystemIT {
             assertProblem(deliverTo("acme", "http://127.0.0.1:80/probe-" + i, "{}"), 403, "target-denied");
         }
 
-        List<String> lines = app.logText().substring(logBefore).lines()
-                .filter(l -> l.contains("Refused webhook target for tenant 'acme'")).toList();
+        List<String> lines = app.logText()
+                .substring(logBefore)
+                .lines()
+                .filter(l -> l.contains("Refused webhook target for tenant 'acme'"))
+                .toList();
         assertThat(lines).hasSize(1);
         assertThat(lines.get(0)).contains("DENIED_RANGE");
         assertThat(sink.received()).noneMatch(r -> r.path().startsWith("/probe-"));
@@ -247,7 +270,8 @@ class SystemIT {
         assertThat(text(answer, "egressIp")).isEqualTo("127.0.0.7");
         assertThat(peers()).containsExactly("127.0.0.7");
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> !platform.liveBorders(0).contains("border-a"));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> !platform.liveBorders(0).contains("border-a"));
         // The breaker goes in a snapshot listener, just after the swap the status API already shows.
         await("border-a's breaker removed").atMost(Duration.ofSeconds(10)).until(() -> !hasBreaker("border-a"));
         for (int i = 0; i < 10; i++) {

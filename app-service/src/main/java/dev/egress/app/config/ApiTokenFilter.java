@@ -48,7 +48,11 @@ public final class ApiTokenFilter extends BearerFilterSupport {
     /** Exchange attribute holding the tenant a tenant-bound token may act for; absent for other tokens. */
     public static final String BOUND_TENANT_ATTRIBUTE = "egress.boundTenant";
 
-    private enum Door { OPEN, OPERATOR, API }
+    private enum Door {
+        OPEN,
+        OPERATOR,
+        API
+    }
 
     /**
      * Open beside the probes: the API description is the public contract of an open-source project, and
@@ -57,6 +61,7 @@ public final class ApiTokenFilter extends BearerFilterSupport {
     private static final Set<String> OPEN_PATHS = Set.of("/v3/api-docs", "/swagger-ui.html");
     /** Swagger UI's own assets (served only where springdoc.swagger-ui.enabled=true). */
     private static final Set<String> OPEN_FOR_READING = Set.of("swagger-ui", "webjars");
+
     private static final Pattern TENANT_EGRESS = Pattern.compile("/v1/tenants/[^/]+/egress");
     private final TokenSource apiTokens;
     private final TokenSource operatorTokens;
@@ -77,12 +82,15 @@ public final class ApiTokenFilter extends BearerFilterSupport {
     }
 
     @Override
-    protected Mono<Void> authorise(ServerWebExchange exchange, WebFilterChain chain, String path, List<String> segments) {
+    protected Mono<Void> authorise(
+            ServerWebExchange exchange, WebFilterChain chain, String path, List<String> segments) {
         String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
         return switch (doorOf(exchange.getRequest().getMethod(), path, segments)) {
             case OPEN -> chain.filter(exchange);
-            case OPERATOR -> operatorTokens.current().matches(authorization) ? chain.filter(exchange)
-                    : answers().unauthorized(exchange.getResponse());
+            case OPERATOR ->
+                operatorTokens.current().matches(authorization)
+                        ? chain.filter(exchange)
+                        : answers().unauthorized(exchange.getResponse());
             case API -> api(exchange, chain, path, authorization);
         };
     }
@@ -93,9 +101,13 @@ public final class ApiTokenFilter extends BearerFilterSupport {
             int scope = tenant.getValue().match(authorization);
             if (scope >= 0) {
                 if (!tenantScoped(exchange.getRequest().getMethod(), path)) {
-                    return answers().refuse(exchange.getResponse(), Problem.of(ProblemType.TENANT_FORBIDDEN,
-                            "this token may act only for tenant '%s', on its deliveries and its egress view"
-                                    .formatted(tenant.getKey())));
+                    return answers()
+                            .refuse(
+                                    exchange.getResponse(),
+                                    Problem.of(
+                                            ProblemType.TENANT_FORBIDDEN,
+                                            "this token may act only for tenant '%s', on its deliveries and its egress view"
+                                                    .formatted(tenant.getKey())));
                 }
                 exchange.getAttributes().put(BOUND_TENANT_ATTRIBUTE, tenant.getKey());
                 exchange.getAttributes().put(TOKEN_SCOPE_ATTRIBUTE, "tenant-token-" + tenant.getKey() + "-" + scope);
@@ -115,8 +127,11 @@ public final class ApiTokenFilter extends BearerFilterSupport {
             return Door.OPEN;
         }
         boolean read = HttpMethod.GET.equals(method) || HttpMethod.HEAD.equals(method);
-        if (read && !segments.isEmpty() && OPEN_FOR_READING.contains(segments.get(0))
-                && (segments.get(0).equals("swagger-ui") || segments.size() > 1 && segments.get(1).equals("swagger-ui"))) {
+        if (read
+                && !segments.isEmpty()
+                && OPEN_FOR_READING.contains(segments.get(0))
+                && (segments.get(0).equals("swagger-ui")
+                        || segments.size() > 1 && segments.get(1).equals("swagger-ui"))) {
             return Door.OPEN;
         }
         if (!segments.isEmpty() && segments.get(0).equalsIgnoreCase("ops")) {

@@ -19,7 +19,9 @@ class AppConfiguration {
 
     @Bean
     ApiTokenFilter apiTokenFilter(SecurityProperties security) {
-        if (security.apiTokens().isEmpty() && security.apiTokensFile().isEmpty() && security.tenantApiTokens().isEmpty()) {
+        if (security.apiTokens().isEmpty()
+                && security.apiTokensFile().isEmpty()
+                && security.tenantApiTokens().isEmpty()) {
             log.warn("egress.security.api-tokens is empty: every API call answers 401");
         }
         if (security.operatorToken().isEmpty() && security.operatorTokenFile().isEmpty()) {

@@ -34,14 +34,20 @@ class OpenApiConfiguration {
     @Bean
     OpenAPI egressOpenApi(@Value("${info.app.version:dev}") String version) {
         return new OpenAPI()
-                .info(new Info().title("Egress platform dispatch API").version(version)
+                .info(new Info()
+                        .title("Egress platform dispatch API")
+                        .version(version)
                         .description("Send webhooks from a tenant's dedicated, published source IPs. Errors are "
                                 + "application/problem+json with a stable type urn:egress:problem:<slug>.")
                         .license(new License().name("Apache-2.0")))
                 .components(new Components()
-                        .addSecuritySchemes(BEARER, new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer")
-                                .description("An API token from egress.security.api-tokens (any tenant) or "
-                                        + "egress.security.tenant-api-tokens.<tenantId> (that tenant only)"))
+                        .addSecuritySchemes(
+                                BEARER,
+                                new SecurityScheme()
+                                        .type(SecurityScheme.Type.HTTP)
+                                        .scheme("bearer")
+                                        .description("An API token from egress.security.api-tokens (any tenant) or "
+                                                + "egress.security.tenant-api-tokens.<tenantId> (that tenant only)"))
                         .addSchemas(PROBLEM, problemSchema()))
                 .addSecurityItem(new SecurityRequirement().addList(BEARER));
     }
@@ -49,18 +55,23 @@ class OpenApiConfiguration {
     /** Every 4xx/5xx answer of every operation is a problem, whatever the handler returns on success. */
     @Bean
     OpenApiCustomizer problemResponses() {
-        return openApi -> openApi.getPaths().values().forEach(path -> path.readOperations().forEach(operation -> {
-            if (operation.getResponses() == null) {
-                return;
-            }
-            operation.getResponses().forEach((code, response) -> {
-                if (code.startsWith("4") || code.startsWith("5")) {
-                    response.setContent(new Content().addMediaType(PROBLEM_JSON, new MediaType()
-                            .schema(new Schema<>().$ref("#/components/schemas/" + PROBLEM))
-                            .example(example(code, response))));
-                }
-            });
-        }));
+        return openApi -> openApi.getPaths()
+                .values()
+                .forEach(path -> path.readOperations().forEach(operation -> {
+                    if (operation.getResponses() == null) {
+                        return;
+                    }
+                    operation.getResponses().forEach((code, response) -> {
+                        if (code.startsWith("4") || code.startsWith("5")) {
+                            response.setContent(new Content()
+                                    .addMediaType(
+                                            PROBLEM_JSON,
+                                            new MediaType()
+                                                    .schema(new Schema<>().$ref("#/components/schemas/" + PROBLEM))
+                                                    .example(example(code, response))));
+                        }
+                    });
+                }));
     }
 
     private static Map<String, Object> example(String code, ApiResponse response) {
@@ -71,17 +82,25 @@ class OpenApiConfiguration {
 
     @SuppressWarnings("rawtypes")
     private static Schema problemSchema() {
-        return new ObjectSchema().description("RFC 9457 problem details; extra members depend on the type")
-                .addProperty("type", new StringSchema().example("urn:egress:problem:no-egress-available")
-                        .description("stable identifier: urn:egress:problem:<slug>"))
+        return new ObjectSchema()
+                .description("RFC 9457 problem details; extra members depend on the type")
+                .addProperty(
+                        "type",
+                        new StringSchema()
+                                .example("urn:egress:problem:no-egress-available")
+                                .description("stable identifier: urn:egress:problem:<slug>"))
                 .addProperty("title", new StringSchema().example("Service Unavailable"))
                 .addProperty("status", new IntegerSchema().example(503))
-                .addProperty("detail", new StringSchema()
-                        .example("no IP allowed for tenant 'acme' is ACTIVE on a live Border"))
+                .addProperty(
+                        "detail",
+                        new StringSchema().example("no IP allowed for tenant 'acme' is ACTIVE on a live Border"))
                 .addProperty("cause", new StringSchema().description("technical cause, when it helps a developer"))
                 .addProperty("reason", new StringSchema().description("machine-readable reason, e.g. no-live-ip"))
                 .addProperty("field", new StringSchema().description("the request field a 400 is about"))
-                .addProperty("targetContacted", new Schema<Boolean>().type("boolean")
-                        .description("whether the target may have received the request (502/504)"));
+                .addProperty(
+                        "targetContacted",
+                        new Schema<Boolean>()
+                                .type("boolean")
+                                .description("whether the target may have received the request (502/504)"));
     }
 }

@@ -33,11 +33,15 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("egress.security")
-public record SecurityProperties(@DefaultValue List<String> apiTokens, @DefaultValue("") String apiTokensFile,
-                                 @DefaultValue Map<String, List<String>> tenantApiTokens,
-                                 @DefaultValue("") String internalToken, @DefaultValue("") String internalTokenFile,
-                                 @DefaultValue("") String operatorToken, @DefaultValue("") String operatorTokenFile,
-                                 @DefaultValue("false") boolean insecureLocal) {
+public record SecurityProperties(
+        @DefaultValue List<String> apiTokens,
+        @DefaultValue("") String apiTokensFile,
+        @DefaultValue Map<String, List<String>> tenantApiTokens,
+        @DefaultValue("") String internalToken,
+        @DefaultValue("") String internalTokenFile,
+        @DefaultValue("") String operatorToken,
+        @DefaultValue("") String operatorTokenFile,
+        @DefaultValue("false") boolean insecureLocal) {
 
     /**
      * Drops blank entries (a trailing comma must not create an empty, always-matching token), reads the
@@ -69,8 +73,13 @@ public record SecurityProperties(@DefaultValue List<String> apiTokens, @DefaultV
     }
 
     private static List<String> clean(List<String> tokens) {
-        return tokens == null ? List.of() : tokens.stream().filter(t -> t != null).map(String::strip)
-                .filter(t -> !t.isEmpty()).toList();
+        return tokens == null
+                ? List.of()
+                : tokens.stream()
+                        .filter(t -> t != null)
+                        .map(String::strip)
+                        .filter(t -> !t.isEmpty())
+                        .toList();
     }
 
     private static void requireOneScopePerToken(List<String> global, Map<String, List<String>> tenants) {
@@ -80,8 +89,10 @@ public record SecurityProperties(@DefaultValue List<String> apiTokens, @DefaultV
             String other = scopeOf.putIfAbsent(t, "egress.security.tenant-api-tokens." + tenant);
             if (other != null) {
                 // Never name the token itself.
-                throw new IllegalArgumentException(("egress.security.tenant-api-tokens.%s: a token is also listed in %s "
-                        + "(expected: each token in one scope)").formatted(tenant, other));
+                throw new IllegalArgumentException(
+                        ("egress.security.tenant-api-tokens.%s: a token is also listed in %s "
+                                        + "(expected: each token in one scope)")
+                                .formatted(tenant, other));
             }
         }));
     }
@@ -93,7 +104,8 @@ public record SecurityProperties(@DefaultValue List<String> apiTokens, @DefaultV
      * @throws IllegalArgumentException if both are set or the file cannot be read
      */
     public TokenSource apiTokenSource() {
-        return TokenSource.of("egress.security.api-tokens", apiTokens, "egress.security.api-tokens-file", apiTokensFile);
+        return TokenSource.of(
+                "egress.security.api-tokens", apiTokens, "egress.security.api-tokens-file", apiTokensFile);
     }
 
     /**
@@ -103,17 +115,27 @@ public record SecurityProperties(@DefaultValue List<String> apiTokens, @DefaultV
      * @throws IllegalArgumentException if both are set or the file cannot be read
      */
     public TokenSource operatorTokenSource() {
-        return TokenSource.of("egress.security.operator-token", Collections.singletonList(operatorToken),
-                "egress.security.operator-token-file", operatorTokenFile);
+        return TokenSource.of(
+                "egress.security.operator-token",
+                Collections.singletonList(operatorToken),
+                "egress.security.operator-token-file",
+                operatorTokenFile);
     }
 
     @Override
     public String toString() {
         return ("SecurityProperties{apiTokens=[%d redacted]%s, tenantApiTokens=%s, internalToken=%s, operatorToken=%s, "
-                + "insecureLocal=%s}").formatted(apiTokens.size(), apiTokensFile.isEmpty() ? "" : " + file " + apiTokensFile,
-                tenantApiTokens.keySet().stream().map(t -> t + "=[" + tenantApiTokens.get(t).size() + " redacted]").toList(),
-                internalToken.isEmpty() ? "<unset>" : "<redacted>",
-                !operatorToken.isEmpty() ? "<redacted>" : operatorTokenFile.isEmpty() ? "<unset>" : "file " + operatorTokenFile,
-                insecureLocal);
+                        + "insecureLocal=%s}")
+                .formatted(
+                        apiTokens.size(),
+                        apiTokensFile.isEmpty() ? "" : " + file " + apiTokensFile,
+                        tenantApiTokens.keySet().stream()
+                                .map(t -> t + "=[" + tenantApiTokens.get(t).size() + " redacted]")
+                                .toList(),
+                        internalToken.isEmpty() ? "<unset>" : "<redacted>",
+                        !operatorToken.isEmpty()
+                                ? "<redacted>"
+                                : operatorTokenFile.isEmpty() ? "<unset>" : "file " + operatorTokenFile,
+                        insecureLocal);
     }
 }

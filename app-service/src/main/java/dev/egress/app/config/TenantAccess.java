@@ -9,8 +9,7 @@ import org.springframework.web.server.ServerWebExchange;
  */
 public final class TenantAccess {
 
-    private TenantAccess() {
-    }
+    private TenantAccess() {}
 
     /**
      * Refuses the request if its token is bound to another tenant. Call before anything that reveals

@@ -45,8 +45,8 @@ final class AttemptProblems {
         String detail = result.detail();
         TargetContact contact = TargetContact.of(result.targetContacted());
         return switch (result.kind()) {
-            case ATTEMPT_TIMEOUT -> answer(ProblemType.TARGET_TIMEOUT, "no answer within " + attemptTimeout,
-                    TargetContact.POSSIBLE);
+            case ATTEMPT_TIMEOUT ->
+                answer(ProblemType.TARGET_TIMEOUT, "no answer within " + attemptTimeout, TargetContact.POSSIBLE);
             case SOURCE_IP_MISMATCH -> answer(ProblemType.BORDER_FAULT, detail, contact);
             case BORDER_PROBLEM -> borderProblem(result, tenantId, detail, contact);
             default -> answer(ProblemType.BORDER_ERROR, detail, contact);
@@ -57,16 +57,21 @@ final class AttemptProblems {
         ProblemReason reason = result.reason() == null ? null : ProblemReason.relayed(result.reason());
         return switch (result.borderStatus()) {
             case 400 -> answer(ProblemType.INVALID_REQUEST, detail, TargetContact.NONE);
-            case 403 -> answer(ProblemType.TARGET_DENIED, detail, TargetContact.NONE).withReason(reason);
+            case 403 ->
+                answer(ProblemType.TARGET_DENIED, detail, TargetContact.NONE).withReason(reason);
             case 413 -> answer(ProblemType.PAYLOAD_TOO_LARGE, detail, TargetContact.NONE);
             // The Border names why the target failed (reason: connection-refused, tls-handshake-failed, ...)
             // and which kind of 502 it was; both reach the caller unchanged.
             case 502 -> answer(targetFailure(result.slug()), detail, contact).withReason(reason);
-            case 504 -> answer(ProblemType.TARGET_TIMEOUT, detail, TargetContact.POSSIBLE).withReason(reason);
-            case 404, 409, 429, 500, 503 -> result.targetContacted()
-                    ? answer(ProblemType.BORDER_ERROR, detail, TargetContact.POSSIBLE)
-                    : exhausted(result, tenantId);
-            case 401 -> answer(ProblemType.UNAVAILABLE, "the egress tier refused App's credentials", TargetContact.NONE);
+            case 504 ->
+                answer(ProblemType.TARGET_TIMEOUT, detail, TargetContact.POSSIBLE)
+                        .withReason(reason);
+            case 404, 409, 429, 500, 503 ->
+                result.targetContacted()
+                        ? answer(ProblemType.BORDER_ERROR, detail, TargetContact.POSSIBLE)
+                        : exhausted(result, tenantId);
+            case 401 ->
+                answer(ProblemType.UNAVAILABLE, "the egress tier refused App's credentials", TargetContact.NONE);
             default -> answer(ProblemType.BORDER_ERROR, "Border answered " + result.borderStatus(), contact);
         };
     }
@@ -80,11 +85,15 @@ final class AttemptProblems {
      */
     Problem exhausted(AttemptResult last, String tenantId) {
         if (last != null && last.kind() == AttemptResult.Kind.BORDER_PROBLEM && last.borderStatus() == 429) {
-            return answer(ProblemType.TOO_MANY_REQUESTS, "every Border carrying an allowed IP is at its limit",
+            return answer(
+                    ProblemType.TOO_MANY_REQUESTS,
+                    "every Border carrying an allowed IP is at its limit",
                     TargetContact.NONE);
         }
-        return answer(ProblemType.NO_EGRESS_AVAILABLE, "no Border carrying an IP allowed for tenant '%s' could take the delivery"
-                .formatted(tenantId), TargetContact.NONE)
+        return answer(
+                        ProblemType.NO_EGRESS_AVAILABLE,
+                        "no Border carrying an IP allowed for tenant '%s' could take the delivery".formatted(tenantId),
+                        TargetContact.NONE)
                 .withReason(NoEgressReason.BORDERS_UNAVAILABLE);
     }
 
@@ -101,13 +110,15 @@ final class AttemptProblems {
         Problem problem = Problem.of(type, detail).withTargetContact(contact);
         HttpStatus status = problem.status();
         return status == HttpStatus.TOO_MANY_REQUESTS || status == HttpStatus.SERVICE_UNAVAILABLE
-                ? problem.withRetryAfter(retryAfter) : problem;
+                ? problem.withRetryAfter(retryAfter)
+                : problem;
     }
 
     /** The Border's 502 kinds that App passes on; anything else is a plain {@code target-unreachable}. */
     private static ProblemType targetFailure(String borderSlug) {
         ProblemType type = ProblemType.ofSlug(borderSlug);
         return type == ProblemType.TARGET_PROTOCOL_ERROR || type == ProblemType.DNS_FAILED
-                ? type : ProblemType.TARGET_UNREACHABLE;
+                ? type
+                : ProblemType.TARGET_UNREACHABLE;
     }
 }

@@ -16,8 +16,15 @@ import dev.egress.discovery.problem.ProblemType;
  * @param response        the target's answer when delivered, else null
  * @param latencyMs       time of this attempt
  */
-record AttemptResult(Kind kind, int borderStatus, String slug, boolean targetContacted, String reason, String detail,
-                     ForwardResponse response, long latencyMs) {
+record AttemptResult(
+        Kind kind,
+        int borderStatus,
+        String slug,
+        boolean targetContacted,
+        String reason,
+        String detail,
+        ForwardResponse response,
+        long latencyMs) {
 
     /** Classes of outcome. */
     enum Kind {
@@ -60,8 +67,9 @@ record AttemptResult(Kind kind, int borderStatus, String slug, boolean targetCon
     boolean retryable() {
         return switch (kind) {
             case NOT_REACHED, BORDER_UNVERIFIED, BORDER_LEFT, BREAKER_OPEN -> true;
-            case BORDER_PROBLEM -> !targetContacted
-                    && (borderStatus == 409 || borderStatus == 429 || borderStatus == 500 || borderStatus == 503);
+            case BORDER_PROBLEM ->
+                !targetContacted
+                        && (borderStatus == 409 || borderStatus == 429 || borderStatus == 500 || borderStatus == 503);
             default -> false;
         };
     }
@@ -85,7 +93,8 @@ record AttemptResult(Kind kind, int borderStatus, String slug, boolean targetCon
      * @return true for neutral outcomes
      */
     boolean neutral() {
-        return kind == Kind.BORDER_LEFT || kind == Kind.BREAKER_OPEN
+        return kind == Kind.BORDER_LEFT
+                || kind == Kind.BREAKER_OPEN
                 || (kind == Kind.BORDER_PROBLEM && (borderStatus == 409 || borderStatus == 429));
     }
 

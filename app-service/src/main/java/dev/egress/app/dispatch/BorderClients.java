@@ -14,6 +14,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import java.net.ConnectException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
@@ -31,7 +32,6 @@ import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import java.time.Duration;
 
 /**
  * Calls Borders. One Reactor Netty {@link ConnectionProvider} per Border (endpoint and id), so that the
@@ -57,15 +57,12 @@ public final class BorderClients implements AutoCloseable {
      * @param body    the answer's body (JSON), empty without an answer
      * @param failure why there was no answer (connect failure, timeout), null when the Border answered
      */
-    public record OpsReply(int status, byte[] body, String failure) {
-    }
+    public record OpsReply(int status, byte[] body, String failure) {}
 
-    private record Client(HttpClient http, ConnectionProvider provider, String egressUrl) {
-    }
+    private record Client(HttpClient http, ConnectionProvider provider, String egressUrl) {}
 
     /** A Border as a route names it: the TLS identity expected at an endpoint is part of the key. */
-    private record Key(URI endpoint, BorderId borderId) {
-    }
+    private record Key(URI endpoint, BorderId borderId) {}
 
     private final ConcurrentHashMap<Key, Client> clients = new ConcurrentHashMap<>();
     private final DispatchProperties properties;
@@ -112,24 +109,29 @@ public final class BorderClients implements AutoCloseable {
             long start = System.nanoTime();
             Key key = new Key(route.endpoint(), route.borderId());
             if (!live.contains(key)) {
-                return Mono.just(AttemptResult.failed(AttemptResult.Kind.BORDER_LEFT, false,
-                        "Border " + route.borderId() + " left the snapshot", 0));
+                return Mono.just(AttemptResult.failed(
+                        AttemptResult.Kind.BORDER_LEFT, false, "Border " + route.borderId() + " left the snapshot", 0));
             }
             if (!tlsMatches(route.endpoint())) {
-                return Mono.just(AttemptResult.failed(AttemptResult.Kind.BORDER_UNVERIFIED, false,
-                        tls.isPresent() ? "refusing plaintext endpoint " + route.endpoint() + " (mutual TLS is configured)"
-                                : "cannot verify https endpoint " + route.endpoint() + " without egress.trust.*", 0));
+                return Mono.just(AttemptResult.failed(
+                        AttemptResult.Kind.BORDER_UNVERIFIED,
+                        false,
+                        tls.isPresent()
+                                ? "refusing plaintext endpoint " + route.endpoint() + " (mutual TLS is configured)"
+                                : "cannot verify https endpoint " + route.endpoint() + " without egress.trust.*",
+                        0));
             }
             Client client = client(key);
             if (client == null) {
-                return Mono.just(AttemptResult.failed(AttemptResult.Kind.BORDER_LEFT, false,
-                        "Border " + route.borderId() + " left the snapshot", 0));
+                return Mono.just(AttemptResult.failed(
+                        AttemptResult.Kind.BORDER_LEFT, false, "Border " + route.borderId() + " left the snapshot", 0));
             }
             return client.http()
                     .post()
                     .uri(client.egressUrl())
                     .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
-                    .responseSingle((response, content) -> content.asByteArray().defaultIfEmpty(new byte[0])
+                    .responseSingle((response, content) -> content.asByteArray()
+                            .defaultIfEmpty(new byte[0])
                             .map(bytes -> classify(response.status().code(), bytes, millisSince(start))))
                     .timeout(properties.attemptTimeout())
                     .onErrorResume(e -> Mono.just(classify(e, millisSince(start))));
@@ -149,7 +151,8 @@ public final class BorderClients implements AutoCloseable {
     public Mono<OpsReply> changeIpStatus(Route route, String ip, byte[] body, Duration timeout) {
         return Mono.defer(() -> {
             if (!tlsMatches(route.endpoint())) {
-                return Mono.just(new OpsReply(0, new byte[0], "cannot verify the Border's endpoint " + route.endpoint()));
+                return Mono.just(
+                        new OpsReply(0, new byte[0], "cannot verify the Border's endpoint " + route.endpoint()));
             }
             Client client = client(new Key(route.endpoint(), route.borderId()));
             if (client == null) {
@@ -160,12 +163,18 @@ public final class BorderClients implements AutoCloseable {
                     .put()
                     .uri(base + IPS_PATH + ip)
                     .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
-                    .responseSingle((response, content) -> content.asByteArray().defaultIfEmpty(new byte[0])
+                    .responseSingle((response, content) -> content.asByteArray()
+                            .defaultIfEmpty(new byte[0])
                             .map(bytes -> new OpsReply(response.status().code(), bytes, null)))
                     .timeout(timeout)
-                    .onErrorResume(e -> Mono.just(new OpsReply(0, new byte[0], e instanceof TimeoutException
-                            ? "no answer from the Border within " + timeout
-                            : isConnectFailure(e) ? "cannot connect to the Border" : "exchange with the Border failed")));
+                    .onErrorResume(e -> Mono.just(new OpsReply(
+                            0,
+                            new byte[0],
+                            e instanceof TimeoutException
+                                    ? "no answer from the Border within " + timeout
+                                    : isConnectFailure(e)
+                                            ? "cannot connect to the Border"
+                                            : "exchange with the Border failed")));
         });
     }
 
@@ -196,7 +205,8 @@ public final class BorderClients implements AutoCloseable {
         if (base.endsWith("/")) {
             base = base.substring(0, base.length() - 1);
         }
-        ConnectionProvider.Builder pool = ConnectionProvider.builder("border-" + key.borderId() + "-" + endpoint.getHost() + "-" + endpoint.getPort())
+        ConnectionProvider.Builder pool = ConnectionProvider.builder(
+                        "border-" + key.borderId() + "-" + endpoint.getHost() + "-" + endpoint.getPort())
                 .maxConnections(properties.maxConnectionsPerBorder())
                 .pendingAcquireMaxCount(properties.pendingAcquireMax())
                 .pendingAcquireTimeout(properties.attemptTimeout())
@@ -213,10 +223,14 @@ public final class BorderClients implements AutoCloseable {
         }
         ConnectionProvider provider = pool.build();
         HttpClient http = HttpClient.create(provider)
-                .protocol(!properties.borderHttp2() ? new HttpProtocol[] {HttpProtocol.HTTP11}
-                        : tls.isPresent() ? new HttpProtocol[] {HttpProtocol.H2, HttpProtocol.HTTP11}
-                        : new HttpProtocol[] {HttpProtocol.H2C})
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, properties.connectTimeout().toMillis()))
+                .protocol(
+                        !properties.borderHttp2()
+                                ? new HttpProtocol[] {HttpProtocol.HTTP11}
+                                : tls.isPresent()
+                                        ? new HttpProtocol[] {HttpProtocol.H2, HttpProtocol.HTTP11}
+                                        : new HttpProtocol[] {HttpProtocol.H2C})
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)
+                        Math.min(Integer.MAX_VALUE, properties.connectTimeout().toMillis()))
                 .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, authorization)
                         .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
                         .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_JSON));
@@ -231,7 +245,8 @@ public final class BorderClients implements AutoCloseable {
             try {
                 return AttemptResult.delivered(json.readValue(bytes, ForwardResponse.class), latencyMs);
             } catch (RuntimeException e) {
-                return AttemptResult.failed(AttemptResult.Kind.BORDER_ERROR, true, "unreadable Border response", latencyMs);
+                return AttemptResult.failed(
+                        AttemptResult.Kind.BORDER_ERROR, true, "unreadable Border response", latencyMs);
             }
         }
         String slug = null;
@@ -251,23 +266,30 @@ public final class BorderClients implements AutoCloseable {
         } catch (RuntimeException e) {
             detail = "Border answered %d without a problem body".formatted(status);
         }
-        return new AttemptResult(AttemptResult.Kind.BORDER_PROBLEM, status, slug, contacted, reason, detail, null, latencyMs);
+        return new AttemptResult(
+                AttemptResult.Kind.BORDER_PROBLEM, status, slug, contacted, reason, detail, null, latencyMs);
     }
 
     private static AttemptResult classify(Throwable error, long latencyMs) {
         if (error instanceof TimeoutException) {
-            return AttemptResult.failed(AttemptResult.Kind.ATTEMPT_TIMEOUT, true, "no answer from the Border in time", latencyMs);
+            return AttemptResult.failed(
+                    AttemptResult.Kind.ATTEMPT_TIMEOUT, true, "no answer from the Border in time", latencyMs);
         }
         SSLException tlsFailure = tlsFailure(error);
         if (tlsFailure != null) {
             // The handshake failed, so nothing (not even the token) was written: safe to try elsewhere.
-            return AttemptResult.failed(AttemptResult.Kind.BORDER_UNVERIFIED, false,
-                    "TLS handshake with the Border failed: " + tlsFailure.getMessage(), latencyMs);
+            return AttemptResult.failed(
+                    AttemptResult.Kind.BORDER_UNVERIFIED,
+                    false,
+                    "TLS handshake with the Border failed: " + tlsFailure.getMessage(),
+                    latencyMs);
         }
         if (isConnectFailure(error)) {
-            return AttemptResult.failed(AttemptResult.Kind.NOT_REACHED, false, "cannot connect to the Border", latencyMs);
+            return AttemptResult.failed(
+                    AttemptResult.Kind.NOT_REACHED, false, "cannot connect to the Border", latencyMs);
         }
-        return AttemptResult.failed(AttemptResult.Kind.BORDER_ERROR, true, "exchange with the Border failed", latencyMs);
+        return AttemptResult.failed(
+                AttemptResult.Kind.BORDER_ERROR, true, "exchange with the Border failed", latencyMs);
     }
 
     private static SSLException tlsFailure(Throwable error) {

@@ -53,13 +53,15 @@ final class DeliveryAdmission {
         this.maxPerTenant = maxPerTenant;
         this.retryAfter = retryAfter;
         Gauge.builder("egress.dispatch.in.flight", inFlight, AtomicInteger::get)
-                .description("Deliveries admitted and not finished in this App").register(meters);
+                .description("Deliveries admitted and not finished in this App")
+                .register(meters);
         this.refusedGlobal = refusedCounter(meters, TooManyInFlightException.Limit.GLOBAL);
         this.refusedTenant = refusedCounter(meters, TooManyInFlightException.Limit.TENANT);
     }
 
     private static Counter refusedCounter(MeterRegistry meters, TooManyInFlightException.Limit limit) {
-        return Counter.builder("egress.dispatch.admission.refused").tag("limit", limit.tag())
+        return Counter.builder("egress.dispatch.admission.refused")
+                .tag("limit", limit.tag())
                 .description("Deliveries refused with 429 too-many-in-flight, by the limit that was reached")
                 .register(meters);
     }

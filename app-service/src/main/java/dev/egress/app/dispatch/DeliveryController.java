@@ -6,9 +6,11 @@ import dev.egress.app.routing.Resolution;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Map;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.MediaType;
@@ -18,8 +20,6 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
-import io.swagger.v3.oas.annotations.parameters.RequestBody;
-import java.util.Map;
 
 /**
  * {@code POST /v1/deliveries}: reads the body under the size cap, validates it, applies
@@ -36,39 +36,58 @@ class DeliveryController {
     private final IdempotencyStore idempotency;
     private final int maxBytes;
 
-    DeliveryController(Dispatcher dispatcher, DeliveryRequestParser parser, IdempotencyStore idempotency,
-                       DispatchProperties properties) {
+    DeliveryController(
+            Dispatcher dispatcher,
+            DeliveryRequestParser parser,
+            IdempotencyStore idempotency,
+            DispatchProperties properties) {
         this.dispatcher = dispatcher;
         this.parser = parser;
         this.idempotency = idempotency;
-        this.maxBytes = (int) Math.min(Integer.MAX_VALUE - 8, properties.maxRequestSize().toBytes());
+        this.maxBytes = (int)
+                Math.min(Integer.MAX_VALUE - 8, properties.maxRequestSize().toBytes());
     }
 
-    @Operation(summary = "Deliver a webhook from the tenant's egress IPs",
-            description = "Routes tenant -> allowed IP -> live Border and returns the target's answer (any HTTP status). "
-                    + "Errors are application/problem+json with type urn:egress:problem:<slug>.",
-            requestBody = @RequestBody(required = true,
-                    content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
-                            schema = @Schema(implementation = DeliveryRequestDocument.class))),
+    @Operation(
+            summary = "Deliver a webhook from the tenant's egress IPs",
+            description =
+                    "Routes tenant -> allowed IP -> live Border and returns the target's answer (any HTTP status). "
+                            + "Errors are application/problem+json with type urn:egress:problem:<slug>.",
+            requestBody =
+                    @RequestBody(
+                            required = true,
+                            content =
+                                    @Content(
+                                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                            schema = @Schema(implementation = DeliveryRequestDocument.class))),
             responses = {
                 @ApiResponse(responseCode = "200", description = "the target answered"),
                 @ApiResponse(responseCode = "400", description = "invalid-request"),
                 @ApiResponse(responseCode = "401", description = "unauthorized"),
-                @ApiResponse(responseCode = "403", description = "target-denied (with reason), or tenant-forbidden "
-                        + "(a tenant-bound token used for another tenant)"),
+                @ApiResponse(
+                        responseCode = "403",
+                        description = "target-denied (with reason), or tenant-forbidden "
+                                + "(a tenant-bound token used for another tenant)"),
                 @ApiResponse(responseCode = "404", description = "unknown-tenant"),
                 @ApiResponse(responseCode = "413", description = "payload-too-large"),
-                @ApiResponse(responseCode = "415", description = "unsupported-media-type: Content-Type is not application/json"),
+                @ApiResponse(
+                        responseCode = "415",
+                        description = "unsupported-media-type: Content-Type is not application/json"),
                 @ApiResponse(responseCode = "422", description = "idempotency-key-reused"),
-                @ApiResponse(responseCode = "429", description = "too-many-in-flight (App's admission limits) or "
-                        + "too-many-requests (every Border at its limit), with Retry-After"),
+                @ApiResponse(
+                        responseCode = "429",
+                        description = "too-many-in-flight (App's admission limits) or "
+                                + "too-many-requests (every Border at its limit), with Retry-After"),
                 @ApiResponse(responseCode = "502", description = "target-unreachable or border-error"),
                 @ApiResponse(responseCode = "503", description = "no-egress-available, with Retry-After"),
-                @ApiResponse(responseCode = "504", description = "target-timeout")})
-    @PostMapping(path = "/v1/deliveries", consumes = MediaType.APPLICATION_JSON_VALUE,
+                @ApiResponse(responseCode = "504", description = "target-timeout")
+            })
+    @PostMapping(
+            path = "/v1/deliveries",
+            consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    Mono<ResponseEntity<DeliveryResponse>> deliver(ServerWebExchange exchange,
-                                                   @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String key) {
+    Mono<ResponseEntity<DeliveryResponse>> deliver(
+            ServerWebExchange exchange, @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String key) {
         // The body is always read through the capped join, even when Content-Length already says it is
         // too large: the join stops at the cap and releases what it read, so no buffer is left behind.
         return DataBufferUtils.join(exchange.getRequest().getBody(), maxBytes)
@@ -87,7 +106,9 @@ class DeliveryController {
                     DeliveryRequest request = parser.parse(bytes);
                     TenantAccess.check(exchange, request.tenantId());
                     if (key == null) {
-                        return dispatcher.dispatch(request, dispatcher.resolve(request)).map(ResponseEntity::ok);
+                        return dispatcher
+                                .dispatch(request, dispatcher.resolve(request))
+                                .map(ResponseEntity::ok);
                     }
                     String scope = exchange.getAttributeOrDefault(ApiTokenFilter.TOKEN_SCOPE_ATTRIBUTE, "anonymous");
                     String scopedKey = scope + '\n' + request.tenantId() + '\n' + key;
@@ -97,12 +118,16 @@ class DeliveryController {
                     IdempotencyStore.Result result = idempotency.replay(scopedKey, fingerprint);
                     if (result == null) {
                         Resolution resolution = dispatcher.resolve(request);
-                        result = idempotency.run(scopedKey, fingerprint, () -> dispatcher.dispatch(request, resolution));
+                        result =
+                                idempotency.run(scopedKey, fingerprint, () -> dispatcher.dispatch(request, resolution));
                     }
                     IdempotencyStore.Result outcome = result;
-                    return outcome.outcome().map(response -> outcome.replayed()
-                            ? ResponseEntity.ok().header(REPLAYED, "true").body(response)
-                            : ResponseEntity.ok(response));
+                    return outcome.outcome()
+                            .map(response -> outcome.replayed()
+                                    ? ResponseEntity.ok()
+                                            .header(REPLAYED, "true")
+                                            .body(response)
+                                    : ResponseEntity.ok(response));
                 });
     }
 
@@ -132,10 +157,19 @@ class DeliveryController {
      */
     @Schema(name = "DeliveryRequest")
     record DeliveryRequestDocument(
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "acme") String tenantId,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "https://hooks.example.com/in") String url,
-            @Schema(defaultValue = "POST", allowableValues = {"POST", "PUT", "PATCH", "DELETE", "GET"}) String method,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "acme")
+            String tenantId,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "https://hooks.example.com/in")
+            String url,
+
+            @Schema(
+                    defaultValue = "POST",
+                    allowableValues = {"POST", "PUT", "PATCH", "DELETE", "GET"})
+            String method,
+
             Map<String, String> headers,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "any JSON value") Object payload) {
-    }
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "any JSON value")
+            Object payload) {}
 }

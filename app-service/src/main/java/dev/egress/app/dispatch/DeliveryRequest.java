@@ -11,5 +11,4 @@ import java.util.Map;
  * @param headers  headers for the target
  * @param payload  the payload, serialised as JSON text; null means no body (GET or DELETE without payload)
  */
-record DeliveryRequest(String tenantId, String url, String method, Map<String, String> headers, String payload) {
-}
+record DeliveryRequest(String tenantId, String url, String method, Map<String, String> headers, String payload) {}

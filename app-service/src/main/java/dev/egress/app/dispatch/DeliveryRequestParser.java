@@ -27,11 +27,21 @@ final class DeliveryRequestParser {
     private static final Set<String> METHODS = Set.of("POST", "PUT", "PATCH", "DELETE", "GET");
     /** Methods whose requests usually carry no body: the payload may be omitted or null for them. */
     private static final Set<String> BODY_OPTIONAL = Set.of("GET", "DELETE");
+
     private static final List<String> FIELDS = List.of("tenantId", "url", "method", "headers", "payload");
     private static final Pattern TENANT_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
     private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}");
-    private static final Set<String> RESERVED_HEADERS = Set.of("host", "content-length", "transfer-encoding",
-            "connection", "keep-alive", "upgrade", "te", "trailer", "proxy-authorization", "proxy-connection");
+    private static final Set<String> RESERVED_HEADERS = Set.of(
+            "host",
+            "content-length",
+            "transfer-encoding",
+            "connection",
+            "keep-alive",
+            "upgrade",
+            "te",
+            "trailer",
+            "proxy-authorization",
+            "proxy-connection");
     private static final int MAX_URL = 2048;
     private static final int MAX_HEADERS = 64;
     private static final int MAX_HEADER_VALUE = 8192;
@@ -57,7 +67,8 @@ final class DeliveryRequestParser {
         for (Map.Entry<String, JsonNode> property : root.properties()) {
             String field = property.getKey();
             if (!FIELDS.contains(field)) {
-                throw new InvalidRequestException(truncate(field), "unknown field (expected: one of %s)".formatted(FIELDS));
+                throw new InvalidRequestException(
+                        truncate(field), "unknown field (expected: one of %s)".formatted(FIELDS));
             }
         }
         String tenantId = requiredString(root, "tenantId");
@@ -70,8 +81,8 @@ final class DeliveryRequestParser {
         JsonNode payload = root.get("payload");
         if (payload == null || payload.isNull() && BODY_OPTIONAL.contains(method)) {
             if (!BODY_OPTIONAL.contains(method)) {
-                throw new InvalidRequestException("payload", "missing (expected: any JSON value; only GET and DELETE "
-                        + "may omit it)");
+                throw new InvalidRequestException(
+                        "payload", "missing (expected: any JSON value; only GET and DELETE " + "may omit it)");
             }
             return new DeliveryRequest(tenantId, url, method, headers, null);
         }
@@ -106,9 +117,11 @@ final class DeliveryRequestParser {
         if (uri.getHost() == null || uri.getHost().isEmpty()) {
             // java.net.URI leaves the host null for authorities it cannot read as a server name, such as the
             // shorthand 127.1 or an IPv6 literal without brackets: say which forms are accepted.
-            throw new InvalidRequestException("url", "'%s' has no usable host (expected: a DNS name, a dotted IPv4 "
-                    .formatted(truncate(uri.getRawAuthority() == null ? text : uri.getRawAuthority()))
-                    + "address with four parts, or an IPv6 address in brackets)");
+            throw new InvalidRequestException(
+                    "url",
+                    "'%s' has no usable host (expected: a DNS name, a dotted IPv4 "
+                                    .formatted(truncate(uri.getRawAuthority() == null ? text : uri.getRawAuthority()))
+                            + "address with four parts, or an IPv6 address in brackets)");
         }
         if (uri.getRawUserInfo() != null) {
             throw new InvalidRequestException("url", "credentials in the URL are not allowed (use headers)");
@@ -128,7 +141,8 @@ final class DeliveryRequestParser {
         }
         String method = node.stringValue();
         if (!METHODS.contains(method)) {
-            throw new InvalidRequestException("method", "'%s' (expected: one of %s)".formatted(truncate(method), METHODS));
+            throw new InvalidRequestException(
+                    "method", "'%s' (expected: one of %s)".formatted(truncate(method), METHODS));
         }
         return method;
     }
@@ -147,7 +161,8 @@ final class DeliveryRequestParser {
         for (Map.Entry<String, JsonNode> entry : node.properties()) {
             String name = entry.getKey();
             if (!HEADER_NAME.matcher(name).matches()) {
-                throw new InvalidRequestException("headers", "'%s' is not a valid header name".formatted(truncate(name)));
+                throw new InvalidRequestException(
+                        "headers", "'%s' is not a valid header name".formatted(truncate(name)));
             }
             if (RESERVED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
                 throw new InvalidRequestException("headers." + name, "set by the transport (expected: not given)");
@@ -158,8 +173,9 @@ final class DeliveryRequestParser {
             }
             String text = value.stringValue();
             if (text.length() > MAX_HEADER_VALUE || text.chars().anyMatch(c -> c == '\r' || c == '\n' || c == 0)) {
-                throw new InvalidRequestException("headers." + name, "expected at most %d characters without CR, LF or NUL"
-                        .formatted(MAX_HEADER_VALUE));
+                throw new InvalidRequestException(
+                        "headers." + name,
+                        "expected at most %d characters without CR, LF or NUL".formatted(MAX_HEADER_VALUE));
             }
             headers.put(name, text);
         }

@@ -14,8 +14,8 @@ import java.util.Map;
  * @param response the target's answer
  * @param attempts every Border call made, in order
  */
-record DeliveryResponse(String id, String tenantId, String egressIp, String borderId, TargetResponse response,
-                        List<Attempt> attempts) {
+record DeliveryResponse(
+        String id, String tenantId, String egressIp, String borderId, TargetResponse response, List<Attempt> attempts) {
 
     /**
      * The same answer with another target response (the idempotency store keeps a cut copy).
@@ -40,9 +40,13 @@ record DeliveryResponse(String id, String tenantId, String egressIp, String bord
      *                      as App first received it, so a client can check the copy it may have kept
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record TargetResponse(int status, long latencyMs, Map<String, String> headers, String body, Boolean bodyTruncated,
-                          String bodySha256) {
-    }
+    record TargetResponse(
+            int status,
+            long latencyMs,
+            Map<String, String> headers,
+            String body,
+            Boolean bodyTruncated,
+            String bodySha256) {}
 
     /**
      * One Border call.
@@ -52,6 +56,5 @@ record DeliveryResponse(String id, String tenantId, String egressIp, String bord
      * @param outcome   {@code delivered}, {@code border-unreachable}, {@code breaker-open}, a Border problem slug, ...
      * @param latencyMs time of the call
      */
-    record Attempt(String borderId, String egressIp, String outcome, long latencyMs) {
-    }
+    record Attempt(String borderId, String egressIp, String outcome, long latencyMs) {}
 }

@@ -23,8 +23,12 @@ class DispatchConfiguration {
     private static final Logger log = LoggerFactory.getLogger(DispatchConfiguration.class);
 
     @Bean(destroyMethod = "close")
-    BorderClients borderClients(DispatchProperties properties, SecurityProperties security, JsonMapper json,
-                                RoutingTable table, AppTrust trust) {
+    BorderClients borderClients(
+            DispatchProperties properties,
+            SecurityProperties security,
+            JsonMapper json,
+            RoutingTable table,
+            AppTrust trust) {
         if (security.internalToken().isEmpty()) {
             log.warn("egress.security.internal-token is not set: Borders will refuse App's calls");
         }
@@ -40,16 +44,37 @@ class DispatchConfiguration {
     }
 
     @Bean
-    Dispatcher dispatcher(EgressRouter router, BorderClients clients, BorderBreakers breakers, PassiveHealth health,
-                          RetryBudget budget, DispatchProperties properties, RoutingProperties routing,
-                          DispatchMetrics metrics, JsonMapper json, RouteTraffic traffic, DeliveryAdmission admission) {
-        return new Dispatcher(router, clients, breakers, health, budget, properties, routing.retryAfter(), metrics, json,
-                traffic, admission);
+    Dispatcher dispatcher(
+            EgressRouter router,
+            BorderClients clients,
+            BorderBreakers breakers,
+            PassiveHealth health,
+            RetryBudget budget,
+            DispatchProperties properties,
+            RoutingProperties routing,
+            DispatchMetrics metrics,
+            JsonMapper json,
+            RouteTraffic traffic,
+            DeliveryAdmission admission) {
+        return new Dispatcher(
+                router,
+                clients,
+                breakers,
+                health,
+                budget,
+                properties,
+                routing.retryAfter(),
+                metrics,
+                json,
+                traffic,
+                admission);
     }
 
     @Bean
-    DeliveryAdmission deliveryAdmission(DispatchProperties properties, RoutingProperties routing, MeterRegistry meters) {
-        return new DeliveryAdmission(properties.maxInFlight(), properties.maxInFlightPerTenant(), routing.retryAfter(), meters);
+    DeliveryAdmission deliveryAdmission(
+            DispatchProperties properties, RoutingProperties routing, MeterRegistry meters) {
+        return new DeliveryAdmission(
+                properties.maxInFlight(), properties.maxInFlightPerTenant(), routing.retryAfter(), meters);
     }
 
     @Bean

@@ -29,34 +29,56 @@ final class DispatchMetrics {
                 .description("Attempts moved to another Border after a failure that did not reach the target")
                 .register(meters);
         this.budgetExhausted = Counter.builder("egress.delivery.retry.budget.exhausted")
-                .description("Retries refused because the retry budget was spent").register(meters);
+                .description("Retries refused because the retry budget was spent")
+                .register(meters);
     }
 
     void delivery(String outcome, String tenantClass, long nanos) {
-        deliveries.computeIfAbsent(outcome + '|' + tenantClass, k -> Timer.builder("egress.deliveries")
-                        .description("Deliveries by outcome and tenant class, with latency")
-                        .tag("outcome", outcome).tag("tenant_class", tenantClass)
-                        .publishPercentileHistogram()
-                        .register(meters))
+        deliveries
+                .computeIfAbsent(
+                        outcome + '|' + tenantClass,
+                        k -> Timer.builder("egress.deliveries")
+                                .description("Deliveries by outcome and tenant class, with latency")
+                                .tag("outcome", outcome)
+                                .tag("tenant_class", tenantClass)
+                                .publishPercentileHistogram()
+                                .register(meters))
                 .record(nanos, TimeUnit.NANOSECONDS);
     }
 
     void attempt(String outcome) {
-        attempts.computeIfAbsent(outcome, k -> Counter.builder("egress.delivery.attempts")
-                .description("Border calls by outcome").tag("outcome", outcome).register(meters)).increment();
+        attempts.computeIfAbsent(
+                        outcome,
+                        k -> Counter.builder("egress.delivery.attempts")
+                                .description("Border calls by outcome")
+                                .tag("outcome", outcome)
+                                .register(meters))
+                .increment();
     }
 
     void refused(String tenantClass, NoEgressReason why) {
         String reason = why.code();
-        refusals.computeIfAbsent(tenantClass + '|' + reason, k -> Counter.builder("egress.delivery.refused")
-                .description("Deliveries refused with no-egress-available")
-                .tag("tenant_class", tenantClass).tag("reason", reason).register(meters)).increment();
+        refusals.computeIfAbsent(
+                        tenantClass + '|' + reason,
+                        k -> Counter.builder("egress.delivery.refused")
+                                .description("Deliveries refused with no-egress-available")
+                                .tag("tenant_class", tenantClass)
+                                .tag("reason", reason)
+                                .register(meters))
+                .increment();
     }
 
     void borderFault(String borderId, String reason) {
-        borderFaults.computeIfAbsent(borderId + '|' + reason, k -> Counter.builder("egress.border.faults")
-                .description("Border answers in breach of the contract (e.g. another source IP than asked)")
-                .tag("border", borderId).tag("reason", reason).register(meters)).increment();
+        borderFaults
+                .computeIfAbsent(
+                        borderId + '|' + reason,
+                        k -> Counter.builder("egress.border.faults")
+                                .description(
+                                        "Border answers in breach of the contract (e.g. another source IP than asked)")
+                                .tag("border", borderId)
+                                .tag("reason", reason)
+                                .register(meters))
+                .increment();
     }
 
     void retry() {

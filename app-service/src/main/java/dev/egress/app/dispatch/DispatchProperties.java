@@ -49,7 +49,10 @@ public record DispatchProperties(
         @DefaultValue("60s") @NotNull Duration overallTimeout,
         @DefaultValue("2s") @NotNull Duration connectTimeout,
         @DefaultValue("3") @Min(1) @Max(10) int maxAttempts,
-        @DefaultValue("0.2") @DecimalMin(value = "0", inclusive = false) @DecimalMax("1") double retryBudgetRatio,
+
+        @DefaultValue("0.2") @DecimalMin(value = "0", inclusive = false) @DecimalMax("1")
+        double retryBudgetRatio,
+
         @DefaultValue("20") @Min(1) int retryBudgetBurst,
         @DefaultValue("1MB") @NotNull DataSize maxRequestSize,
         @DefaultValue("256") @Min(1) int maxConnectionsPerBorder,
@@ -78,13 +81,16 @@ public record DispatchProperties(
         /** Checks the sizes: a store that can hold nothing would silently disable idempotency. */
         public Idempotency {
             if (window != null && (window.isNegative() || window.isZero())) {
-                throw new IllegalArgumentException("egress.dispatch.idempotency.window: %s (expected: > 0)".formatted(window));
+                throw new IllegalArgumentException(
+                        "egress.dispatch.idempotency.window: %s (expected: > 0)".formatted(window));
             }
             if (maxSize != null && maxSize.toBytes() < 64 * 1024) {
-                throw new IllegalArgumentException("egress.dispatch.idempotency.max-size: %s (expected: >= 64KB)".formatted(maxSize));
+                throw new IllegalArgumentException(
+                        "egress.dispatch.idempotency.max-size: %s (expected: >= 64KB)".formatted(maxSize));
             }
             if (maxBodySize != null && (maxBodySize.toBytes() < 0 || maxBodySize.toBytes() > Integer.MAX_VALUE / 4)) {
-                throw new IllegalArgumentException("egress.dispatch.idempotency.max-body-size: %s (expected: 0..512MB)".formatted(maxBodySize));
+                throw new IllegalArgumentException(
+                        "egress.dispatch.idempotency.max-body-size: %s (expected: 0..512MB)".formatted(maxBodySize));
             }
         }
     }

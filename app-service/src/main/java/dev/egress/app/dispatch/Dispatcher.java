@@ -60,8 +60,8 @@ final class Dispatcher {
 
         synchronized void record(Route route, AttemptResult result) {
             tried.add(route.borderId());
-            attempts.add(new DeliveryResponse.Attempt(route.borderId().value(), route.ip().value(), result.outcome(),
-                    result.latencyMs()));
+            attempts.add(new DeliveryResponse.Attempt(
+                    route.borderId().value(), route.ip().value(), result.outcome(), result.latencyMs()));
             last = result;
         }
 
@@ -83,9 +83,18 @@ final class Dispatcher {
     private final DeliveryAdmission admission;
     private final RateLimitedLog refusedTargets = new RateLimitedLog(log, Duration.ofSeconds(10));
 
-    Dispatcher(EgressRouter router, BorderClients clients, BorderBreakers breakers, PassiveHealth health,
-               RetryBudget budget, DispatchProperties properties, Duration retryAfter, DispatchMetrics metrics,
-               JsonMapper json, RouteTraffic traffic, DeliveryAdmission admission) {
+    Dispatcher(
+            EgressRouter router,
+            BorderClients clients,
+            BorderBreakers breakers,
+            PassiveHealth health,
+            RetryBudget budget,
+            DispatchProperties properties,
+            Duration retryAfter,
+            DispatchMetrics metrics,
+            JsonMapper json,
+            RouteTraffic traffic,
+            DeliveryAdmission admission) {
         this.router = router;
         this.clients = clients;
         this.breakers = breakers;
@@ -143,7 +152,8 @@ final class Dispatcher {
             return next(delivery)
                     .timeout(properties.overallTimeout())
                     .onErrorMap(TimeoutException.class, e -> failure(delivery, problems.overallTimeout()))
-                    .doOnSuccess(r -> metrics.delivery("delivered", resolution.tenantClass(), System.nanoTime() - start))
+                    .doOnSuccess(
+                            r -> metrics.delivery("delivered", resolution.tenantClass(), System.nanoTime() - start))
                     .doOnError(EgressProblemException.class, e -> {
                         if (e instanceof NoEgressAvailableException n) {
                             metrics.refused(resolution.tenantClass(), n.reason());
@@ -160,7 +170,10 @@ final class Dispatcher {
     }
 
     private Mono<DeliveryResponse> next(Delivery delivery) {
-        Route route = router.choose(delivery.resolution, delivery.key, delivery.tried,
+        Route route = router.choose(
+                delivery.resolution,
+                delivery.key,
+                delivery.tried,
                 border -> health.isHealthy(border) && breakers.allows(border));
         if (route == null) {
             return Mono.error(exhausted(delivery));
@@ -168,37 +181,45 @@ final class Dispatcher {
         CircuitBreaker breaker = breakers.of(route.borderId());
         if (!breaker.tryAcquirePermission()) {
             // Nothing was sent: move on without spending the retry budget.
-            AttemptResult skipped = AttemptResult.failed(AttemptResult.Kind.BREAKER_OPEN, false, "circuit breaker open", 0);
+            AttemptResult skipped =
+                    AttemptResult.failed(AttemptResult.Kind.BREAKER_OPEN, false, "circuit breaker open", 0);
             delivery.record(route, skipped);
             metrics.attempt(skipped.outcome());
             return next(delivery);
         }
         delivery.sent++;
-        byte[] body = json.writeValueAsBytes(new ForwardRequest(delivery.id, route.ip().value(), delivery.request.url(),
-                delivery.request.method(), delivery.request.headers(), delivery.request.payload()));
+        byte[] body = json.writeValueAsBytes(new ForwardRequest(
+                delivery.id,
+                route.ip().value(),
+                delivery.request.url(),
+                delivery.request.method(),
+                delivery.request.headers(),
+                delivery.request.payload()));
         long start = System.nanoTime();
         traffic.started(route.ip(), route.borderId());
-        return clients.call(route, body).map(result -> SourceIpCheck.verify(route, result, metrics)).flatMap(result -> {
-            traffic.finished(route.ip(), route.borderId(), result.outcome(), result.borderFault());
-            account(breaker, route.borderId(), result, System.nanoTime() - start);
-            delivery.record(route, result);
-            metrics.attempt(result.outcome());
-            if (result.kind() == AttemptResult.Kind.DELIVERED) {
-                return Mono.just(response(delivery, route, result.response()));
-            }
-            if (!result.retryable()) {
-                return Mono.error(failure(delivery, result));
-            }
-            if (delivery.sent >= properties.maxAttempts()) {
-                return Mono.error(exhausted(delivery));
-            }
-            if (!budget.tryRetry()) {
-                metrics.budgetExhausted();
-                return Mono.error(exhausted(delivery));
-            }
-            metrics.retry();
-            return next(delivery);
-        });
+        return clients.call(route, body)
+                .map(result -> SourceIpCheck.verify(route, result, metrics))
+                .flatMap(result -> {
+                    traffic.finished(route.ip(), route.borderId(), result.outcome(), result.borderFault());
+                    account(breaker, route.borderId(), result, System.nanoTime() - start);
+                    delivery.record(route, result);
+                    metrics.attempt(result.outcome());
+                    if (result.kind() == AttemptResult.Kind.DELIVERED) {
+                        return Mono.just(response(delivery, route, result.response()));
+                    }
+                    if (!result.retryable()) {
+                        return Mono.error(failure(delivery, result));
+                    }
+                    if (delivery.sent >= properties.maxAttempts()) {
+                        return Mono.error(exhausted(delivery));
+                    }
+                    if (!budget.tryRetry()) {
+                        metrics.budgetExhausted();
+                        return Mono.error(exhausted(delivery));
+                    }
+                    metrics.retry();
+                    return next(delivery);
+                });
     }
 
     private void account(CircuitBreaker breaker, BorderId border, AttemptResult result, long nanos) {
@@ -214,11 +235,21 @@ final class Dispatcher {
     }
 
     private DeliveryResponse response(Delivery delivery, Route route, ForwardResponse answer) {
-        DeliveryResponse.TargetResponse target = new DeliveryResponse.TargetResponse(answer.status(), answer.latencyMs(),
-                answer.headers(), answer.body() == null || answer.body().isEmpty() ? null : answer.body(),
-                answer.bodyTruncated() ? Boolean.TRUE : null, null);
-        String egressIp = answer.sourceIp() != null ? answer.sourceIp() : route.ip().value();
-        return new DeliveryResponse(delivery.id, delivery.request.tenantId(), egressIp, route.borderId().value(), target,
+        DeliveryResponse.TargetResponse target = new DeliveryResponse.TargetResponse(
+                answer.status(),
+                answer.latencyMs(),
+                answer.headers(),
+                answer.body() == null || answer.body().isEmpty() ? null : answer.body(),
+                answer.bodyTruncated() ? Boolean.TRUE : null,
+                null);
+        String egressIp =
+                answer.sourceIp() != null ? answer.sourceIp() : route.ip().value();
+        return new DeliveryResponse(
+                delivery.id,
+                delivery.request.tenantId(),
+                egressIp,
+                route.borderId().value(),
+                target,
                 delivery.attemptsSoFar());
     }
 
@@ -242,14 +273,20 @@ final class Dispatcher {
      * operator can tell a misconfigured tenant from a probing one.
      */
     private void refusedTarget(Delivery delivery, AttemptResult result) {
-        refusedTargets.warn("Refused webhook target for tenant '%s': %s (%s)".formatted(delivery.request.tenantId(),
-                LogText.escape(String.valueOf(result.reason())), LogText.escape(String.valueOf(result.detail()))), null);
+        refusedTargets.warn(
+                "Refused webhook target for tenant '%s': %s (%s)"
+                        .formatted(
+                                delivery.request.tenantId(),
+                                LogText.escape(String.valueOf(result.reason())),
+                                LogText.escape(String.valueOf(result.detail()))),
+                null);
     }
 
     /** The problem with the delivery's id and attempts so far. */
     private static EgressProblemException failure(Delivery delivery, Problem problem) {
         Problem answer = problem.with("deliveryId", delivery.id).with("attempts", delivery.attemptsSoFar());
-        return answer.type() == ProblemType.NO_EGRESS_AVAILABLE ? new NoEgressAvailableException(answer)
+        return answer.type() == ProblemType.NO_EGRESS_AVAILABLE
+                ? new NoEgressAvailableException(answer)
                 : new DeliveryFailedException(answer);
     }
 

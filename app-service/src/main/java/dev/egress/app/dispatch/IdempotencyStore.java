@@ -38,6 +38,7 @@ final class IdempotencyStore {
 
     /** Rough cost of an entry's objects beyond its strings (entry, future, records, cache node). */
     static final int ENTRY_OVERHEAD = 512;
+
     private static final int ATTEMPT_WEIGHT = 160;
 
     /**
@@ -47,8 +48,7 @@ final class IdempotencyStore {
      * @param outcome     the delivery's result; completed exceptionally for a remembered failure
      * @param weight      estimated bytes of the outcome
      */
-    private record Entry(byte[] fingerprint, CompletableFuture<DeliveryResponse> outcome, int weight) {
-    }
+    private record Entry(byte[] fingerprint, CompletableFuture<DeliveryResponse> outcome, int weight) {}
 
     /**
      * A stored or fresh outcome.
@@ -56,8 +56,7 @@ final class IdempotencyStore {
      * @param outcome  the delivery's result
      * @param replayed true when it is the outcome of an earlier request with the same key
      */
-    record Result(Mono<DeliveryResponse> outcome, boolean replayed) {
-    }
+    record Result(Mono<DeliveryResponse> outcome, boolean replayed) {}
 
     private final Cache<String, Entry> entries;
     private final int maxBodyBytes;
@@ -75,11 +74,15 @@ final class IdempotencyStore {
                 .executor(Runnable::run)
                 .build();
         this.replays = Counter.builder("egress.delivery.idempotent.replays")
-                .description("Deliveries answered from the idempotency store").register(meters);
+                .description("Deliveries answered from the idempotency store")
+                .register(meters);
         Gauge.builder("egress.delivery.idempotency.keys", this, IdempotencyStore::size)
-                .description("Idempotency keys remembered").register(meters);
+                .description("Idempotency keys remembered")
+                .register(meters);
         Gauge.builder("egress.delivery.idempotency.bytes", this, IdempotencyStore::weight)
-                .description("Estimated memory of the remembered outcomes").baseUnit("bytes").register(meters);
+                .description("Estimated memory of the remembered outcomes")
+                .baseUnit("bytes")
+                .register(meters);
     }
 
     /**
@@ -97,8 +100,11 @@ final class IdempotencyStore {
 
     private Result replay(Entry existing, byte[] fingerprint) {
         if (!MessageDigest.isEqual(existing.fingerprint(), fingerprint)) {
-            return new Result(Mono.error(new EgressProblemException(ProblemType.IDEMPOTENCY_KEY_REUSED,
-                    "this Idempotency-Key was used for a different request")), false);
+            return new Result(
+                    Mono.error(new EgressProblemException(
+                            ProblemType.IDEMPOTENCY_KEY_REUSED,
+                            "this Idempotency-Key was used for a different request")),
+                    false);
         }
         replays.increment();
         return new Result(Mono.fromFuture(existing.outcome(), true), true);
@@ -121,26 +127,41 @@ final class IdempotencyStore {
         CompletableFuture<DeliveryResponse> future = pending.outcome();
         // Subscribed here, not by the client: a disconnect must not cancel a delivery others may wait for.
         // Deferred: a supplier that throws becomes an error that frees the key, never a pending entry forever.
-        Mono.defer(delivery).subscribe(response -> {
-            DeliveryResponse kept = cut(response);
-            entries.asMap().replace(key, pending,
-                    new Entry(fingerprint, CompletableFuture.completedFuture(kept), weigh(kept)));
-            future.complete(response);
-        }, error -> {
-            if (contactedTarget(error)) {
-                EgressProblemException problem = (EgressProblemException) error;
-                entries.asMap().replace(key, pending,
-                        new Entry(fingerprint, CompletableFuture.failedFuture(problem), weigh(problem)));
-            } else {
-                entries.asMap().remove(key, pending);
-            }
-            future.completeExceptionally(error);
-        }, () -> {
-            if (!future.isDone()) {
-                entries.asMap().remove(key, pending);
-                future.completeExceptionally(new IllegalStateException("delivery completed without an outcome"));
-            }
-        });
+        Mono.defer(delivery)
+                .subscribe(
+                        response -> {
+                            DeliveryResponse kept = cut(response);
+                            entries.asMap()
+                                    .replace(
+                                            key,
+                                            pending,
+                                            new Entry(
+                                                    fingerprint, CompletableFuture.completedFuture(kept), weigh(kept)));
+                            future.complete(response);
+                        },
+                        error -> {
+                            if (contactedTarget(error)) {
+                                EgressProblemException problem = (EgressProblemException) error;
+                                entries.asMap()
+                                        .replace(
+                                                key,
+                                                pending,
+                                                new Entry(
+                                                        fingerprint,
+                                                        CompletableFuture.failedFuture(problem),
+                                                        weigh(problem)));
+                            } else {
+                                entries.asMap().remove(key, pending);
+                            }
+                            future.completeExceptionally(error);
+                        },
+                        () -> {
+                            if (!future.isDone()) {
+                                entries.asMap().remove(key, pending);
+                                future.completeExceptionally(
+                                        new IllegalStateException("delivery completed without an outcome"));
+                            }
+                        });
         return new Result(Mono.fromFuture(future, true), false);
     }
 
@@ -164,12 +185,19 @@ final class IdempotencyStore {
             end--; // never split a UTF-8 sequence: step back to the start of the cut character
         }
         String kept = end == 0 ? null : new String(body, 0, end, StandardCharsets.UTF_8);
-        return response.withResponse(new DeliveryResponse.TargetResponse(target.status(), target.latencyMs(),
-                target.headers(), kept, Boolean.TRUE, HexFormat.of().formatHex(sha256(body))));
+        return response.withResponse(new DeliveryResponse.TargetResponse(
+                target.status(),
+                target.latencyMs(),
+                target.headers(),
+                kept,
+                Boolean.TRUE,
+                HexFormat.of().formatHex(sha256(body))));
     }
 
     private static int weigh(DeliveryResponse response) {
-        long chars = length(response.id()) + length(response.tenantId()) + length(response.egressIp())
+        long chars = length(response.id())
+                + length(response.tenantId())
+                + length(response.egressIp())
                 + length(response.borderId());
         DeliveryResponse.TargetResponse target = response.response();
         if (target != null) {
@@ -184,7 +212,9 @@ final class IdempotencyStore {
     private static int weigh(EgressProblemException problem) {
         long weight = ENTRY_OVERHEAD + 2L * length(problem.getMessage());
         for (Object value : problem.properties().values()) {
-            weight += value instanceof List<?> list ? (long) list.size() * ATTEMPT_WEIGHT : 2L * length(String.valueOf(value)) + 32;
+            weight += value instanceof List<?> list
+                    ? (long) list.size() * ATTEMPT_WEIGHT
+                    : 2L * length(String.valueOf(value)) + 32;
         }
         return saturate(weight);
     }

@@ -24,8 +24,7 @@ final class SourceIpCheck {
 
     private static final Logger log = LoggerFactory.getLogger(SourceIpCheck.class);
 
-    private SourceIpCheck() {
-    }
+    private SourceIpCheck() {}
 
     /**
      * The result as App may report it.
@@ -47,16 +46,32 @@ final class SourceIpCheck {
             // The route's own bind address: the target saw the public address, and only that one is reported
             // on (customers never allowlist the private one).
             ForwardResponse r = result.response();
-            return AttemptResult.delivered(new ForwardResponse(r.deliveryId(), route.ip().value(), r.borderId(), r.status(),
-                    r.headers(), r.body(), r.bodyTruncated(), r.latencyMs()), result.latencyMs());
+            return AttemptResult.delivered(
+                    new ForwardResponse(
+                            r.deliveryId(),
+                            route.ip().value(),
+                            r.borderId(),
+                            r.status(),
+                            r.headers(),
+                            r.body(),
+                            r.bodyTruncated(),
+                            r.latencyMs()),
+                    result.latencyMs());
         }
         metrics.borderFault(route.borderId().value(), "source-ip-mismatch");
         // The reported value comes from the Border: only a parsed IP literal goes into the log.
         String shown = reported == null ? "no valid IP" : reported.value();
-        log.warn("Border {} reported source IP {} for a delivery routed to {}; answered as {} (target contacted)",
-                route.borderId().value(), shown, route.ip().value(), ProblemType.BORDER_FAULT.slug());
-        return AttemptResult.failed(AttemptResult.Kind.SOURCE_IP_MISMATCH, true,
-                "Border %s reported source IP %s, expected %s".formatted(route.borderId().value(), shown, route.ip().value()),
+        log.warn(
+                "Border {} reported source IP {} for a delivery routed to {}; answered as {} (target contacted)",
+                route.borderId().value(),
+                shown,
+                route.ip().value(),
+                ProblemType.BORDER_FAULT.slug());
+        return AttemptResult.failed(
+                AttemptResult.Kind.SOURCE_IP_MISMATCH,
+                true,
+                "Border %s reported source IP %s, expected %s"
+                        .formatted(route.borderId().value(), shown, route.ip().value()),
                 result.latencyMs());
     }
 

@@ -27,10 +27,16 @@ final class TooManyInFlightException extends EgressProblemException {
     }
 
     TooManyInFlightException(Limit limit, int max, Duration retryAfter) {
-        super(Problem.of(ProblemType.TOO_MANY_IN_FLIGHT, limit == Limit.TENANT
-                        ? "the tenant already has %d deliveries in flight (egress.dispatch.max-in-flight-per-tenant)".formatted(max)
-                        : "this App already has %d deliveries in flight (egress.dispatch.max-in-flight)".formatted(max))
-                .with("limit", limit.tag()).with("maxInFlight", max)
-                .withTargetContact(TargetContact.NONE).withRetryAfter(retryAfter));
+        super(Problem.of(
+                        ProblemType.TOO_MANY_IN_FLIGHT,
+                        limit == Limit.TENANT
+                                ? "the tenant already has %d deliveries in flight (egress.dispatch.max-in-flight-per-tenant)"
+                                        .formatted(max)
+                                : "this App already has %d deliveries in flight (egress.dispatch.max-in-flight)"
+                                        .formatted(max))
+                .with("limit", limit.tag())
+                .with("maxInFlight", max)
+                .withTargetContact(TargetContact.NONE)
+                .withRetryAfter(retryAfter));
     }
 }

@@ -14,13 +14,21 @@ final class FleetMetrics {
 
     FleetMetrics(FleetViews views, RoutingTable table, MeterRegistry meters) {
         for (boolean dedicated : new boolean[] {true, false}) {
-            Gauge.builder("egress.tenants.without.usable.ip", views,
-                            v -> v.tenantsWithoutUsableIp().stream().filter(t -> t.dedicated() == dedicated).count())
+            Gauge.builder(
+                            "egress.tenants.without.usable.ip",
+                            views,
+                            v -> v.tenantsWithoutUsableIp().stream()
+                                    .filter(t -> t.dedicated() == dedicated)
+                                    .count())
                     .tag("tenant_class", dedicated ? "dedicated" : "shared")
-                    .description("Tenants none of whose allowed IPs is usable now (ACTIVE on a live Border, fresh routing)")
+                    .description(
+                            "Tenants none of whose allowed IPs is usable now (ACTIVE on a live Border, fresh routing)")
                     .register(meters);
         }
-        Gauge.builder("egress.registry.announcements.rejected.latest", table, t -> t.latestRejections().size())
+        Gauge.builder(
+                        "egress.registry.announcements.rejected.latest",
+                        table,
+                        t -> t.latestRejections().size())
                 .description("Announcements the latest registry read skipped (malformed or not acceptable)")
                 .register(meters);
     }

@@ -20,9 +20,19 @@ import java.util.List;
  * @param tenantsWithoutUsableIp tenants whose webhooks cannot leave right now
  * @param tenantsFile            the tenants file's state
  */
-public record FleetView(Instant at, long generation, Long snapshotAgeMillis, boolean stale, long maxStalenessMillis,
-                        String strategy, List<Border> borders, List<Ip> ips, List<Conflict> conflicts,
-                        List<Rejected> rejected, List<TenantWithoutIp> tenantsWithoutUsableIp, TenantsFile tenantsFile) {
+public record FleetView(
+        Instant at,
+        long generation,
+        Long snapshotAgeMillis,
+        boolean stale,
+        long maxStalenessMillis,
+        String strategy,
+        List<Border> borders,
+        List<Ip> ips,
+        List<Conflict> conflicts,
+        List<Rejected> rejected,
+        List<TenantWithoutIp> tenantsWithoutUsableIp,
+        TenantsFile tenantsFile) {
 
     /** Status of an IP that the tenants file names but no live Border announces. */
     public static final String ABSENT = "ABSENT";
@@ -39,9 +49,15 @@ public record FleetView(Instant at, long generation, Long snapshotAgeMillis, boo
      * @param ejected               whether App's passive health ejected it
      * @param ips                   its IPs as announced
      */
-    public record Border(String id, String endpoint, long generation, Instant publishedAt, long announcementAgeMillis,
-                         String breaker, boolean ejected, List<BorderIp> ips) {
-    }
+    public record Border(
+            String id,
+            String endpoint,
+            long generation,
+            Instant publishedAt,
+            long announcementAgeMillis,
+            String breaker,
+            boolean ejected,
+            List<BorderIp> ips) {}
 
     /**
      * One IP as a Border announces it.
@@ -50,8 +66,7 @@ public record FleetView(Instant at, long generation, Long snapshotAgeMillis, boo
      * @param bind   the address the Border binds for it (equal to {@code ip} without NAT)
      * @param status its status on that Border
      */
-    public record BorderIp(String ip, String bind, String status) {
-    }
+    public record BorderIp(String ip, String bind, String status) {}
 
     /**
      * One IP across the fleet.
@@ -64,9 +79,14 @@ public record FleetView(Instant at, long generation, Long snapshotAgeMillis, boo
      * @param sharedPool       whether it is in the shared pool
      * @param sharedTenants    how many tenants use the shared pool (0 unless {@code sharedPool})
      */
-    public record Ip(String ip, String status, boolean conflict, List<Route> borders, List<String> dedicatedTenants,
-                     boolean sharedPool, int sharedTenants) {
-    }
+    public record Ip(
+            String ip,
+            String status,
+            boolean conflict,
+            List<Route> borders,
+            List<String> dedicatedTenants,
+            boolean sharedPool,
+            int sharedTenants) {}
 
     /**
      * App's view of one route (the IP through one Border).
@@ -80,9 +100,15 @@ public record FleetView(Instant at, long generation, Long snapshotAgeMillis, boo
      * @param recentFailures  those that failed at the Border
      * @param recentErrorRate failed share (0..1)
      */
-    public record Route(String id, String status, String breaker, boolean ejected, int inFlight, long recentAttempts,
-                        long recentFailures, double recentErrorRate) {
-    }
+    public record Route(
+            String id,
+            String status,
+            String breaker,
+            boolean ejected,
+            int inFlight,
+            long recentAttempts,
+            long recentFailures,
+            double recentErrorRate) {}
 
     /**
      * An IP claimed by several Borders.
@@ -90,8 +116,7 @@ public record FleetView(Instant at, long generation, Long snapshotAgeMillis, boo
      * @param ip      the IP
      * @param borders the Borders, sorted (the first wins under {@code lowest-border-id})
      */
-    public record Conflict(String ip, List<String> borders) {
-    }
+    public record Conflict(String ip, List<String> borders) {}
 
     /**
      * An announcement the snapshot skipped.
@@ -99,8 +124,7 @@ public record FleetView(Instant at, long generation, Long snapshotAgeMillis, boo
      * @param owner  position of the owner in the registry read
      * @param reason the broken rule
      */
-    public record Rejected(int owner, String reason) {
-    }
+    public record Rejected(int owner, String reason) {}
 
     /**
      * A tenant whose webhooks cannot leave now.
@@ -110,8 +134,7 @@ public record FleetView(Instant at, long generation, Long snapshotAgeMillis, boo
      * @param reason    {@code no-live-ip} (no allowed IP is ACTIVE on a live Border) or {@code routing-stale}
      * @param ips       its allowed IPs
      */
-    public record TenantWithoutIp(String id, boolean dedicated, String reason, List<String> ips) {
-    }
+    public record TenantWithoutIp(String id, boolean dedicated, String reason, List<String> ips) {}
 
     /**
      * The tenants file.
@@ -120,6 +143,5 @@ public record FleetView(Instant at, long generation, Long snapshotAgeMillis, boo
      * @param valid     whether the latest read of the file was valid
      * @param lastError the latest error, null if none
      */
-    public record TenantsFile(int tenants, boolean valid, String lastError) {
-    }
+    public record TenantsFile(int tenants, boolean valid, String lastError) {}
 }

@@ -42,8 +42,15 @@ public final class FleetViews {
     private final RouteTraffic traffic;
     private final Clock clock;
 
-    FleetViews(RoutingTable table, TenantPolicyStore tenants, EgressRouter router, RoutingProperties routing,
-               BorderBreakers breakers, PassiveHealth health, RouteTraffic traffic, Clock clock) {
+    FleetViews(
+            RoutingTable table,
+            TenantPolicyStore tenants,
+            EgressRouter router,
+            RoutingProperties routing,
+            BorderBreakers breakers,
+            PassiveHealth health,
+            RouteTraffic traffic,
+            Clock clock) {
         this.table = table;
         this.tenants = tenants;
         this.router = router;
@@ -64,12 +71,20 @@ public final class FleetViews {
         RoutingSnapshot snapshot = table.current();
         TenantPolicy policy = tenants.current();
         TenantPolicyStore.State file = tenants.state();
-        return new FleetView(now, snapshot.generation(), table.isReady() ? table.age().toMillis() : null,
-                router.isStale(), routing.maxStaleness().toMillis(), router.strategy(), borders(snapshot, now),
-                ips(snapshot, policy), conflicts(snapshot), rejected(),
+        return new FleetView(
+                now,
+                snapshot.generation(),
+                table.isReady() ? table.age().toMillis() : null,
+                router.isStale(),
+                routing.maxStaleness().toMillis(),
+                router.strategy(),
+                borders(snapshot, now),
+                ips(snapshot, policy),
+                conflicts(snapshot),
+                rejected(),
                 tenantsWithoutUsableIp(policy),
-                new FleetView.TenantsFile(policy.tenants().size(), file == null || file.valid(),
-                        file == null ? null : file.lastError()));
+                new FleetView.TenantsFile(
+                        policy.tenants().size(), file == null || file.valid(), file == null ? null : file.lastError()));
     }
 
     /**
@@ -84,10 +99,20 @@ public final class FleetViews {
     private List<FleetView.Border> borders(RoutingSnapshot snapshot, Instant now) {
         List<FleetView.Border> borders = new ArrayList<>();
         for (Announcement a : snapshot.announcements().values()) {
-            borders.add(new FleetView.Border(a.borderId().value(), a.endpoint().toString(), a.generation(),
-                    a.publishedAt(), Math.max(0, Duration.between(a.publishedAt(), now).toMillis()),
-                    breakers.state(a.borderId()).name(), health.isEjected(a.borderId()),
-                    a.ips().stream().map(ip -> new FleetView.BorderIp(ip.ip().value(), ip.bind().value(), ip.status().name())).toList()));
+            borders.add(new FleetView.Border(
+                    a.borderId().value(),
+                    a.endpoint().toString(),
+                    a.generation(),
+                    a.publishedAt(),
+                    Math.max(0, Duration.between(a.publishedAt(), now).toMillis()),
+                    breakers.state(a.borderId()).name(),
+                    health.isEjected(a.borderId()),
+                    a.ips().stream()
+                            .map(ip -> new FleetView.BorderIp(
+                                    ip.ip().value(),
+                                    ip.bind().value(),
+                                    ip.status().name()))
+                            .toList()));
         }
         return borders;
     }
@@ -113,14 +138,26 @@ public final class FleetViews {
             List<FleetView.Route> routes = new ArrayList<>();
             for (Route route : snapshot.routes(ip)) {
                 RouteTraffic.Stats stats = traffic.stats(ip, route.borderId());
-                routes.add(new FleetView.Route(route.borderId().value(), route.status().name(),
-                        breakers.state(route.borderId()).name(), health.isEjected(route.borderId()), stats.inFlight(),
-                        stats.recentAttempts(), stats.recentFailures(), stats.errorRate()));
+                routes.add(new FleetView.Route(
+                        route.borderId().value(),
+                        route.status().name(),
+                        breakers.state(route.borderId()).name(),
+                        health.isEjected(route.borderId()),
+                        stats.inFlight(),
+                        stats.recentAttempts(),
+                        stats.recentFailures(),
+                        stats.errorRate()));
             }
             List<String> dedicatedTo = dedicated.getOrDefault(ip, List.of());
             boolean inPool = shared.contains(ip);
-            ips.add(new FleetView.Ip(ip.value(), snapshot.status(ip).map(Enum::name).orElse(FleetView.ABSENT),
-                    routes.size() > 1, routes, dedicatedTo.stream().sorted().toList(), inPool, inPool ? sharedTenants : 0));
+            ips.add(new FleetView.Ip(
+                    ip.value(),
+                    snapshot.status(ip).map(Enum::name).orElse(FleetView.ABSENT),
+                    routes.size() > 1,
+                    routes,
+                    dedicatedTo.stream().sorted().toList(),
+                    inPool,
+                    inPool ? sharedTenants : 0));
         }
         return ips;
     }
@@ -128,13 +165,17 @@ public final class FleetViews {
     private static List<FleetView.Conflict> conflicts(RoutingSnapshot snapshot) {
         List<FleetView.Conflict> conflicts = new ArrayList<>();
         for (Map.Entry<EgressIp, List<BorderId>> e : snapshot.conflicts().entrySet()) {
-            conflicts.add(new FleetView.Conflict(e.getKey().value(), e.getValue().stream().map(BorderId::value).toList()));
+            conflicts.add(new FleetView.Conflict(
+                    e.getKey().value(),
+                    e.getValue().stream().map(BorderId::value).toList()));
         }
         return conflicts;
     }
 
     private List<FleetView.Rejected> rejected() {
-        return table.latestRejections().stream().map(r -> new FleetView.Rejected(r.index(), r.reason())).toList();
+        return table.latestRejections().stream()
+                .map(r -> new FleetView.Rejected(r.index(), r.reason()))
+                .toList();
     }
 
     private List<FleetView.TenantWithoutIp> tenantsWithoutUsableIp(TenantPolicy policy) {
@@ -153,7 +194,10 @@ public final class FleetViews {
                 reason = "no-live-ip";
             }
             if (reason != null) {
-                result.add(new FleetView.TenantWithoutIp(id, dedicated, reason,
+                result.add(new FleetView.TenantWithoutIp(
+                        id,
+                        dedicated,
+                        reason,
                         resolution.allowedIps().stream().map(EgressIp::value).toList()));
             }
         }

@@ -13,8 +13,13 @@ import java.util.List;
  * @param borders    every Border that hosted the IP when the change started
  * @param generation App's snapshot generation when the answer was built
  */
-public record IpChange(String ip, String status, boolean conflict, List<String> appliedOn, List<BorderChange> borders,
-                       long generation) {
+public record IpChange(
+        String ip,
+        String status,
+        boolean conflict,
+        List<String> appliedOn,
+        List<BorderChange> borders,
+        long generation) {
 
     /**
      * One Border's part of a change.
@@ -25,6 +30,5 @@ public record IpChange(String ip, String status, boolean conflict, List<String> 
      * @param status  the IP's status on that Border in App's snapshot now, {@code ABSENT} if it left
      * @param detail  why it failed, null otherwise
      */
-    public record BorderChange(String id, String outcome, String status, String detail) {
-    }
+    public record BorderChange(String id, String outcome, String status, String detail) {}
 }

@@ -32,8 +32,7 @@ final class IpStatusChanges {
     private static final Logger log = LoggerFactory.getLogger(IpStatusChanges.class);
     private static final Duration POLL = Duration.ofMillis(25);
 
-    private record Reply(BorderId border, BorderClients.OpsReply reply) {
-    }
+    private record Reply(BorderId border, BorderClients.OpsReply reply) {}
 
     private final RoutingTable table;
     private final BorderClients clients;
@@ -65,30 +64,41 @@ final class IpStatusChanges {
             }
             long deadline = System.nanoTime() + timeout.toNanos();
             byte[] body = json.writeValueAsBytes(Map.of("status", status.name()));
-            log.info("Operator sets {} to {} on {}", ip, status, routes.stream().map(Route::borderId).toList());
+            log.info(
+                    "Operator sets {} to {} on {}",
+                    ip,
+                    status,
+                    routes.stream().map(Route::borderId).toList());
             return Flux.fromIterable(routes)
                     .flatMap(route -> clients.changeIpStatus(route, ip.value(), body, timeout)
                             .map(reply -> new Reply(route.borderId(), reply)))
                     .collectList()
                     .flatMap(replies -> awaitSnapshot(ip, status, replies, deadline)
                             .then(Mono.fromSupplier(() -> result(ip, status, replies))))
-                    .flatMap(change -> confirmed(change) ? Mono.just(change)
+                    .flatMap(change -> confirmed(change)
+                            ? Mono.just(change)
                             : Mono.error(new OpsProblems.ChangeNotConfirmedException(
-                            "App's snapshot does not show %s as %s on every Border hosting it within %s"
-                                    .formatted(ip, status, timeout), change)));
+                                    "App's snapshot does not show %s as %s on every Border hosting it within %s"
+                                            .formatted(ip, status, timeout),
+                                    change)));
         });
     }
 
     /** Waits (bounded) until every Border that accepted the change shows it in App's snapshot. */
     private Mono<Void> awaitSnapshot(EgressIp ip, IpStatus status, List<Reply> replies, long deadline) {
-        List<BorderId> accepted = replies.stream().filter(r -> r.reply().status() == 200).map(Reply::border).toList();
+        List<BorderId> accepted = replies.stream()
+                .filter(r -> r.reply().status() == 200)
+                .map(Reply::border)
+                .toList();
         if (accepted.isEmpty()) {
             return Mono.empty();
         }
         Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
         return Flux.interval(Duration.ZERO, POLL)
-                .filter(tick -> accepted.stream().allMatch(b -> statusIn(table.current(), b, ip)
-                        .filter(s -> s == status).isPresent()))
+                .filter(tick -> accepted.stream()
+                        .allMatch(b -> statusIn(table.current(), b, ip)
+                                .filter(s -> s == status)
+                                .isPresent()))
                 .next()
                 .timeout(left)
                 .onErrorResume(e -> Mono.empty())
@@ -116,8 +126,13 @@ final class IpStatusChanges {
             }
             borders.put(r.border().value(), new IpChange.BorderChange(r.border().value(), outcome, shown, detail));
         }
-        return new IpChange(ip.value(), status.name(), replies.size() > 1, appliedOn.stream().sorted().toList(),
-                List.copyOf(borders.values()), snapshot.generation());
+        return new IpChange(
+                ip.value(),
+                status.name(),
+                replies.size() > 1,
+                appliedOn.stream().sorted().toList(),
+                List.copyOf(borders.values()),
+                snapshot.generation());
     }
 
     private static boolean confirmed(IpChange change) {
@@ -145,8 +160,9 @@ final class IpStatusChanges {
     }
 
     private static IpStatus parseStatus(String text) {
-        return IpStatus.fromName(text).orElseThrow(() -> new OpsProblems.InvalidChangeException(
-                "status: '%s' (expected: %s)".formatted(text, IpStatus.choices())));
+        return IpStatus.fromName(text)
+                .orElseThrow(() -> new OpsProblems.InvalidChangeException(
+                        "status: '%s' (expected: %s)".formatted(text, IpStatus.choices())));
     }
 
     private static EgressIp parseIp(String text) {

@@ -39,8 +39,15 @@ class OpsConfiguration {
             + "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
     @Bean
-    FleetViews fleetViews(RoutingTable table, TenantPolicyStore tenants, EgressRouter router, RoutingProperties routing,
-                          BorderBreakers breakers, PassiveHealth health, RouteTraffic traffic, Clock clock) {
+    FleetViews fleetViews(
+            RoutingTable table,
+            TenantPolicyStore tenants,
+            EgressRouter router,
+            RoutingProperties routing,
+            BorderBreakers breakers,
+            PassiveHealth health,
+            RouteTraffic traffic,
+            Clock clock) {
         return new FleetViews(table, tenants, router, routing, breakers, health, traffic, clock);
     }
 
@@ -50,8 +57,12 @@ class OpsConfiguration {
     }
 
     @Bean
-    IpStatusChanges ipStatusChanges(RoutingTable table, BorderClients clients, JsonMapper json, OpsProperties ops,
-                                    SecurityProperties security) {
+    IpStatusChanges ipStatusChanges(
+            RoutingTable table,
+            BorderClients clients,
+            JsonMapper json,
+            OpsProperties ops,
+            SecurityProperties security) {
         if (security.operatorToken().isEmpty()) {
             log.warn("egress.security.operator-token is not set: the operator API /ops/v1/** answers 401");
         }
@@ -62,13 +73,19 @@ class OpsConfiguration {
     RouterFunction<ServerResponse> opsPage() {
         Resource index = new ClassPathResource("static/ops/index.html");
         return RouterFunctions.route()
-                .GET("/ops", request -> ServerResponse.permanentRedirect(URI.create("/ops/")).build())
-                .GET("/ops/", request -> ServerResponse.ok().contentType(MediaType.TEXT_HTML)
-                        .header("Cache-Control", "no-store")
-                        .header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-                        .header("X-Content-Type-Options", "nosniff")
-                        .header("Referrer-Policy", "no-referrer")
-                        .bodyValue(index))
+                .GET(
+                        "/ops",
+                        request -> ServerResponse.permanentRedirect(URI.create("/ops/"))
+                                .build())
+                .GET(
+                        "/ops/",
+                        request -> ServerResponse.ok()
+                                .contentType(MediaType.TEXT_HTML)
+                                .header("Cache-Control", "no-store")
+                                .header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+                                .header("X-Content-Type-Options", "nosniff")
+                                .header("Referrer-Policy", "no-referrer")
+                                .bodyValue(index))
                 .build();
     }
 }

@@ -8,13 +8,13 @@ import java.util.List;
 /** The operator API's failures, as typed problems mapped once by {@link dev.egress.app.ProblemAdvice}. */
 final class OpsProblems {
 
-    private OpsProblems() {
-    }
+    private OpsProblems() {}
 
     /** 404: no live Border announces the IP, so there is nobody to apply a change on. */
     static final class IpNotHostedException extends EgressProblemException {
         IpNotHostedException(String ip) {
-            super(Problem.of(ProblemType.IP_NOT_HOSTED, "no live Border announces ip '%s'".formatted(ip)).with("ip", ip));
+            super(Problem.of(ProblemType.IP_NOT_HOSTED, "no live Border announces ip '%s'".formatted(ip))
+                    .with("ip", ip));
         }
     }
 
@@ -32,8 +32,11 @@ final class OpsProblems {
     static final class ChangeNotConfirmedException extends EgressProblemException {
         ChangeNotConfirmedException(String detail, IpChange state) {
             super(Problem.of(ProblemType.CHANGE_NOT_CONFIRMED, detail)
-                    .with("ip", state.ip()).with("requested", state.status()).with("conflict", state.conflict())
-                    .with("appliedOn", state.appliedOn()).with("borders", List.copyOf(state.borders()))
+                    .with("ip", state.ip())
+                    .with("requested", state.status())
+                    .with("conflict", state.conflict())
+                    .with("appliedOn", state.appliedOn())
+                    .with("borders", List.copyOf(state.borders()))
                     .with("generation", state.generation()));
         }
     }

@@ -14,5 +14,4 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("egress.ops")
-public record OpsProperties(@DefaultValue("10s") @NotNull Duration changeTimeout) {
-}
+public record OpsProperties(@DefaultValue("10s") @NotNull Duration changeTimeout) {}

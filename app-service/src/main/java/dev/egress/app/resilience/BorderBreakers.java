@@ -30,9 +30,11 @@ public final class BorderBreakers {
      */
     public BorderBreakers(CircuitBreakerRegistry registry) {
         this.registry = registry;
-        registry.getEventPublisher().onEntryAdded(added -> added.getAddedEntry().getEventPublisher()
-                .onStateTransition(event -> log.info("Circuit breaker {}: {}", event.getCircuitBreakerName(),
-                        event.getStateTransition())));
+        registry.getEventPublisher()
+                .onEntryAdded(added -> added.getAddedEntry()
+                        .getEventPublisher()
+                        .onStateTransition(event -> log.info(
+                                "Circuit breaker {}: {}", event.getCircuitBreakerName(), event.getStateTransition())));
     }
 
     /**
@@ -64,7 +66,9 @@ public final class BorderBreakers {
      * @return its state; {@code CLOSED} for a Border that has no breaker yet
      */
     public CircuitBreaker.State state(BorderId border) {
-        return registry.find(PREFIX + border.value()).map(CircuitBreaker::getState).orElse(CircuitBreaker.State.CLOSED);
+        return registry.find(PREFIX + border.value())
+                .map(CircuitBreaker::getState)
+                .orElse(CircuitBreaker.State.CLOSED);
     }
 
     /**

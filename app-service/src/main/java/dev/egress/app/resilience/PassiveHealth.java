@@ -29,8 +29,7 @@ public final class PassiveHealth {
      * @param ejected true when it was ejected, false when it returned
      * @param reason  why, in words (for logs)
      */
-    public record StateChange(BorderId border, boolean ejected, String reason) {
-    }
+    public record StateChange(BorderId border, boolean ejected, String reason) {}
 
     private static final class Entry {
         final AtomicInteger consecutiveFailures = new AtomicInteger();
@@ -61,9 +60,14 @@ public final class PassiveHealth {
         this.recoveryHoldNanos = recoveryHold.toNanos();
         this.nanoTime = nanoTime;
         this.ejections = Counter.builder("egress.border.ejections")
-                .description("Borders ejected by passive health").register(meters);
-        Gauge.builder("egress.border.ejected", entries, e -> e.values().stream().filter(x -> x.ejected).count())
-                .description("Borders currently ejected by passive health").register(meters);
+                .description("Borders ejected by passive health")
+                .register(meters);
+        Gauge.builder(
+                        "egress.border.ejected",
+                        entries,
+                        e -> e.values().stream().filter(x -> x.ejected).count())
+                .description("Borders currently ejected by passive health")
+                .register(meters);
     }
 
     /**
@@ -80,7 +84,8 @@ public final class PassiveHealth {
         if (nanoTime.getAsLong() - entry.lastFailureNanos >= recoveryHoldNanos) {
             entry.consecutiveFailures.set(0);
             entry.ejected = false;
-            publish(new StateChange(border, false, "%s without failures".formatted(Duration.ofNanos(recoveryHoldNanos))));
+            publish(new StateChange(
+                    border, false, "%s without failures".formatted(Duration.ofNanos(recoveryHoldNanos))));
             return true;
         }
         return false;
@@ -121,8 +126,11 @@ public final class PassiveHealth {
         if (entry.consecutiveFailures.incrementAndGet() >= ejectAfter && !entry.ejected) {
             entry.ejected = true;
             ejections.increment();
-            publish(new StateChange(border, true, "%d consecutive failures; returns after %s without failures"
-                    .formatted(ejectAfter, Duration.ofNanos(recoveryHoldNanos))));
+            publish(new StateChange(
+                    border,
+                    true,
+                    "%d consecutive failures; returns after %s without failures"
+                            .formatted(ejectAfter, Duration.ofNanos(recoveryHoldNanos))));
         }
     }
 

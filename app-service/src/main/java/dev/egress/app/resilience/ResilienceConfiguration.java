@@ -29,9 +29,13 @@ class ResilienceConfiguration {
 
     @Bean
     PassiveHealth passiveHealth(RoutingProperties routing, RoutingTable table, MeterRegistry meters) {
-        PassiveHealth health = new PassiveHealth(routing.ejectAfter(), routing.recoveryHold(), System::nanoTime, meters);
-        health.onStateChange(change -> log.info("Border {} {}: {}", change.border(),
-                change.ejected() ? "ejected by passive health" : "returns from ejection", change.reason()));
+        PassiveHealth health =
+                new PassiveHealth(routing.ejectAfter(), routing.recoveryHold(), System::nanoTime, meters);
+        health.onStateChange(change -> log.info(
+                "Border {} {}: {}",
+                change.border(),
+                change.ejected() ? "ejected by passive health" : "returns from ejection",
+                change.reason()));
         table.addListener(snapshot -> health.retain(snapshot.announcements().keySet()));
         return health;
     }

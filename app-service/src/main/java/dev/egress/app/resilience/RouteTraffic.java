@@ -46,8 +46,7 @@ public final class RouteTraffic {
         }
     }
 
-    private record Key(EgressIp ip, BorderId border) {
-    }
+    private record Key(EgressIp ip, BorderId border) {}
 
     private static final int BUCKETS = 12;
 
@@ -128,15 +127,20 @@ public final class RouteTraffic {
         Entry entry = entry(ip, border);
         entry.inFlight.decrementAndGet();
         entry.record(failed);
-        entry.byOutcome.computeIfAbsent(outcome, k -> {
-            Counter counter = Counter.builder("egress.ip.attempts")
-                    .description("Border calls by source IP, Border and outcome")
-                    .tag("ip", ip.value()).tag("border", border.value()).tag("outcome", outcome).register(meters);
-            synchronized (entry) {
-                entry.meters.add(counter);
-            }
-            return counter;
-        }).increment();
+        entry.byOutcome
+                .computeIfAbsent(outcome, k -> {
+                    Counter counter = Counter.builder("egress.ip.attempts")
+                            .description("Border calls by source IP, Border and outcome")
+                            .tag("ip", ip.value())
+                            .tag("border", border.value())
+                            .tag("outcome", outcome)
+                            .register(meters);
+                    synchronized (entry) {
+                        entry.meters.add(counter);
+                    }
+                    return counter;
+                })
+                .increment();
     }
 
     /**
@@ -183,7 +187,9 @@ public final class RouteTraffic {
             Entry entry = new Entry();
             entry.meters.add(Gauge.builder("egress.ip.in.flight", entry.inFlight, AtomicInteger::get)
                     .description("Border calls in flight by source IP and Border")
-                    .tag("ip", ip.value()).tag("border", border.value()).register(meters));
+                    .tag("ip", ip.value())
+                    .tag("border", border.value())
+                    .register(meters));
             return entry;
         });
     }

@@ -32,8 +32,7 @@ import java.util.function.Predicate;
  */
 public final class EgressRouter {
 
-    private record View(TenantPolicy policy, RoutingSnapshot snapshot, Map<String, Resolution> byTenant) {
-    }
+    private record View(TenantPolicy policy, RoutingSnapshot snapshot, Map<String, Resolution> byTenant) {}
 
     private final RoutingTable table;
     private final TenantPolicyStore tenants;
@@ -53,8 +52,13 @@ public final class EgressRouter {
      * @param properties     routing settings
      * @param meters         metrics registry
      */
-    public EgressRouter(RoutingTable table, TenantPolicyStore tenants, BorderSelector selector,
-                        BorderSelector sharedSelector, RoutingProperties properties, MeterRegistry meters) {
+    public EgressRouter(
+            RoutingTable table,
+            TenantPolicyStore tenants,
+            BorderSelector selector,
+            BorderSelector sharedSelector,
+            RoutingProperties properties,
+            MeterRegistry meters) {
         this.table = table;
         this.tenants = tenants;
         this.selector = selector;
@@ -83,17 +87,20 @@ public final class EgressRouter {
             TenantPolicyStore.State policy = tenants.state();
             throw policy.valid() ? new UnknownTenantException(tenantId) : new UnknownTenantException(tenantId, policy);
         }
-        if (isStale() && (resolution.tenant().dedicated()
-                || properties.sharedWhenStale() == RoutingProperties.SharedWhenStale.FAIL)) {
+        if (isStale()
+                && (resolution.tenant().dedicated()
+                        || properties.sharedWhenStale() == RoutingProperties.SharedWhenStale.FAIL)) {
             throw new NoEgressAvailableException(
-                    "routing data is older than %s; %s traffic fails closed".formatted(properties.maxStaleness(),
-                            resolution.tenantClass()),
-                    table.isReady() ? NoEgressReason.ROUTING_STALE : NoEgressReason.ROUTING_NOT_READY, properties.retryAfter());
+                    "routing data is older than %s; %s traffic fails closed"
+                            .formatted(properties.maxStaleness(), resolution.tenantClass()),
+                    table.isReady() ? NoEgressReason.ROUTING_STALE : NoEgressReason.ROUTING_NOT_READY,
+                    properties.retryAfter());
         }
         if (resolution.candidates().isEmpty()) {
             throw new NoEgressAvailableException(
                     "no IP allowed for tenant '%s' is ACTIVE on a live Border".formatted(tenantId),
-                    NoEgressReason.NO_LIVE_IP, properties.retryAfter());
+                    NoEgressReason.NO_LIVE_IP,
+                    properties.retryAfter());
         }
         return resolution;
     }

@@ -21,7 +21,9 @@ public final class NoEgressAvailableException extends EgressProblemException {
      * @param retryAfter the Retry-After to send
      */
     public NoEgressAvailableException(String detail, NoEgressReason reason, Duration retryAfter) {
-        this(Problem.of(ProblemType.NO_EGRESS_AVAILABLE, detail).withReason(reason).withRetryAfter(retryAfter));
+        this(Problem.of(ProblemType.NO_EGRESS_AVAILABLE, detail)
+                .withReason(reason)
+                .withRetryAfter(retryAfter));
     }
 
     /**

@@ -22,11 +22,12 @@ class RoutingConfiguration {
     }
 
     @Bean
-    EgressRouter egressRouter(RoutingTable table, TenantPolicyStore tenants, RoutingProperties properties,
-                              MeterRegistry meters) {
-        BorderSelector dedicated = Selectors.byName("egress.routing.strategy", properties.strategy(), properties.weights());
-        BorderSelector shared = Selectors.byName("egress.routing.shared-strategy", properties.sharedStrategy(),
-                properties.weights());
+    EgressRouter egressRouter(
+            RoutingTable table, TenantPolicyStore tenants, RoutingProperties properties, MeterRegistry meters) {
+        BorderSelector dedicated =
+                Selectors.byName("egress.routing.strategy", properties.strategy(), properties.weights());
+        BorderSelector shared =
+                Selectors.byName("egress.routing.shared-strategy", properties.sharedStrategy(), properties.weights());
         return new EgressRouter(table, tenants, dedicated, shared, properties, meters);
     }
 

@@ -13,8 +13,7 @@ import java.util.Map;
  */
 final class Selectors {
 
-    private Selectors() {
-    }
+    private Selectors() {}
 
     static BorderSelector byName(String property, String name, Map<String, Integer> weights) {
         try {

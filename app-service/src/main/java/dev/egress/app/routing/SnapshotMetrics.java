@@ -22,8 +22,10 @@ final class SnapshotMetrics {
 
     private static void logConflicts(RoutingSnapshot snapshot) {
         if (!snapshot.conflicts().isEmpty()) {
-            log.warn("Routing snapshot {} has IPs announced by several Borders (lowest Border id wins by default): {}",
-                    snapshot.generation(), snapshot.conflicts());
+            log.warn(
+                    "Routing snapshot {} has IPs announced by several Borders (lowest Border id wins by default): {}",
+                    snapshot.generation(),
+                    snapshot.conflicts());
         }
     }
 }

@@ -2,8 +2,8 @@ package dev.egress.app.server;
 
 import dev.egress.discovery.server.RequestHeaderDeadline;
 import io.micrometer.core.instrument.Counter;
-import io.netty.channel.ChannelException;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.ChannelException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
@@ -33,11 +33,11 @@ class ListenerConfiguration {
     @Bean
     NettyServerCustomizer listenerDeadlines(ListenerProperties properties, MeterRegistry meters) {
         Counter headerTimeouts = Counter.builder("egress.server.request.header.timeouts")
-                .description("Connections closed because a request's headers did not arrive within egress.server.request-header-timeout")
+                .description(
+                        "Connections closed because a request's headers did not arrive within egress.server.request-header-timeout")
                 .register(meters);
-        return server -> server
-                .requestTimeout(properties.requestBodyTimeout())
-                .doOnChannelInit((observer, channel, remote) ->
-                        RequestHeaderDeadline.installFromOpening(channel, properties.requestHeaderTimeout(), headerTimeouts::increment));
+        return server -> server.requestTimeout(properties.requestBodyTimeout())
+                .doOnChannelInit((observer, channel, remote) -> RequestHeaderDeadline.installFromOpening(
+                        channel, properties.requestHeaderTimeout(), headerTimeouts::increment));
     }
 }

@@ -27,10 +27,12 @@ public record ListenerProperties(
     /** Checks that both deadlines are positive: zero would close every connection at once. */
     public ListenerProperties {
         if (requestHeaderTimeout != null && (requestHeaderTimeout.isNegative() || requestHeaderTimeout.isZero())) {
-            throw new IllegalArgumentException("egress.server.request-header-timeout: %s (expected: > 0)".formatted(requestHeaderTimeout));
+            throw new IllegalArgumentException(
+                    "egress.server.request-header-timeout: %s (expected: > 0)".formatted(requestHeaderTimeout));
         }
         if (requestBodyTimeout != null && (requestBodyTimeout.isNegative() || requestBodyTimeout.isZero())) {
-            throw new IllegalArgumentException("egress.server.request-body-timeout: %s (expected: > 0)".formatted(requestBodyTimeout));
+            throw new IllegalArgumentException(
+                    "egress.server.request-body-timeout: %s (expected: > 0)".formatted(requestBodyTimeout));
         }
     }
 }

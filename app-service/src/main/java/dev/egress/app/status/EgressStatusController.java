@@ -5,6 +5,7 @@ import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.Resolution;
 import dev.egress.app.routing.RoutingProperties;
 import dev.egress.app.tenants.UnknownTenantException;
+import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
@@ -17,7 +18,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
-import dev.egress.discovery.BorderId;
 
 /**
  * Read-only views of routing state: every live IP with its Borders, and one tenant's allowlist with
@@ -49,9 +49,14 @@ class EgressStatusController {
      * @param conflicts  IPs announced by more than one live Border
      * @param rejected   registry owners whose announcement App refused (never routed on) in the latest read
      */
-    record IpsView(long generation, Long ageMillis, String strategy, String sharedStrategy, List<IpView> ips,
-                   List<ConflictView> conflicts, List<RejectedView> rejected) {
-    }
+    record IpsView(
+            long generation,
+            Long ageMillis,
+            String strategy,
+            String sharedStrategy,
+            List<IpView> ips,
+            List<ConflictView> conflicts,
+            List<RejectedView> rejected) {}
 
     /**
      * A registry owner's announcement that App refused.
@@ -60,8 +65,7 @@ class EgressStatusController {
      * @param reason   the reason slug, e.g. {@code untrusted-certificate}, {@code identity-mismatch}
      * @param detail   what exactly failed
      */
-    record RejectedView(String borderId, String reason, String detail) {
-    }
+    record RejectedView(String borderId, String reason, String detail) {}
 
     /**
      * One live IP.
@@ -70,8 +74,7 @@ class EgressStatusController {
      * @param status  best status over its live Borders
      * @param borders its Borders and their status for it
      */
-    record IpView(String ip, String status, List<BorderView> borders) {
-    }
+    record IpView(String ip, String status, List<BorderView> borders) {}
 
     /**
      * One Border's view of an IP.
@@ -81,8 +84,7 @@ class EgressStatusController {
      * @param generation the Border's announcement generation: the same number as its own
      *                   {@code GET /ops/v1/ips} shows, so an operator can tell whether App has seen a change
      */
-    record BorderView(String id, String status, long generation) {
-    }
+    record BorderView(String id, String status, long generation) {}
 
     /**
      * An IP announced by several Borders.
@@ -90,8 +92,7 @@ class EgressStatusController {
      * @param ip      the IP
      * @param borders the Borders, sorted (the first wins under {@code lowest-border-id})
      */
-    record ConflictView(String ip, List<String> borders) {
-    }
+    record ConflictView(String ip, List<String> borders) {}
 
     /**
      * A tenant's egress.
@@ -101,8 +102,7 @@ class EgressStatusController {
      * @param available whether a delivery could leave now
      * @param ips       the IPs to allowlist, in file order
      */
-    record TenantEgressView(String tenantId, boolean dedicated, boolean available, List<TenantIpView> ips) {
-    }
+    record TenantEgressView(String tenantId, boolean dedicated, boolean available, List<TenantIpView> ips) {}
 
     /**
      * One allowed IP.
@@ -110,8 +110,7 @@ class EgressStatusController {
      * @param ip        the IP
      * @param available whether it is ACTIVE on a live Border (and routing data is fresh enough)
      */
-    record TenantIpView(String ip, boolean available) {
-    }
+    record TenantIpView(String ip, boolean available) {}
 
     @Operation(summary = "Live egress IPs with their Borders and status, plus conflicts")
     @GetMapping("/v1/egress/ips")
@@ -120,20 +119,36 @@ class EgressStatusController {
         List<IpView> ips = new ArrayList<>();
         snapshot.ips().stream().sorted().forEach(ip -> {
             List<Route> routes = snapshot.routes(ip);
-            ips.add(new IpView(ip.value(), snapshot.status(ip).map(Enum::name).orElse(null),
-                    routes.stream().map(r -> new BorderView(r.borderId().value(), r.status().name(),
-                            snapshot.announcements().get(r.borderId()).generation())).toList()));
+            ips.add(new IpView(
+                    ip.value(),
+                    snapshot.status(ip).map(Enum::name).orElse(null),
+                    routes.stream()
+                            .map(r -> new BorderView(
+                                    r.borderId().value(),
+                                    r.status().name(),
+                                    snapshot.announcements().get(r.borderId()).generation()))
+                            .toList()));
         });
         List<ConflictView> conflicts = new ArrayList<>();
         for (Map.Entry<EgressIp, List<BorderId>> e : snapshot.conflicts().entrySet()) {
-            conflicts.add(new ConflictView(e.getKey().value(), e.getValue().stream().map(b -> b.value()).toList()));
+            conflicts.add(new ConflictView(
+                    e.getKey().value(),
+                    e.getValue().stream().map(b -> b.value()).toList()));
         }
         List<RejectedView> rejected = table.latestRejections().stream()
-                .map(r -> new RejectedView(r.claimedBorderId() == null ? null : r.claimedBorderId().value(),
-                        r.cause().slug(), r.reason()))
+                .map(r -> new RejectedView(
+                        r.claimedBorderId() == null ? null : r.claimedBorderId().value(),
+                        r.cause().slug(),
+                        r.reason()))
                 .toList();
-        return new IpsView(snapshot.generation(), table.isReady() ? table.age().toMillis() : null, router.strategy(),
-                router.sharedStrategy(), ips, conflicts, rejected);
+        return new IpsView(
+                snapshot.generation(),
+                table.isReady() ? table.age().toMillis() : null,
+                router.strategy(),
+                router.sharedStrategy(),
+                ips,
+                conflicts,
+                rejected);
     }
 
     @Operation(summary = "A tenant's egress IPs (what to allowlist) and whether its webhooks can flow now")
@@ -149,7 +164,8 @@ class EgressStatusController {
                 || (!dedicated && properties.sharedWhenStale() == RoutingProperties.SharedWhenStale.SERVE);
         RoutingSnapshot snapshot = table.current();
         List<TenantIpView> ips = resolution.allowedIps().stream()
-                .map(ip -> new TenantIpView(ip.value(), routable && !snapshot.eligibleRoutes(ip).isEmpty()))
+                .map(ip -> new TenantIpView(
+                        ip.value(), routable && !snapshot.eligibleRoutes(ip).isEmpty()))
                 .toList();
         return new TenantEgressView(id, dedicated, ips.stream().anyMatch(TenantIpView::available), ips);
     }

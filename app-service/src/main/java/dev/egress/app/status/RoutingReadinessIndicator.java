@@ -24,7 +24,9 @@ final class RoutingReadinessIndicator implements HealthIndicator {
     @Override
     public Health health() {
         if (!table.isReady()) {
-            return Health.down().withDetail("reason", "no routing snapshot loaded yet").build();
+            return Health.down()
+                    .withDetail("reason", "no routing snapshot loaded yet")
+                    .build();
         }
         RoutingSnapshot snapshot = table.current();
         return Health.up()

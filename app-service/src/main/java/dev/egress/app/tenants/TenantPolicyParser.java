@@ -25,8 +25,7 @@ final class TenantPolicyParser {
     private static final Set<String> TOP_KEYS = Set.of("sharedPool", "tenants");
     private static final Set<String> TENANT_KEYS = Set.of("id", "dedicatedIps");
 
-    private TenantPolicyParser() {
-    }
+    private TenantPolicyParser() {}
 
     static TenantPolicy parse(String yaml) throws InvalidTenantsFileException {
         Object root;
@@ -45,7 +44,8 @@ final class TenantPolicyParser {
         }
         for (Object key : top.keySet()) {
             if (!TOP_KEYS.contains(String.valueOf(key))) {
-                throw new InvalidTenantsFileException("'%s': unknown key (expected: one of %s)".formatted(key, TOP_KEYS));
+                throw new InvalidTenantsFileException(
+                        "'%s': unknown key (expected: one of %s)".formatted(key, TOP_KEYS));
             }
         }
         List<EgressIp> shared = ips(top.get("sharedPool"), "sharedPool", true);
@@ -60,12 +60,14 @@ final class TenantPolicyParser {
             String where = "tenants[" + i + "]";
             Tenant tenant = tenant(entries.get(i), where, sharedSet, owners);
             if (tenants.put(tenant.id(), tenant) != null) {
-                throw new InvalidTenantsFileException("%s.id: '%s' is defined twice (expected: unique ids)".formatted(where, tenant.id()));
+                throw new InvalidTenantsFileException(
+                        "%s.id: '%s' is defined twice (expected: unique ids)".formatted(where, tenant.id()));
             }
         }
         boolean anyShared = tenants.values().stream().anyMatch(t -> !t.dedicated());
         if (anyShared && shared.isEmpty()) {
-            throw new InvalidTenantsFileException("sharedPool: empty but some tenants have no dedicatedIps (expected: at least one IP)");
+            throw new InvalidTenantsFileException(
+                    "sharedPool: empty but some tenants have no dedicatedIps (expected: at least one IP)");
         }
         return new TenantPolicy(shared, tenants);
     }
@@ -78,35 +80,42 @@ final class TenantPolicyParser {
         }
         for (Object key : entry.keySet()) {
             if (!TENANT_KEYS.contains(String.valueOf(key))) {
-                throw new InvalidTenantsFileException("%s.%s: unknown key (expected: one of %s)".formatted(where, key, TENANT_KEYS));
+                throw new InvalidTenantsFileException(
+                        "%s.%s: unknown key (expected: one of %s)".formatted(where, key, TENANT_KEYS));
             }
         }
         if (!(entry.get("id") instanceof String id) || !TENANT_ID.matcher(id).matches()) {
-            throw new InvalidTenantsFileException("%s.id: '%s' (expected: %s)".formatted(where, entry.get("id"), TENANT_ID));
+            throw new InvalidTenantsFileException(
+                    "%s.id: '%s' (expected: %s)".formatted(where, entry.get("id"), TENANT_ID));
         }
         List<EgressIp> dedicated = entry.containsKey("dedicatedIps")
-                ? ips(entry.get("dedicatedIps"), where + ".dedicatedIps", false) : List.of();
+                ? ips(entry.get("dedicatedIps"), where + ".dedicatedIps", false)
+                : List.of();
         for (EgressIp ip : dedicated) {
             // A dedicated IP in the shared pool would let every shared tenant leave from it.
             if (sharedSet.contains(ip)) {
-                throw new InvalidTenantsFileException("%s.dedicatedIps: %s is also in sharedPool (expected: disjoint)".formatted(where, ip));
+                throw new InvalidTenantsFileException(
+                        "%s.dedicatedIps: %s is also in sharedPool (expected: disjoint)".formatted(where, ip));
             }
             // One IP for two tenants would let each send from the other's allowlisted address.
             String owner = owners.putIfAbsent(ip, id);
             if (owner != null && !owner.equals(id)) {
-                throw new InvalidTenantsFileException("%s.dedicatedIps: %s is dedicated to both '%s' and '%s' (expected: one tenant per dedicated IP)"
-                        .formatted(where, ip, owner, id));
+                throw new InvalidTenantsFileException(
+                        "%s.dedicatedIps: %s is dedicated to both '%s' and '%s' (expected: one tenant per dedicated IP)"
+                                .formatted(where, ip, owner, id));
             }
         }
         return new Tenant(id, dedicated);
     }
 
-    private static List<EgressIp> ips(Object value, String where, boolean mayBeMissing) throws InvalidTenantsFileException {
+    private static List<EgressIp> ips(Object value, String where, boolean mayBeMissing)
+            throws InvalidTenantsFileException {
         if (value == null && mayBeMissing) {
             return List.of();
         }
         if (!(value instanceof List<?> list) || (!mayBeMissing && list.isEmpty())) {
-            throw new InvalidTenantsFileException(where + ": expected a " + (mayBeMissing ? "" : "non-empty ") + "list of IP literals");
+            throw new InvalidTenantsFileException(
+                    where + ": expected a " + (mayBeMissing ? "" : "non-empty ") + "list of IP literals");
         }
         List<EgressIp> ips = new ArrayList<>(list.size());
         Set<EgressIp> seen = new HashSet<>();

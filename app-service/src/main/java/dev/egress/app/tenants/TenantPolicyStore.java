@@ -11,7 +11,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -47,8 +46,8 @@ public final class TenantPolicyStore implements AutoCloseable {
      * @param lastError   the rule the last invalid read broke, or null
      * @param lastErrorAt when that read happened, or null
      */
-    public record State(Path file, int tenants, Instant appliedAt, boolean valid, String lastError, Instant lastErrorAt) {
-    }
+    public record State(
+            Path file, int tenants, Instant appliedAt, boolean valid, String lastError, Instant lastErrorAt) {}
 
     private final Path file;
     private final Clock clock;
@@ -75,18 +74,24 @@ public final class TenantPolicyStore implements AutoCloseable {
     public TenantPolicyStore(TenantsProperties properties, MeterRegistry meters, Clock clock) {
         this.file = properties.file();
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.applied = Counter.builder("egress.tenants.reloads").tag("result", "applied")
-                .description("Tenants file reads by result").register(meters);
-        this.rejected = Counter.builder("egress.tenants.reloads").tag("result", "rejected")
-                .description("Tenants file reads by result").register(meters);
+        this.applied = Counter.builder("egress.tenants.reloads")
+                .tag("result", "applied")
+                .description("Tenants file reads by result")
+                .register(meters);
+        this.rejected = Counter.builder("egress.tenants.reloads")
+                .tag("result", "rejected")
+                .description("Tenants file reads by result")
+                .register(meters);
         String error = check();
         if (policy.get() == null) {
             throw new IllegalStateException("egress.tenants.file %s: %s".formatted(file, error));
         }
         Gauge.builder("egress.tenants.file.valid", state, s -> s.get().valid() ? 1 : 0)
-                .description("1 if the last read of the tenants file was valid").register(meters);
+                .description("1 if the last read of the tenants file was valid")
+                .register(meters);
         Gauge.builder("egress.tenants", policy, p -> p.get().tenants().size())
-                .description("Tenants in the current policy").register(meters);
+                .description("Tenants in the current policy")
+                .register(meters);
         this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "tenants-file-poller");
             t.setDaemon(true);
@@ -149,7 +154,11 @@ public final class TenantPolicyStore implements AutoCloseable {
                 return null;
             }
             if (attributes.size() > MAX_FILE_BYTES) {
-                return reject("file is %d bytes (expected: <= %d)".formatted(attributes.size(), MAX_FILE_BYTES), modified, attributes.size(), null);
+                return reject(
+                        "file is %d bytes (expected: <= %d)".formatted(attributes.size(), MAX_FILE_BYTES),
+                        modified,
+                        attributes.size(),
+                        null);
             }
             content = Files.readAllBytes(file);
             byte[] hash = sha256(content);
@@ -178,8 +187,12 @@ public final class TenantPolicyStore implements AutoCloseable {
         TenantPolicy previous = policy.getAndSet(next);
         state.set(new State(file, next.tenants().size(), clock.instant(), true, null, null));
         applied.increment();
-        log.info("Tenants file {} applied; tenants: {}, dedicated: {}, shared pool: {}", file, next.tenants().size(),
-                next.tenants().values().stream().filter(Tenant::dedicated).count(), next.sharedPool());
+        log.info(
+                "Tenants file {} applied; tenants: {}, dedicated: {}, shared pool: {}",
+                file,
+                next.tenants().size(),
+                next.tenants().values().stream().filter(Tenant::dedicated).count(),
+                next.sharedPool());
         if (previous != null) {
             for (Consumer<TenantPolicy> listener : listeners) {
                 try {
@@ -201,8 +214,13 @@ public final class TenantPolicyStore implements AutoCloseable {
         }
         rejected.increment();
         State previous = state.get();
-        state.set(new State(file, previous == null ? 0 : previous.tenants(), previous == null ? null : previous.appliedAt(),
-                false, error, clock.instant()));
+        state.set(new State(
+                file,
+                previous == null ? 0 : previous.tenants(),
+                previous == null ? null : previous.appliedAt(),
+                false,
+                error,
+                clock.instant()));
         log.warn("Tenants file {} rejected, keeping the last good policy: {}", file, error);
         return error;
     }
@@ -219,5 +237,4 @@ public final class TenantPolicyStore implements AutoCloseable {
     public void close() {
         poller.shutdownNow();
     }
-
 }

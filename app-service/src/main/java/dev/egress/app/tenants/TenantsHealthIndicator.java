@@ -27,7 +27,8 @@ final class TenantsHealthIndicator implements HealthIndicator {
             health.withDetail("appliedAt", state.appliedAt().toString());
         }
         if (state.lastError() != null) {
-            health.withDetail("lastError", state.lastError()).withDetail("lastErrorAt", state.lastErrorAt().toString());
+            health.withDetail("lastError", state.lastError())
+                    .withDetail("lastErrorAt", state.lastErrorAt().toString());
         }
         return health.build();
     }

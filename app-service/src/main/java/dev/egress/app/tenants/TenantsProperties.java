@@ -16,5 +16,5 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("egress.tenants")
-public record TenantsProperties(@NotNull Path file, @DefaultValue("1s") Duration reloadInterval) {
-}
+public record TenantsProperties(
+        @NotNull Path file, @DefaultValue("1s") Duration reloadInterval) {}

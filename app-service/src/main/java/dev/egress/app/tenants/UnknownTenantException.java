@@ -25,10 +25,12 @@ public final class UnknownTenantException extends EgressProblemException {
      * @param state    the policy store's state, with the refused file's error
      */
     public UnknownTenantException(String tenantId, TenantPolicyStore.State state) {
-        super(Problem.of(ProblemType.UNKNOWN_TENANT,
+        super(Problem.of(
+                        ProblemType.UNKNOWN_TENANT,
                         ("tenant '%s' is not known to the policy in use: the tenants file %s was refused (%s), so the last "
-                                + "good policy, applied at %s, is still in use").formatted(tenantId,
-                                state.file().getFileName(), state.lastError(), state.appliedAt()))
-                .with("tenantId", tenantId).with("policyStale", true));
+                                        + "good policy, applied at %s, is still in use")
+                                .formatted(tenantId, state.file().getFileName(), state.lastError(), state.appliedAt()))
+                .with("tenantId", tenantId)
+                .with("policyStale", true));
     }
 }

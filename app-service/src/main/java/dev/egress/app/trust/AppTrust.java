@@ -20,8 +20,7 @@ public record AppTrust(Optional<Material> material, String domain) implements Au
      * @param identity App's client certificate chain and key
      * @param borderCa the CA certificates issuing Border identities
      */
-    public record Material(ReloadingFile<Identity> identity, ReloadingFile<TrustBundle> borderCa) {
-    }
+    public record Material(ReloadingFile<Identity> identity, ReloadingFile<TrustBundle> borderCa) {}
 
     /**
      * Whether App verifies announcements and Borders.

@@ -49,10 +49,12 @@ public final class BorderTls {
                     .trustManager(PeerTrustManager.border(material.borderCa(), domain, borderId))
                     .endpointIdentificationAlgorithm(null);
             if (http2) {
-                builder.applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                builder.applicationProtocolConfig(new ApplicationProtocolConfig(
+                        ApplicationProtocolConfig.Protocol.ALPN,
                         ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
                         ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
-                        ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1));
+                        ApplicationProtocolNames.HTTP_2,
+                        ApplicationProtocolNames.HTTP_1_1));
             }
             context = builder.build();
         } catch (SSLException e) {

@@ -45,21 +45,26 @@ class TrustConfiguration {
         ReloadingFile<Identity> identity = files.watchIdentity();
         ReloadingFile<TrustBundle> borderCa = files.watchPeerCa();
         List<SpiffeId> named = SpiffeId.of(identity.get().leaf());
-        if (named.stream().noneMatch(id -> id.trustDomain().equals(trust.domain()) && id.role().equals(SpiffeId.APP))) {
+        if (named.stream()
+                .noneMatch(id ->
+                        id.trustDomain().equals(trust.domain()) && id.role().equals(SpiffeId.APP))) {
             identity.close();
             borderCa.close();
             throw new TrustMaterialException("egress.trust.certificate: names %s (expected: spiffe://%s/app/<name>)"
                     .formatted(named.isEmpty() ? "no SPIFFE URI SAN" : named, trust.domain()));
         }
-        log.info("Trust: routing only on announcements signed by Borders of {}; calling Borders over mutual TLS as {}",
-                trust.borderCa(), named);
+        log.info(
+                "Trust: routing only on announcements signed by Borders of {}; calling Borders over mutual TLS as {}",
+                trust.borderCa(),
+                named);
         return new AppTrust(Optional.of(new AppTrust.Material(identity, borderCa)), trust.domain());
     }
 
     @Bean
     AnnouncementReader announcementReader(AppTrust trust, TrustProperties properties, Clock clock) {
         return trust.material()
-                .<AnnouncementReader>map(m -> new AnnouncementVerifier(m.borderCa(), trust.domain(), clock, properties.maxClockSkew()))
+                .<AnnouncementReader>map(
+                        m -> new AnnouncementVerifier(m.borderCa(), trust.domain(), clock, properties.maxClockSkew()))
                 .orElseGet(AnnouncementVerifier::unverified);
     }
 }

@@ -22,9 +22,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param checkInterval how often the files are compared for a rotation
  */
 @ConfigurationProperties("egress.trust")
-public record TrustProperties(@DefaultValue("") String certificate, @DefaultValue("") String privateKey,
-                              @DefaultValue("") String borderCa, @DefaultValue("egress.local") String domain,
-                              @DefaultValue("30s") Duration maxClockSkew, @DefaultValue("2s") Duration checkInterval) {
+public record TrustProperties(
+        @DefaultValue("") String certificate,
+        @DefaultValue("") String privateKey,
+        @DefaultValue("") String borderCa,
+        @DefaultValue("egress.local") String domain,
+        @DefaultValue("30s") Duration maxClockSkew,
+        @DefaultValue("2s") Duration checkInterval) {
 
     /** Trims the paths. */
     public TrustProperties {

@@ -40,8 +40,12 @@ class PathAuthorisationIT extends AppITSupport {
     static final String ACME_ONLY = "test-acme-only-token";
 
     enum Token {
-        API(API_TOKEN), ACME_BOUND(ACME_ONLY), INTERNAL(INTERNAL_TOKEN), OPERATOR(PathAuthorisationIT.OPERATOR),
-        NONE(null), WRONG("not-a-token");
+        API(API_TOKEN),
+        ACME_BOUND(ACME_ONLY),
+        INTERNAL(INTERNAL_TOKEN),
+        OPERATOR(PathAuthorisationIT.OPERATOR),
+        NONE(null),
+        WRONG("not-a-token");
 
         final String value;
 
@@ -85,7 +89,9 @@ class PathAuthorisationIT extends AppITSupport {
     static class OperatorRoute {
         @Bean
         RouterFunction<ServerResponse> doorTestRoute() {
-            return RouterFunctions.route().GET("/ops/v1/door-test", request -> ServerResponse.ok().bodyValue("{}")).build();
+            return RouterFunctions.route()
+                    .GET("/ops/v1/door-test", request -> ServerResponse.ok().bodyValue("{}"))
+                    .build();
         }
     }
 
@@ -131,7 +137,9 @@ class PathAuthorisationIT extends AppITSupport {
     }
 
     private WebTestClient raw() {
-        return WebTestClient.bindToServer().responseTimeout(Duration.ofSeconds(60)).build();
+        return WebTestClient.bindToServer()
+                .responseTimeout(Duration.ofSeconds(60))
+                .build();
     }
 
     @ParameterizedTest(name = "{0} {1} with {2} -> {3}")
@@ -144,31 +152,56 @@ class PathAuthorisationIT extends AppITSupport {
             request.header("Authorization", "Bearer " + token.value);
         }
         if (door == Door.DELIVERIES) {
-            request.contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("tenantId", "acme",
-                    "url", sink.baseUri() + "/hook", "payload", Map.of("event", "ping")));
+            request.contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(Map.of(
+                            "tenantId", "acme", "url", sink.baseUri() + "/hook", "payload", Map.of("event", "ping")));
         }
         request.exchange().expectStatus().isEqualTo(status).expectBody().returnResult();
         if (door == Door.DELIVERIES) {
-            assertThat(sink.received()).as("requests that reached the target").hasSize(before + (status == 200 ? 1 : 0));
+            assertThat(sink.received())
+                    .as("requests that reached the target")
+                    .hasSize(before + (status == 200 ? 1 : 0));
         }
     }
 
     @Test
     void anUnauthenticatedCallToTheOperatorApiGets401EvenWhereNoRouteExists() {
-        raw().get().uri(URI.create("http://127.0.0.1:" + port + "/ops/v1/fleet")).exchange()
-                .expectStatus().isUnauthorized().expectHeader().valueEquals("WWW-Authenticate", "Bearer")
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:unauthorized");
-        raw().put().uri(URI.create("http://127.0.0.1:" + port + "/ops/v1/ips/127.0.0.2"))
-                .header("Authorization", "Bearer " + API_TOKEN).exchange()
-                .expectStatus().isUnauthorized().expectBody().returnResult();
+        raw().get()
+                .uri(URI.create("http://127.0.0.1:" + port + "/ops/v1/fleet"))
+                .exchange()
+                .expectStatus()
+                .isUnauthorized()
+                .expectHeader()
+                .valueEquals("WWW-Authenticate", "Bearer")
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:unauthorized");
+        raw().put()
+                .uri(URI.create("http://127.0.0.1:" + port + "/ops/v1/ips/127.0.0.2"))
+                .header("Authorization", "Bearer " + API_TOKEN)
+                .exchange()
+                .expectStatus()
+                .isUnauthorized()
+                .expectBody()
+                .returnResult();
     }
 
     @Test
     void theOperatorPagesAssetsStayOpenForReadingOnly() {
         // The operator page is bundled: reading it needs no token, writing to its path does.
-        raw().get().uri(URI.create("http://127.0.0.1:" + port + "/ops/index.html")).exchange()
-                .expectStatus().isOk().expectBody().returnResult();
-        raw().post().uri(URI.create("http://127.0.0.1:" + port + "/ops/index.html")).exchange()
-                .expectStatus().isUnauthorized().expectBody().returnResult();
+        raw().get()
+                .uri(URI.create("http://127.0.0.1:" + port + "/ops/index.html"))
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+        raw().post()
+                .uri(URI.create("http://127.0.0.1:" + port + "/ops/index.html"))
+                .exchange()
+                .expectStatus()
+                .isUnauthorized()
+                .expectBody()
+                .returnResult();
     }
 }

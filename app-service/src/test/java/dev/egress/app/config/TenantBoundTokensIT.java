@@ -43,12 +43,16 @@ class TenantBoundTokensIT extends AppITSupport {
     }
 
     private WebTestClient as(String token) {
-        return WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(60))
-                .defaultHeader("Authorization", "Bearer " + token).build();
+        return WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + port)
+                .responseTimeout(Duration.ofSeconds(60))
+                .defaultHeader("Authorization", "Bearer " + token)
+                .build();
     }
 
     private WebTestClient.ResponseSpec deliver(String token, String tenant, String key) {
-        WebTestClient.RequestBodySpec request = as(token).post().uri("/v1/deliveries").contentType(MediaType.APPLICATION_JSON);
+        WebTestClient.RequestBodySpec request =
+                as(token).post().uri("/v1/deliveries").contentType(MediaType.APPLICATION_JSON);
         if (key != null) {
             request.header("Idempotency-Key", key);
         }
@@ -58,14 +62,29 @@ class TenantBoundTokensIT extends AppITSupport {
 
     @Test
     void aTenantBoundTokenSendsForItsTenantOnly() {
-        deliver(ACME_ONLY, "acme", null).expectStatus().isOk().expectBody().jsonPath("$.egressIp").isEqualTo("127.0.0.2");
+        deliver(ACME_ONLY, "acme", null)
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.egressIp")
+                .isEqualTo("127.0.0.2");
         int calls = border.calls();
 
-        deliver(ACME_ONLY, "beta", null).expectStatus().isForbidden()
-                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:tenant-forbidden")
-                .jsonPath("$.detail").value(detail -> assertThat((String) detail).contains("acme").doesNotContain(ACME_ONLY));
-        deliver(ACME_ONLY, "no-such-tenant", null).expectStatus().isForbidden().expectBody().returnResult();
+        deliver(ACME_ONLY, "beta", null)
+                .expectStatus()
+                .isForbidden()
+                .expectHeader()
+                .contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:tenant-forbidden")
+                .jsonPath("$.detail")
+                .value(detail -> assertThat((String) detail).contains("acme").doesNotContain(ACME_ONLY));
+        deliver(ACME_ONLY, "no-such-tenant", null)
+                .expectStatus()
+                .isForbidden()
+                .expectBody()
+                .returnResult();
 
         assertThat(border.calls()).as("no Border call for a forbidden tenant").isEqualTo(calls);
         assertThat(sink.received()).hasSize(1);
@@ -74,35 +93,101 @@ class TenantBoundTokensIT extends AppITSupport {
     @Test
     void tokensForEveryTenantKeepSendingForEveryTenant() {
         deliver(API_TOKEN, "acme", null).expectStatus().isOk().expectBody().returnResult();
-        deliver(API_TOKEN, "beta", null).expectStatus().isOk().expectBody().jsonPath("$.egressIp").isEqualTo("127.0.0.4");
+        deliver(API_TOKEN, "beta", null)
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.egressIp")
+                .isEqualTo("127.0.0.4");
         assertThat(sink.received()).hasSize(2);
     }
 
     @Test
     void aTenantBoundTokenReadsOnlyItsOwnTenantsEgressAndNotTheFleet() {
-        as(ACME_ONLY).get().uri("/v1/tenants/acme/egress").exchange().expectStatus().isOk()
-                .expectBody().jsonPath("$.tenantId").isEqualTo("acme");
-        as(ACME_ONLY).get().uri("/v1/tenants/beta/egress").exchange().expectStatus().isForbidden()
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:tenant-forbidden");
+        as(ACME_ONLY)
+                .get()
+                .uri("/v1/tenants/acme/egress")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.tenantId")
+                .isEqualTo("acme");
+        as(ACME_ONLY)
+                .get()
+                .uri("/v1/tenants/beta/egress")
+                .exchange()
+                .expectStatus()
+                .isForbidden()
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:tenant-forbidden");
         // Forbidden, not 404: another tenant's existence is not revealed.
-        as(ACME_ONLY).get().uri("/v1/tenants/no-such-tenant/egress").exchange().expectStatus().isForbidden()
-                .expectBody().returnResult();
-        as(ACME_ONLY).get().uri("/v1/egress/ips").exchange().expectStatus().isForbidden()
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:tenant-forbidden");
-        as(ACME_ONLY).get().uri("/actuator/metrics").exchange().expectStatus().isForbidden().expectBody().returnResult();
-        as(API_TOKEN).get().uri("/v1/tenants/beta/egress").exchange().expectStatus().isOk().expectBody().returnResult();
+        as(ACME_ONLY)
+                .get()
+                .uri("/v1/tenants/no-such-tenant/egress")
+                .exchange()
+                .expectStatus()
+                .isForbidden()
+                .expectBody()
+                .returnResult();
+        as(ACME_ONLY)
+                .get()
+                .uri("/v1/egress/ips")
+                .exchange()
+                .expectStatus()
+                .isForbidden()
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:tenant-forbidden");
+        as(ACME_ONLY)
+                .get()
+                .uri("/actuator/metrics")
+                .exchange()
+                .expectStatus()
+                .isForbidden()
+                .expectBody()
+                .returnResult();
+        as(API_TOKEN)
+                .get()
+                .uri("/v1/tenants/beta/egress")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
     }
 
     @Test
     void idempotencyKeysStayScopedPerToken() {
-        deliver(ACME_ONLY, "acme", "key-1").expectStatus().isOk().expectHeader().doesNotExist("Idempotent-Replayed")
-                .expectBody().returnResult();
-        deliver(ACME_ONLY, "acme", "key-1").expectStatus().isOk().expectHeader().valueEquals("Idempotent-Replayed", "true")
-                .expectBody().returnResult();
-        deliver("acme-second-token", "acme", "key-1").expectStatus().isOk().expectHeader().doesNotExist("Idempotent-Replayed")
-                .expectBody().returnResult();
-        deliver(API_TOKEN, "acme", "key-1").expectStatus().isOk().expectHeader().doesNotExist("Idempotent-Replayed")
-                .expectBody().returnResult();
+        deliver(ACME_ONLY, "acme", "key-1")
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .doesNotExist("Idempotent-Replayed")
+                .expectBody()
+                .returnResult();
+        deliver(ACME_ONLY, "acme", "key-1")
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .valueEquals("Idempotent-Replayed", "true")
+                .expectBody()
+                .returnResult();
+        deliver("acme-second-token", "acme", "key-1")
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .doesNotExist("Idempotent-Replayed")
+                .expectBody()
+                .returnResult();
+        deliver(API_TOKEN, "acme", "key-1")
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .doesNotExist("Idempotent-Replayed")
+                .expectBody()
+                .returnResult();
         assertThat(sink.received()).hasSize(3);
     }
 }

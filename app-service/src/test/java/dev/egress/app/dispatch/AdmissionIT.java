@@ -35,17 +35,14 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code max-in-flight-per-tenant} places, everything beyond is refused with 429 before a Border is
  * contacted, and another tenant on the same IP still gets through. Places come back on every outcome.
  */
-@TestPropertySource(properties = {
-    "egress.dispatch.max-in-flight=3",
-    "egress.dispatch.max-in-flight-per-tenant=2"})
+@TestPropertySource(properties = {"egress.dispatch.max-in-flight=3", "egress.dispatch.max-in-flight-per-tenant=2"})
 class AdmissionIT extends AppITSupport {
 
     private static final AtomicInteger SEQ = new AtomicInteger();
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** What a client saw. */
-    private record Answer(int status, String retryAfter, JsonNode body) {
-    }
+    private record Answer(int status, String retryAfter, JsonNode body) {}
 
     @Autowired
     DeliveryAdmission admission;
@@ -70,21 +67,28 @@ class AdmissionIT extends AppITSupport {
     }
 
     private BorderDouble border(String... ips) {
-        BorderDouble border = BorderDouble.start("adm-" + SEQ.incrementAndGet(), INTERNAL_TOKEN, Duration.ofSeconds(30), ips);
+        BorderDouble border =
+                BorderDouble.start("adm-" + SEQ.incrementAndGet(), INTERNAL_TOKEN, Duration.ofSeconds(30), ips);
         borders.add(border);
         return border;
     }
 
     private WebClient web() {
-        return WebClient.builder().baseUrl("http://127.0.0.1:" + port)
-                .defaultHeader("Authorization", "Bearer " + API_TOKEN).build();
+        return WebClient.builder()
+                .baseUrl("http://127.0.0.1:" + port)
+                .defaultHeader("Authorization", "Bearer " + API_TOKEN)
+                .build();
     }
 
     private Mono<Answer> post(String tenant, String url) {
-        return web().post().uri("/v1/deliveries").contentType(MediaType.APPLICATION_JSON)
+        return web().post()
+                .uri("/v1/deliveries")
+                .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("tenantId", tenant, "url", url, "payload", Map.of("n", 1)))
-                .exchangeToMono(response -> response.bodyToMono(byte[].class).defaultIfEmpty(new byte[0])
-                        .map(bytes -> new Answer(response.statusCode().value(),
+                .exchangeToMono(response -> response.bodyToMono(byte[].class)
+                        .defaultIfEmpty(new byte[0])
+                        .map(bytes -> new Answer(
+                                response.statusCode().value(),
                                 response.headers().asHttpHeaders().getFirst("Retry-After"),
                                 bytes.length == 0 ? null : JSON.readTree(bytes))));
     }
@@ -142,7 +146,10 @@ class AdmissionIT extends AppITSupport {
         assertThat(sink.received()).isEmpty();
         held.release();
         await().atMost(Duration.ofSeconds(30)).until(() -> slow.size() == 2 && acme.size() == 1);
-        assertThat(post("tiny-co", sink.baseUri() + "/hook").block(Duration.ofSeconds(60)).status()).isEqualTo(200);
+        assertThat(post("tiny-co", sink.baseUri() + "/hook")
+                        .block(Duration.ofSeconds(60))
+                        .status())
+                .isEqualTo(200);
     }
 
     @Test
@@ -152,12 +159,16 @@ class AdmissionIT extends AppITSupport {
         String hook = sink.baseUri() + "/hook";
 
         for (int i = 0; i < 3; i++) {
-            assertThat(post("small-co", hook).block(Duration.ofSeconds(60)).status()).isEqualTo(200);
+            assertThat(post("small-co", hook).block(Duration.ofSeconds(60)).status())
+                    .isEqualTo(200);
         }
         for (int i = 0; i < 3; i++) {
-            Answer answer = web().post().uri("/v1/deliveries").header("Idempotency-Key", "adm-" + SEQ.incrementAndGet())
+            Answer answer = web().post()
+                    .uri("/v1/deliveries")
+                    .header("Idempotency-Key", "adm-" + SEQ.incrementAndGet())
                     .bodyValue(Map.of("tenantId", "small-co", "url", hook, "payload", i))
-                    .exchangeToMono(r -> r.releaseBody().thenReturn(new Answer(r.statusCode().value(), null, null)))
+                    .exchangeToMono(r ->
+                            r.releaseBody().thenReturn(new Answer(r.statusCode().value(), null, null)))
                     .block(Duration.ofSeconds(60));
             assertThat(answer.status()).isEqualTo(200);
         }
@@ -165,11 +176,13 @@ class AdmissionIT extends AppITSupport {
 
         a.failWith(new BorderDouble.Failure(503, "unavailable", true));
         for (int i = 0; i < 3; i++) {
-            assertThat(post("small-co", hook).block(Duration.ofSeconds(60)).status()).isEqualTo(502);
+            assertThat(post("small-co", hook).block(Duration.ofSeconds(60)).status())
+                    .isEqualTo(502);
         }
         a.failWith(new BorderDouble.Failure(403, "target-denied", false));
         for (int i = 0; i < 3; i++) {
-            assertThat(post("small-co", hook).block(Duration.ofSeconds(60)).status()).isEqualTo(403);
+            assertThat(post("small-co", hook).block(Duration.ofSeconds(60)).status())
+                    .isEqualTo(403);
         }
         a.failWith(null);
         await().atMost(Duration.ofSeconds(10)).until(() -> admission.inFlight() == 0);
@@ -185,18 +198,23 @@ class AdmissionIT extends AppITSupport {
         await().atMost(Duration.ofSeconds(30)).until(() -> admission.inFlight() == 0);
 
         for (int i = 0; i < 3; i++) {
-            assertThat(post("small-co", hook).block(Duration.ofSeconds(60)).status()).isEqualTo(200);
+            assertThat(post("small-co", hook).block(Duration.ofSeconds(60)).status())
+                    .isEqualTo(200);
         }
         // The place is given back just after the answer is written: converge, do not race.
-        await().atMost(Duration.ofSeconds(10)).until(() -> admission.inFlight() == 0 && admission.tenantsInFlight() == 0);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> admission.inFlight() == 0 && admission.tenantsInFlight() == 0);
     }
 
     /** A target on 127.0.0.1 that reads each request and answers only once released. */
     private static final class HeldTarget implements AutoCloseable {
         private final Sinks.Empty<Void> gate = Sinks.empty();
         private final AtomicInteger arrived = new AtomicInteger();
-        private final DisposableServer server = HttpServer.create().host("127.0.0.1").port(0)
-                .handle((request, response) -> request.receive().then()
+        private final DisposableServer server = HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
+                .handle((request, response) -> request.receive()
+                        .then()
                         .doOnSuccess(v -> arrived.incrementAndGet())
                         .then(gate.asMono())
                         .then(response.sendString(Mono.just("late")).then()))

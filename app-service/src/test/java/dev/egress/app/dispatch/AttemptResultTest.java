@@ -2,26 +2,44 @@ package dev.egress.app.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** The retry rule: only attempts that certainly did not reach the target move to another Border. */
 class AttemptResultTest {
 
     @ParameterizedTest(name = "Border {0} targetContacted={1} -> retry {2}")
     @CsvSource({
-        "409, false, true", "429, false, true", "500, false, true", "503, false, true",
-        "409, true, false", "503, true, false", "500, true, false",
-        "400, false, false", "403, false, false", "404, false, false", "413, false, false",
-        "502, false, false", "504, true, false", "401, false, false"})
+        "409, false, true",
+        "429, false, true",
+        "500, false, true",
+        "503, false, true",
+        "409, true, false",
+        "503, true, false",
+        "500, true, false",
+        "400, false, false",
+        "403, false, false",
+        "404, false, false",
+        "413, false, false",
+        "502, false, false",
+        "504, true, false",
+        "401, false, false"
+    })
     void retriesBorderProblemsOnlyWithoutContact(int status, boolean contacted, boolean retry) {
-        AttemptResult result = new AttemptResult(AttemptResult.Kind.BORDER_PROBLEM, status, "x", contacted, null, null, null, 1);
+        AttemptResult result =
+                new AttemptResult(AttemptResult.Kind.BORDER_PROBLEM, status, "x", contacted, null, null, null, 1);
         assertThat(result.retryable()).isEqualTo(retry);
     }
 
     @ParameterizedTest(name = "{0} -> retry {1}")
-    @CsvSource({"NOT_REACHED, true", "BORDER_LEFT, true", "BREAKER_OPEN, true", "ATTEMPT_TIMEOUT, false", "BORDER_ERROR, false"})
+    @CsvSource({
+        "NOT_REACHED, true",
+        "BORDER_LEFT, true",
+        "BREAKER_OPEN, true",
+        "ATTEMPT_TIMEOUT, false",
+        "BORDER_ERROR, false"
+    })
     void retriesTransportFailuresOnlyBeforeSending(AttemptResult.Kind kind, boolean retry) {
         assertThat(AttemptResult.failed(kind, false, "x", 1).retryable()).isEqualTo(retry);
     }

@@ -41,7 +41,7 @@ import tools.jackson.databind.json.JsonMapper;
 class BorderClientsHttp2Test {
 
     private static final byte[] ANSWER = ("{\"deliveryId\":\"d\",\"sourceIp\":\"127.0.0.2\",\"borderId\":\"border-a\","
-            + "\"status\":200,\"headers\":{},\"body\":\"ok\",\"bodyTruncated\":false,\"latencyMs\":1}")
+                    + "\"status\":200,\"headers\":{},\"body\":\"ok\",\"bodyTruncated\":false,\"latencyMs\":1}")
             .getBytes(StandardCharsets.UTF_8);
 
     private final Set<String> versions = ConcurrentHashMap.newKeySet();
@@ -52,16 +52,24 @@ class BorderClientsHttp2Test {
 
     @BeforeEach
     void startBorder() {
-        border = HttpServer.create().host("127.0.0.1").port(0)
+        border = HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
                 .protocol(HttpProtocol.HTTP11, HttpProtocol.H2C)
-                .handle((request, response) -> request.receive().then().then(Mono.defer(() -> {
-                    versions.add(request.version().text());
-                    // An HTTP/2 stream reports its connection's peer: one client port per connection.
-                    connections.add(String.valueOf(request.remoteAddress()));
-                    held.incrementAndGet();
-                    // Every call waits for the test's signal, like a slow target: all of them are in flight at once.
-                    return release.asMono();
-                })).then(response.header("Content-Type", "application/json").sendByteArray(Mono.just(ANSWER)).then()))
+                .handle((request, response) -> request.receive()
+                        .then()
+                        .then(Mono.defer(() -> {
+                            versions.add(request.version().text());
+                            // An HTTP/2 stream reports its connection's peer: one client port per connection.
+                            connections.add(String.valueOf(request.remoteAddress()));
+                            held.incrementAndGet();
+                            // Every call waits for the test's signal, like a slow target: all of them are in flight at
+                            // once.
+                            return release.asMono();
+                        }))
+                        .then(response.header("Content-Type", "application/json")
+                                .sendByteArray(Mono.just(ANSWER))
+                                .then()))
                 .bindNow();
     }
 
@@ -75,8 +83,12 @@ class BorderClientsHttp2Test {
         DispatchProperties dispatch = new Binder(new MapConfigurationPropertySource(properties))
                 .bindOrCreate("egress.dispatch", DispatchProperties.class);
         BorderClients clients = new BorderClients(dispatch, JsonMapper.builder().build(), "token", Optional.empty());
-        clients.retain(RoutingSnapshot.fromAnnouncements(List.of(Announcement.initial(BorderId.of("border-a"),
-                endpoint(), List.of(new AnnouncedIp(EgressIp.of("127.0.0.2"), IpStatus.ACTIVE)), Instant.now())),
+        clients.retain(RoutingSnapshot.fromAnnouncements(
+                List.of(Announcement.initial(
+                        BorderId.of("border-a"),
+                        endpoint(),
+                        List.of(new AnnouncedIp(EgressIp.of("127.0.0.2"), IpStatus.ACTIVE)),
+                        Instant.now())),
                 Instant.now()));
         return clients;
     }
@@ -95,25 +107,34 @@ class BorderClientsHttp2Test {
         try (BorderClients clients = clients(Map.of())) {
             var results = Flux.range(0, calls)
                     .flatMap(i -> clients.call(route(), "{}".getBytes(StandardCharsets.UTF_8)), calls)
-                    .collectList().toFuture();
+                    .collectList()
+                    .toFuture();
 
             // All 300 reach the Border while none is answered: more than the 256 connections a Border gets.
-            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(held.get()).isEqualTo(calls));
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(held.get()).isEqualTo(calls));
             assertThat(versions).containsExactly("HTTP/2.0");
             // 100 streams per connection by default (egress.dispatch.max-streams-per-connection).
             assertThat(connections).hasSizeBetween(3, 4);
 
             release.tryEmitEmpty();
-            assertThat(results.join()).hasSize(calls).allSatisfy(r -> assertThat(r.kind()).isEqualTo(AttemptResult.Kind.DELIVERED));
+            assertThat(results.join())
+                    .hasSize(calls)
+                    .allSatisfy(r -> assertThat(r.kind()).isEqualTo(AttemptResult.Kind.DELIVERED));
         }
     }
 
     @Test
     void speaksHttp11WithOneConnectionPerCallWhenHttp2IsOff() {
         try (BorderClients clients = clients(Map.of("egress.dispatch.border-http2", "false"))) {
-            var results = Flux.range(0, 3).flatMap(i -> clients.call(route(), "{}".getBytes(StandardCharsets.UTF_8)))
-                    .collectList().toFuture();
-            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(held.get()).isEqualTo(3));
+            var results = Flux.range(0, 3)
+                    .flatMap(i -> clients.call(route(), "{}".getBytes(StandardCharsets.UTF_8)))
+                    .collectList()
+                    .toFuture();
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(held.get()).isEqualTo(3));
             assertThat(versions).containsExactly("HTTP/1.1");
             assertThat(connections).hasSize(3);
 

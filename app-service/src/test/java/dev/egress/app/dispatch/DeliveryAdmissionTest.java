@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import java.util.Collections;
 
 class DeliveryAdmissionTest {
 
@@ -24,16 +24,19 @@ class DeliveryAdmissionTest {
         admission.admit("slow");
         admission.admit("slow");
 
-        assertThatThrownBy(() -> admission.admit("slow"))
-                .isInstanceOfSatisfying(TooManyInFlightException.class, e -> {
-                    assertThat(e.status().value()).isEqualTo(429);
-                    assertThat(e.slug()).isEqualTo("too-many-in-flight");
-                    assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(3));
-                    assertThat(e.properties()).containsEntry("limit", "tenant").containsEntry("maxInFlight", 2);
-                });
+        assertThatThrownBy(() -> admission.admit("slow")).isInstanceOfSatisfying(TooManyInFlightException.class, e -> {
+            assertThat(e.status().value()).isEqualTo(429);
+            assertThat(e.slug()).isEqualTo("too-many-in-flight");
+            assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(3));
+            assertThat(e.properties()).containsEntry("limit", "tenant").containsEntry("maxInFlight", 2);
+        });
         assertThat(admission.admit("other")).isNotNull();
         assertThat(admission.inFlight()).isEqualTo(3);
-        assertThat(meters.get("egress.dispatch.admission.refused").tag("limit", "tenant").counter().count()).isEqualTo(1);
+        assertThat(meters.get("egress.dispatch.admission.refused")
+                        .tag("limit", "tenant")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
     }
 
     @Test
@@ -42,8 +45,11 @@ class DeliveryAdmissionTest {
             admission.admit(tenant);
         }
         assertThatThrownBy(() -> admission.admit("d"))
-                .isInstanceOfSatisfying(TooManyInFlightException.class,
-                        e -> assertThat(e.properties()).containsEntry("limit", "global").containsEntry("maxInFlight", 5));
+                .isInstanceOfSatisfying(
+                        TooManyInFlightException.class,
+                        e -> assertThat(e.properties())
+                                .containsEntry("limit", "global")
+                                .containsEntry("maxInFlight", 5));
         assertThat(admission.inFlight()).isEqualTo(5);
         assertThat(admission.inFlight("d")).isZero();
         assertThat(meters.get("egress.dispatch.in.flight").gauge().value()).isEqualTo(5);
@@ -108,19 +114,29 @@ class DeliveryAdmissionTest {
     @Test
     void byDefaultOneTenantHoldsTwoThousandSlowDeliveriesAndTheNextIsRefused() {
         DispatchProperties defaults = new org.springframework.boot.context.properties.bind.Binder(
-                new org.springframework.boot.context.properties.source.MapConfigurationPropertySource(java.util.Map.of()))
+                        new org.springframework.boot.context.properties.source.MapConfigurationPropertySource(
+                                java.util.Map.of()))
                 .bindOrCreate("egress.dispatch", DispatchProperties.class);
         assertThat(defaults.maxInFlightPerTenant()).isEqualTo(2048);
         assertThat(defaults.maxInFlight()).isEqualTo(4096);
-        DeliveryAdmission byDefault = new DeliveryAdmission(defaults.maxInFlight(), defaults.maxInFlightPerTenant(),
-                Duration.ofSeconds(1), new SimpleMeterRegistry());
+        DeliveryAdmission byDefault = new DeliveryAdmission(
+                defaults.maxInFlight(),
+                defaults.maxInFlightPerTenant(),
+                Duration.ofSeconds(1),
+                new SimpleMeterRegistry());
 
         // 1,000 deliveries to targets answering after 1 s (the slow-target benchmark) were refused at 129 before.
         for (int i = 0; i < 2048; i++) {
             byDefault.admit("acme");
         }
-        assertThatThrownBy(() -> byDefault.admit("acme")).isInstanceOfSatisfying(TooManyInFlightException.class,
-                e -> assertThat(e.properties()).containsEntry("limit", "tenant").containsEntry("maxInFlight", 2048));
-        assertThat(byDefault.admit("other")).as("the App's other half stays for other tenants").isNotNull();
+        assertThatThrownBy(() -> byDefault.admit("acme"))
+                .isInstanceOfSatisfying(
+                        TooManyInFlightException.class,
+                        e -> assertThat(e.properties())
+                                .containsEntry("limit", "tenant")
+                                .containsEntry("maxInFlight", 2048));
+        assertThat(byDefault.admit("other"))
+                .as("the App's other half stays for other tenants")
+                .isNotNull();
     }
 }

@@ -22,7 +22,8 @@ class DeliveryRequestParserTest {
     @Test
     void refusesAnUnknownFieldNamingItAndTheFieldsThatExist() {
         // "header" instead of "headers" would otherwise silently drop a signature header.
-        assertThatThrownBy(() -> parse("{\"tenantId\":\"acme\"," + URL + ",\"header\":{\"X-Sig\":\"s\"},\"payload\":{}}"))
+        assertThatThrownBy(
+                        () -> parse("{\"tenantId\":\"acme\"," + URL + ",\"header\":{\"X-Sig\":\"s\"},\"payload\":{}}"))
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessageContaining("header")
                 .hasMessageContaining("unknown field")
@@ -42,14 +43,18 @@ class DeliveryRequestParserTest {
     @ParameterizedTest
     @ValueSource(strings = {"GET", "DELETE"})
     void sendsNoBodyForABodilessMethodWithoutPayload(String method) {
-        assertThat(parse("{\"tenantId\":\"acme\"," + URL + ",\"method\":\"" + method + "\"}").payload()).isNull();
-        assertThat(parse("{\"tenantId\":\"acme\"," + URL + ",\"method\":\"" + method + "\",\"payload\":null}").payload())
+        assertThat(parse("{\"tenantId\":\"acme\"," + URL + ",\"method\":\"" + method + "\"}")
+                        .payload())
+                .isNull();
+        assertThat(parse("{\"tenantId\":\"acme\"," + URL + ",\"method\":\"" + method + "\",\"payload\":null}")
+                        .payload())
                 .isNull();
     }
 
     @Test
     void keepsAnExplicitPayloadOfABodilessMethod() {
-        assertThat(parse("{\"tenantId\":\"acme\"," + URL + ",\"method\":\"DELETE\",\"payload\":{\"id\":7}}").payload())
+        assertThat(parse("{\"tenantId\":\"acme\"," + URL + ",\"method\":\"DELETE\",\"payload\":{\"id\":7}}")
+                        .payload())
                 .isEqualTo("{\"id\":7}");
     }
 
@@ -60,7 +65,8 @@ class DeliveryRequestParserTest {
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessageContaining("payload");
         // An explicit JSON null is a payload for these methods: it is sent as the JSON text "null".
-        assertThat(parse("{\"tenantId\":\"acme\"," + URL + ",\"method\":\"" + method + "\",\"payload\":null}").payload())
+        assertThat(parse("{\"tenantId\":\"acme\"," + URL + ",\"method\":\"" + method + "\",\"payload\":null}")
+                        .payload())
                 .isEqualTo("null");
     }
 }

@@ -55,8 +55,8 @@ class DispatchIT extends AppITSupport {
 
     /** Border ids carry a per-test number so breakers and health never leak between tests. */
     private BorderDouble border(String prefix, String... ips) {
-        BorderDouble border = BorderDouble.start(prefix + "-" + SEQ.incrementAndGet(), INTERNAL_TOKEN,
-                Duration.ofSeconds(2), ips);
+        BorderDouble border =
+                BorderDouble.start(prefix + "-" + SEQ.incrementAndGet(), INTERNAL_TOKEN, Duration.ofSeconds(2), ips);
         borders.add(border);
         return border;
     }
@@ -70,8 +70,14 @@ class DispatchIT extends AppITSupport {
     }
 
     private String prometheus() {
-        return client().get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
-                .expectBody(String.class).returnResult().getResponseBody();
+        return client().get()
+                .uri("/actuator/prometheus")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody(String.class)
+                .returnResult()
+                .getResponseBody();
     }
 
     private JsonNode json(byte[] body) {
@@ -102,9 +108,15 @@ class DispatchIT extends AppITSupport {
     void answersWithTheTargetsResponseAndTheAttempts() {
         BorderDouble a = border("a", "127.0.0.2", "127.0.0.3");
         publish(a.announcement());
-        sink.reply(new RecordingSink.Reply(201, "{\"seen\":true}", Duration.ZERO, Map.of("Content-Type", "application/json")));
+        sink.reply(new RecordingSink.Reply(
+                201, "{\"seen\":true}", Duration.ZERO, Map.of("Content-Type", "application/json")));
 
-        byte[] body = deliver("acme", hook()).expectStatus().isOk().expectBody().returnResult().getResponseBody();
+        byte[] body = deliver("acme", hook())
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult()
+                .getResponseBody();
 
         JsonNode answer = json(body);
         assertThat(answer.get("id").stringValue()).isNotBlank();
@@ -143,17 +155,29 @@ class DispatchIT extends AppITSupport {
         a.setStatus("127.0.0.4", IpStatus.DISABLED);
         publish(a.announcement());
 
-        deliver("beta", hook()).expectStatus().isEqualTo(503)
-                .expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .expectHeader().valueEquals("Retry-After", "5")
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:no-egress-available");
+        deliver("beta", hook())
+                .expectStatus()
+                .isEqualTo(503)
+                .expectHeader()
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectHeader()
+                .valueEquals("Retry-After", "5")
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:no-egress-available");
 
         // The IP is ACTIVE, but only on a Border that refuses connections.
         publish(a.announcement(), BorderDouble.unreachable("a0-" + SEQ.incrementAndGet(), "127.0.0.4"));
-        deliver("beta", hook()).expectStatus().isEqualTo(503)
-                .expectHeader().exists("Retry-After")
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:no-egress-available")
-                .jsonPath("$.targetContacted").isEqualTo(false);
+        deliver("beta", hook())
+                .expectStatus()
+                .isEqualTo(503)
+                .expectHeader()
+                .exists("Retry-After")
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:no-egress-available")
+                .jsonPath("$.targetContacted")
+                .isEqualTo(false);
 
         assertThat(sink.received()).isEmpty();
     }
@@ -164,7 +188,12 @@ class DispatchIT extends AppITSupport {
         // "a0-..." sorts before "b-...": lowest-border-id picks the dead Border first.
         publish(BorderDouble.unreachable("a0-" + SEQ.incrementAndGet(), "127.0.0.2"), b.announcement());
 
-        byte[] body = deliver("acme", hook()).expectStatus().isOk().expectBody().returnResult().getResponseBody();
+        byte[] body = deliver("acme", hook())
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult()
+                .getResponseBody();
 
         JsonNode answer = json(body);
         assertThat(answer.get("borderId").stringValue()).isEqualTo(b.id().value());
@@ -182,9 +211,14 @@ class DispatchIT extends AppITSupport {
         publish(a.announcement(), b.announcement());
         a.failWith(new BorderDouble.Failure(409, "ip-not-active", false));
 
-        deliver("acme", hook()).expectStatus().isOk()
-                .expectBody().jsonPath("$.borderId").isEqualTo(b.id().value())
-                .jsonPath("$.attempts[0].outcome").isEqualTo("ip-not-active");
+        deliver("acme", hook())
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.borderId")
+                .isEqualTo(b.id().value())
+                .jsonPath("$.attempts[0].outcome")
+                .isEqualTo("ip-not-active");
         assertThat(peers()).containsExactly("127.0.0.3");
     }
 
@@ -195,9 +229,14 @@ class DispatchIT extends AppITSupport {
         publish(a.announcement(), b.announcement());
         sink.reply(new RecordingSink.Reply(200, "late", Duration.ofSeconds(4), Map.of()));
 
-        deliver("acme", hook()).expectStatus().isEqualTo(504)
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:target-timeout")
-                .jsonPath("$.attempts.length()").isEqualTo(1);
+        deliver("acme", hook())
+                .expectStatus()
+                .isEqualTo(504)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:target-timeout")
+                .jsonPath("$.attempts.length()")
+                .isEqualTo(1);
 
         assertThat(sink.received()).hasSize(1);
         assertThat(b.calls()).isZero();
@@ -210,13 +249,21 @@ class DispatchIT extends AppITSupport {
         publish(a.announcement(), b.announcement());
         a.failWith(new BorderDouble.Failure(503, "unavailable", true));
 
-        deliver("acme", hook()).expectStatus().isEqualTo(502)
-                .expectBody().jsonPath("$.targetContacted").isEqualTo(true);
+        deliver("acme", hook())
+                .expectStatus()
+                .isEqualTo(502)
+                .expectBody()
+                .jsonPath("$.targetContacted")
+                .isEqualTo(true);
         assertThat(b.calls()).isZero();
 
         a.failWith(new BorderDouble.Failure(403, "target-denied", false));
-        deliver("acme", hook()).expectStatus().isEqualTo(403)
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:target-denied");
+        deliver("acme", hook())
+                .expectStatus()
+                .isEqualTo(403)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:target-denied");
         assertThat(b.calls()).isZero();
     }
 
@@ -226,19 +273,42 @@ class DispatchIT extends AppITSupport {
         publish(a.announcement());
         Map<String, Object> request = Map.of("tenantId", "acme", "url", hook(), "payload", Map.of("n", 1));
 
-        byte[] first = client().post().uri("/v1/deliveries").header("Idempotency-Key", "key-1").bodyValue(request)
-                .exchange().expectStatus().isOk().expectBody().returnResult().getResponseBody();
-        byte[] second = client().post().uri("/v1/deliveries").header("Idempotency-Key", "key-1").bodyValue(request)
-                .exchange().expectStatus().isOk().expectHeader().valueEquals("Idempotent-Replayed", "true")
-                .expectBody().returnResult().getResponseBody();
+        byte[] first = client().post()
+                .uri("/v1/deliveries")
+                .header("Idempotency-Key", "key-1")
+                .bodyValue(request)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult()
+                .getResponseBody();
+        byte[] second = client().post()
+                .uri("/v1/deliveries")
+                .header("Idempotency-Key", "key-1")
+                .bodyValue(request)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .valueEquals("Idempotent-Replayed", "true")
+                .expectBody()
+                .returnResult()
+                .getResponseBody();
 
         assertThat(json(second).get("id")).isEqualTo(json(first).get("id"));
         assertThat(sink.received()).hasSize(1);
 
-        client().post().uri("/v1/deliveries").header("Idempotency-Key", "key-1")
+        client().post()
+                .uri("/v1/deliveries")
+                .header("Idempotency-Key", "key-1")
                 .bodyValue(Map.of("tenantId", "acme", "url", hook(), "payload", Map.of("n", 2)))
-                .exchange().expectStatus().isEqualTo(422)
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:idempotency-key-reused");
+                .exchange()
+                .expectStatus()
+                .isEqualTo(422)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:idempotency-key-reused");
         assertThat(sink.received()).hasSize(1);
     }
 
@@ -247,15 +317,22 @@ class DispatchIT extends AppITSupport {
         BorderDouble a = border("a", "127.0.0.2");
         publish(a.announcement());
         sink.reply(new RecordingSink.Reply(200, "ok", Duration.ofMillis(500), Map.of()));
-        WebClient web = WebClient.builder().baseUrl("http://127.0.0.1:" + port)
-                .defaultHeader("Authorization", "Bearer " + API_TOKEN).build();
+        WebClient web = WebClient.builder()
+                .baseUrl("http://127.0.0.1:" + port)
+                .defaultHeader("Authorization", "Bearer " + API_TOKEN)
+                .build();
         Map<String, Object> request = Map.of("tenantId", "acme", "url", hook(), "payload", "same");
 
         List<String> ids = Flux.range(0, 5)
-                .flatMap(i -> web.post().uri("/v1/deliveries").header("Idempotency-Key", "concurrent-1")
-                        .bodyValue(request).retrieve().bodyToMono(byte[].class))
+                .flatMap(i -> web.post()
+                        .uri("/v1/deliveries")
+                        .header("Idempotency-Key", "concurrent-1")
+                        .bodyValue(request)
+                        .retrieve()
+                        .bodyToMono(byte[].class))
                 .map(body -> json(body).get("id").stringValue())
-                .collectList().block(Duration.ofSeconds(60));
+                .collectList()
+                .block(Duration.ofSeconds(60));
 
         assertThat(ids).hasSize(5);
         assertThat(Set.copyOf(ids)).hasSize(1);
@@ -264,9 +341,14 @@ class DispatchIT extends AppITSupport {
 
     @Test
     void anUnknownTenantIs404() {
-        deliver("nobody", hook()).expectStatus().isNotFound()
-                .expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:unknown-tenant");
+        deliver("nobody", hook())
+                .expectStatus()
+                .isNotFound()
+                .expectHeader()
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:unknown-tenant");
     }
 
     @Test
@@ -274,9 +356,15 @@ class DispatchIT extends AppITSupport {
         BorderDouble a = border("a", "127.0.0.2");
         BorderDouble b = border("b", "127.0.0.3");
         publish(a.announcement(), b.announcement());
-        deliver("acme", hook()).expectStatus().isOk().expectBody().jsonPath("$.borderId").isEqualTo(a.id().value());
+        deliver("acme", hook())
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.borderId")
+                .isEqualTo(a.id().value());
         assertThat(breakerRegistry.find("border-" + a.id().value())).isPresent();
-        assertThat(prometheus()).contains("resilience4j_circuitbreaker_state{", "name=\"border-" + a.id().value() + "\"");
+        assertThat(prometheus())
+                .contains("resilience4j_circuitbreaker_state{", "name=\"border-" + a.id().value() + "\"");
         await().atMost(Duration.ofSeconds(10)).until(() -> a.openConnections() > 0);
         int callsBefore = a.calls();
 
@@ -284,7 +372,12 @@ class DispatchIT extends AppITSupport {
 
         await().atMost(Duration.ofSeconds(20)).until(() -> a.openConnections() == 0);
         for (int i = 0; i < 10; i++) {
-            deliver("acme", hook()).expectStatus().isOk().expectBody().jsonPath("$.borderId").isEqualTo(b.id().value());
+            deliver("acme", hook())
+                    .expectStatus()
+                    .isOk()
+                    .expectBody()
+                    .jsonPath("$.borderId")
+                    .isEqualTo(b.id().value());
         }
         assertThat(a.calls()).isEqualTo(callsBefore);
         assertThat(breakerRegistry.find("border-" + a.id().value())).isEmpty();
@@ -301,11 +394,20 @@ class DispatchIT extends AppITSupport {
             deliver("acme", hook()).expectStatus().isOk().expectBody().returnResult();
         }
         // Ejected after 3 consecutive failures: the next delivery goes straight to the healthy Border.
-        deliver("acme", hook()).expectStatus().isOk().expectBody().jsonPath("$.attempts.length()").isEqualTo(1);
+        deliver("acme", hook())
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.attempts.length()")
+                .isEqualTo(1);
 
         // Only the dead Border is left for acme: panic mode tries it anyway rather than refusing blindly.
         publish(dead);
-        deliver("acme", hook()).expectStatus().isEqualTo(503)
-                .expectBody().jsonPath("$.attempts[0].borderId").isEqualTo(dead.borderId().value());
+        deliver("acme", hook())
+                .expectStatus()
+                .isEqualTo(503)
+                .expectBody()
+                .jsonPath("$.attempts[0].borderId")
+                .isEqualTo(dead.borderId().value());
     }
 }

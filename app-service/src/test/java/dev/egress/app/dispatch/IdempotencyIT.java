@@ -46,8 +46,8 @@ class IdempotencyIT extends AppITSupport {
     @BeforeEach
     void start() throws IOException {
         sink = RecordingSink.start();
-        border = BorderDouble.start("idem-" + SEQ.incrementAndGet(), INTERNAL_TOKEN, Duration.ofSeconds(5),
-                "127.0.0.2", "127.0.0.8");
+        border = BorderDouble.start(
+                "idem-" + SEQ.incrementAndGet(), INTERNAL_TOKEN, Duration.ofSeconds(5), "127.0.0.2", "127.0.0.8");
         publish(border.announcement());
     }
 
@@ -59,8 +59,11 @@ class IdempotencyIT extends AppITSupport {
     }
 
     private WebTestClient.ResponseSpec deliver(String tenant, String key, Object payload) {
-        return client().post().uri("/v1/deliveries").header("Idempotency-Key", key)
-                .bodyValue(Map.of("tenantId", tenant, "url", sink.baseUri() + "/hook", "payload", payload)).exchange();
+        return client().post()
+                .uri("/v1/deliveries")
+                .header("Idempotency-Key", key)
+                .bodyValue(Map.of("tenantId", tenant, "url", sink.baseUri() + "/hook", "payload", payload))
+                .exchange();
     }
 
     private static void replaceTenants(String content) throws IOException {
@@ -74,12 +77,21 @@ class IdempotencyIT extends AppITSupport {
         long before = store.size();
 
         for (int i = 0; i < 50; i++) {
-            deliver("nobody-" + i, "flood-" + i, 1).expectStatus().isNotFound().expectBody().returnResult();
+            deliver("nobody-" + i, "flood-" + i, 1)
+                    .expectStatus()
+                    .isNotFound()
+                    .expectBody()
+                    .returnResult();
         }
 
         assertThat(store.size()).isEqualTo(before);
-        deliver("acme", "kept-key", 1).expectStatus().isOk().expectHeader().valueEquals("Idempotent-Replayed", "true")
-                .expectBody().returnResult();
+        deliver("acme", "kept-key", 1)
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .valueEquals("Idempotent-Replayed", "true")
+                .expectBody()
+                .returnResult();
         assertThat(sink.received()).hasSize(1);
     }
 
@@ -88,52 +100,93 @@ class IdempotencyIT extends AppITSupport {
         deliver("acme", "before-outage", 1).expectStatus().isOk().expectBody().returnResult();
         publish();
 
-        deliver("acme", "before-outage", 1).expectStatus().isOk()
-                .expectHeader().valueEquals("Idempotent-Replayed", "true").expectBody().returnResult();
-        deliver("acme", "during-outage", 1).expectStatus().isEqualTo(503).expectBody().returnResult();
+        deliver("acme", "before-outage", 1)
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .valueEquals("Idempotent-Replayed", "true")
+                .expectBody()
+                .returnResult();
+        deliver("acme", "during-outage", 1)
+                .expectStatus()
+                .isEqualTo(503)
+                .expectBody()
+                .returnResult();
         assertThat(sink.received()).hasSize(1);
     }
 
     @Test
     void aKeyFirstUsedWithAnUnknownTenantIsNotBurnt() throws IOException {
-        deliver("later-co", "early-key", 1).expectStatus().isNotFound()
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:unknown-tenant");
+        deliver("later-co", "early-key", 1)
+                .expectStatus()
+                .isNotFound()
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:unknown-tenant");
         try {
             replaceTenants(TENANTS + "  - id: later-co\n");
-            await().atMost(Duration.ofSeconds(20)).until(() -> tenants.current().tenant("later-co").isPresent());
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> tenants.current().tenant("later-co").isPresent());
 
-            deliver("later-co", "early-key", 1).expectStatus().isOk()
-                    .expectHeader().doesNotExist("Idempotent-Replayed")
-                    .expectBody().jsonPath("$.tenantId").isEqualTo("later-co");
+            deliver("later-co", "early-key", 1)
+                    .expectStatus()
+                    .isOk()
+                    .expectHeader()
+                    .doesNotExist("Idempotent-Replayed")
+                    .expectBody()
+                    .jsonPath("$.tenantId")
+                    .isEqualTo("later-co");
             assertThat(sink.received()).hasSize(1);
         } finally {
             replaceTenants(TENANTS);
-            await().atMost(Duration.ofSeconds(20)).until(() -> tenants.current().tenant("later-co").isEmpty());
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> tenants.current().tenant("later-co").isEmpty());
         }
     }
 
     @Test
     void anOutcomeThatNeverReachedTheTargetIsNotRemembered() {
         border.failWith(new BorderDouble.Failure(403, "target-denied", false));
-        deliver("acme", "denied-key", 1).expectStatus().isForbidden().expectBody().returnResult();
+        deliver("acme", "denied-key", 1)
+                .expectStatus()
+                .isForbidden()
+                .expectBody()
+                .returnResult();
         border.failWith(new BorderDouble.Failure(503, "unavailable", false));
-        deliver("acme", "denied-key", 1).expectStatus().isEqualTo(503).expectBody().returnResult();
+        deliver("acme", "denied-key", 1)
+                .expectStatus()
+                .isEqualTo(503)
+                .expectBody()
+                .returnResult();
         border.failWith(null);
 
-        deliver("acme", "denied-key", 1).expectStatus().isOk()
-                .expectHeader().doesNotExist("Idempotent-Replayed")
-                .expectBody().jsonPath("$.response.status").isEqualTo(200);
+        deliver("acme", "denied-key", 1)
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .doesNotExist("Idempotent-Replayed")
+                .expectBody()
+                .jsonPath("$.response.status")
+                .isEqualTo(200);
         assertThat(sink.received()).hasSize(1);
     }
 
     @Test
     void aTargetTimeoutIsRememberedAndReplayed() {
         sink.reply(new RecordingSink.Reply(200, "late", Duration.ofSeconds(8), Map.of()));
-        deliver("acme", "timeout-key", 1).expectStatus().isEqualTo(504).expectBody().returnResult();
+        deliver("acme", "timeout-key", 1)
+                .expectStatus()
+                .isEqualTo(504)
+                .expectBody()
+                .returnResult();
         sink.reply(RecordingSink.Reply.ok());
 
-        deliver("acme", "timeout-key", 1).expectStatus().isEqualTo(504)
-                .expectBody().jsonPath("$.targetContacted").isEqualTo(true);
+        deliver("acme", "timeout-key", 1)
+                .expectStatus()
+                .isEqualTo(504)
+                .expectBody()
+                .jsonPath("$.targetContacted")
+                .isEqualTo(true);
         assertThat(sink.received()).hasSize(1);
     }
 
@@ -142,11 +195,20 @@ class IdempotencyIT extends AppITSupport {
         String body = "0123456789".repeat(1000);
         sink.reply(new RecordingSink.Reply(200, body, Duration.ZERO, Map.of("Content-Type", "text/plain")));
 
-        JsonNode first = JSON.readTree(deliver("small-co", "long-key", 1).expectStatus().isOk()
-                .expectBody().returnResult().getResponseBody());
-        JsonNode replay = JSON.readTree(deliver("small-co", "long-key", 1).expectStatus().isOk()
-                .expectHeader().valueEquals("Idempotent-Replayed", "true")
-                .expectBody().returnResult().getResponseBody());
+        JsonNode first = JSON.readTree(deliver("small-co", "long-key", 1)
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult()
+                .getResponseBody());
+        JsonNode replay = JSON.readTree(deliver("small-co", "long-key", 1)
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .valueEquals("Idempotent-Replayed", "true")
+                .expectBody()
+                .returnResult()
+                .getResponseBody());
 
         assertThat(first.get("response").get("body").stringValue()).isEqualTo(body);
         assertThat(first.get("response").has("bodySha256")).isFalse();
@@ -154,8 +216,9 @@ class IdempotencyIT extends AppITSupport {
         assertThat(replay.get("response").get("status").intValue()).isEqualTo(200);
         assertThat(replay.get("response").get("body").stringValue()).isEqualTo(body.substring(0, 4096));
         assertThat(replay.get("response").get("bodyTruncated").booleanValue()).isTrue();
-        assertThat(replay.get("response").get("bodySha256").stringValue()).isEqualTo(HexFormat.of().formatHex(
-                MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.UTF_8))));
+        assertThat(replay.get("response").get("bodySha256").stringValue())
+                .isEqualTo(HexFormat.of()
+                        .formatHex(MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.UTF_8))));
         assertThat(replay.get("attempts")).isEqualTo(first.get("attempts"));
         assertThat(sink.received()).hasSize(1);
     }

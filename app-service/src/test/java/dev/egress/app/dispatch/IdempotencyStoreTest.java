@@ -35,13 +35,20 @@ class IdempotencyStoreTest {
     private final AtomicInteger sent = new AtomicInteger();
 
     private IdempotencyStore store(DataSize maxSize, DataSize maxBody) {
-        return new IdempotencyStore(new DispatchProperties.Idempotency(Duration.ofHours(24), maxSize, maxBody), now::get,
+        return new IdempotencyStore(
+                new DispatchProperties.Idempotency(Duration.ofHours(24), maxSize, maxBody),
+                now::get,
                 new SimpleMeterRegistry());
     }
 
     private static DeliveryResponse response(String id, String body) {
-        return new DeliveryResponse(id, "t", "127.0.0.2", "a",
-                new DeliveryResponse.TargetResponse(200, 1, Map.of("Content-Type", "text/plain"), body, null, null), List.of());
+        return new DeliveryResponse(
+                id,
+                "t",
+                "127.0.0.2",
+                "a",
+                new DeliveryResponse.TargetResponse(200, 1, Map.of("Content-Type", "text/plain"), body, null, null),
+                List.of());
     }
 
     private Mono<DeliveryResponse> send(String id) {
@@ -56,20 +63,27 @@ class IdempotencyStoreTest {
     }
 
     private static EgressProblemException failure(HttpStatus status, String slug, boolean contacted) {
-        return new DeliveryFailedException(Problem.of(ProblemType.ofSlug(slug), "x").withStatus(status)
+        return new DeliveryFailedException(Problem.of(ProblemType.ofSlug(slug), "x")
+                .withStatus(status)
                 .withTargetContact(TargetContact.of(contacted)));
     }
 
     @Test
     void aRepeatWithinTheWindowReplaysWithoutSending() {
-        StepVerifier.create(store.run("k", FP, () -> send("1")).outcome()).expectNextMatches(r -> r.id().equals("1")).verifyComplete();
+        StepVerifier.create(store.run("k", FP, () -> send("1")).outcome())
+                .expectNextMatches(r -> r.id().equals("1"))
+                .verifyComplete();
         IdempotencyStore.Result again = store.run("k", FP, () -> send("2"));
         assertThat(again.replayed()).isTrue();
-        StepVerifier.create(again.outcome()).expectNextMatches(r -> r.id().equals("1")).verifyComplete();
+        StepVerifier.create(again.outcome())
+                .expectNextMatches(r -> r.id().equals("1"))
+                .verifyComplete();
         assertThat(sent).hasValue(1);
 
         now.addAndGet(Duration.ofHours(24).toNanos());
-        StepVerifier.create(store.run("k", FP, () -> send("3")).outcome()).expectNextMatches(r -> r.id().equals("3")).verifyComplete();
+        StepVerifier.create(store.run("k", FP, () -> send("3")).outcome())
+                .expectNextMatches(r -> r.id().equals("3"))
+                .verifyComplete();
     }
 
     @Test
@@ -78,8 +92,12 @@ class IdempotencyStoreTest {
         IdempotencyStore.Result first = store.run("k", FP, slow::asMono);
         IdempotencyStore.Result second = store.run("k", FP, () -> send("never"));
         slow.tryEmitValue(response("1", null));
-        StepVerifier.create(second.outcome()).expectNextMatches(r -> r.id().equals("1")).verifyComplete();
-        StepVerifier.create(first.outcome()).expectNextMatches(r -> r.id().equals("1")).verifyComplete();
+        StepVerifier.create(second.outcome())
+                .expectNextMatches(r -> r.id().equals("1"))
+                .verifyComplete();
+        StepVerifier.create(first.outcome())
+                .expectNextMatches(r -> r.id().equals("1"))
+                .verifyComplete();
         assertThat(sent).hasValue(0);
     }
 
@@ -93,14 +111,18 @@ class IdempotencyStoreTest {
                 new TooManyInFlightException(TooManyInFlightException.Limit.TENANT, 2, Duration.ofSeconds(5)));
         for (EgressProblemException error : nothingSent) {
             String key = "none-" + error.slug();
-            StepVerifier.create(store.run(key, FP, () -> Mono.error(error)).outcome()).verifyError(error.getClass());
+            StepVerifier.create(store.run(key, FP, () -> Mono.error(error)).outcome())
+                    .verifyError(error.getClass());
             assertThat(store.contains(key)).as(error.slug()).isFalse();
-            StepVerifier.create(store.run(key, FP, () -> send(key)).outcome()).expectNextCount(1).verifyComplete();
+            StepVerifier.create(store.run(key, FP, () -> send(key)).outcome())
+                    .expectNextCount(1)
+                    .verifyComplete();
         }
         assertThat(sent).hasValue(nothingSent.size());
 
         EgressProblemException timeout = failure(HttpStatus.GATEWAY_TIMEOUT, "target-timeout", true);
-        StepVerifier.create(store.run("b", FP, () -> Mono.error(timeout)).outcome()).verifyError(DeliveryFailedException.class);
+        StepVerifier.create(store.run("b", FP, () -> Mono.error(timeout)).outcome())
+                .verifyError(DeliveryFailedException.class);
         IdempotencyStore.Result again = store.run("b", FP, () -> send("2"));
         assertThat(again.replayed()).isTrue();
         StepVerifier.create(again.outcome()).verifyErrorMatches(e -> e == timeout);
@@ -110,17 +132,22 @@ class IdempotencyStoreTest {
     @Test
     void aDeliveryThatCannotEvenStartLeavesTheKeyFree() {
         StepVerifier.create(store.run("broken", FP, () -> {
-            throw new IllegalStateException("no delivery");
-        }).outcome()).verifyError(IllegalStateException.class);
+                            throw new IllegalStateException("no delivery");
+                        })
+                        .outcome())
+                .verifyError(IllegalStateException.class);
         assertThat(store.contains("broken")).isFalse();
-        StepVerifier.create(store.run("broken", FP, () -> send("1")).outcome()).expectNextCount(1).verifyComplete();
+        StepVerifier.create(store.run("broken", FP, () -> send("1")).outcome())
+                .expectNextCount(1)
+                .verifyComplete();
     }
 
     @Test
     void aKeyReusedForAnotherRequestIsRefused() {
         store.run("k", FP, () -> send("1")).outcome().block();
         StepVerifier.create(store.run("k", new byte[] {2}, () -> send("2")).outcome())
-                .verifyErrorMatches(e -> ((EgressProblemException) e).slug().equals(ProblemType.IDEMPOTENCY_KEY_REUSED.slug()));
+                .verifyErrorMatches(
+                        e -> ((EgressProblemException) e).slug().equals(ProblemType.IDEMPOTENCY_KEY_REUSED.slug()));
     }
 
     @Test
@@ -146,19 +173,22 @@ class IdempotencyStoreTest {
     @Test
     void aLongBodyIsKeptCutWithTheDigestOfTheWholeBody() throws Exception {
         String body = "é".repeat(3000) + "end"; // 6003 UTF-8 bytes, cut at 4096 would split a character
-        DeliveryResponse first = store.run("long", FP, () -> send("1", body)).outcome().block();
+        DeliveryResponse first =
+                store.run("long", FP, () -> send("1", body)).outcome().block();
         assertThat(first.response().body()).isEqualTo(body);
         assertThat(first.response().bodyTruncated()).isNull();
         assertThat(first.response().bodySha256()).isNull();
 
-        DeliveryResponse replay = store.run("long", FP, () -> send("2", body)).outcome().block();
+        DeliveryResponse replay =
+                store.run("long", FP, () -> send("2", body)).outcome().block();
 
         byte[] kept = replay.response().body().getBytes(StandardCharsets.UTF_8);
         assertThat(kept.length).isLessThanOrEqualTo(4096).isGreaterThan(4090);
         assertThat(body).startsWith(replay.response().body());
         assertThat(replay.response().bodyTruncated()).isTrue();
-        assertThat(replay.response().bodySha256()).isEqualTo(HexFormat.of().formatHex(
-                MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.UTF_8))));
+        assertThat(replay.response().bodySha256())
+                .isEqualTo(HexFormat.of()
+                        .formatHex(MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.UTF_8))));
         assertThat(replay.response().status()).isEqualTo(200);
         assertThat(replay.response().headers()).containsEntry("Content-Type", "text/plain");
         assertThat(replay.id()).isEqualTo("1");
@@ -167,7 +197,8 @@ class IdempotencyStoreTest {
     @Test
     void aShortBodyIsReplayedAsItWas() {
         store.run("short", FP, () -> send("1", "{\"ok\":true}")).outcome().block();
-        DeliveryResponse replay = store.run("short", FP, () -> send("2", "other")).outcome().block();
+        DeliveryResponse replay =
+                store.run("short", FP, () -> send("2", "other")).outcome().block();
         assertThat(replay.response().body()).isEqualTo("{\"ok\":true}");
         assertThat(replay.response().bodyTruncated()).isNull();
         assertThat(replay.response().bodySha256()).isNull();

@@ -52,18 +52,33 @@ class NatMappedRouteIT extends AppITSupport {
     }
 
     private static Announcement mapped(Announcement a) {
-        return new Announcement(a.version(), a.borderId(), a.endpoint(), a.ips().stream()
-                .map(ip -> new AnnouncedIp(ip.ip(), EgressIp.of(BINDS.getOrDefault(ip.ip().value(), ip.ip().value())), ip.status()))
-                .toList(), a.publishedAt(), a.generation());
+        return new Announcement(
+                a.version(),
+                a.borderId(),
+                a.endpoint(),
+                a.ips().stream()
+                        .map(ip -> new AnnouncedIp(
+                                ip.ip(),
+                                EgressIp.of(BINDS.getOrDefault(
+                                        ip.ip().value(), ip.ip().value())),
+                                ip.status()))
+                        .toList(),
+                a.publishedAt(),
+                a.generation());
     }
 
     @Test
     void acceptsTheRoutesBindAddressAsSourceAndReportsThePublicAddress() {
         border.reportSourceIp("127.0.0.6");
 
-        deliver("beta", sink.baseUri() + "/hook").expectStatus().isOk().expectBody()
-                .jsonPath("$.egressIp").isEqualTo("127.0.0.4")
-                .jsonPath("$.attempts[0].egressIp").isEqualTo("127.0.0.4");
+        deliver("beta", sink.baseUri() + "/hook")
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.egressIp")
+                .isEqualTo("127.0.0.4")
+                .jsonPath("$.attempts[0].egressIp")
+                .isEqualTo("127.0.0.4");
         assertThat(border.calls()).isEqualTo(1);
     }
 
@@ -71,18 +86,28 @@ class NatMappedRouteIT extends AppITSupport {
     void stillAcceptsThePublicAddressItself() {
         border.reportSourceIp("127.0.0.4");
 
-        deliver("beta", sink.baseUri() + "/hook").expectStatus().isOk().expectBody()
-                .jsonPath("$.egressIp").isEqualTo("127.0.0.4");
+        deliver("beta", sink.baseUri() + "/hook")
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.egressIp")
+                .isEqualTo("127.0.0.4");
     }
 
     @Test
     void refusesTheBindAddressOfAnotherIpOnTheSameBorder() {
         border.reportSourceIp("127.0.0.5");
 
-        deliver("beta", sink.baseUri() + "/hook").expectStatus().isEqualTo(502).expectBody()
-                .jsonPath("$.type").isEqualTo("urn:egress:problem:border-fault")
-                .jsonPath("$.attempts[0].outcome").isEqualTo("source-ip-mismatch")
-                .jsonPath("$.detail").value(detail -> assertThat((String) detail).contains("127.0.0.5", "127.0.0.4"));
+        deliver("beta", sink.baseUri() + "/hook")
+                .expectStatus()
+                .isEqualTo(502)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:border-fault")
+                .jsonPath("$.attempts[0].outcome")
+                .isEqualTo("source-ip-mismatch")
+                .jsonPath("$.detail")
+                .value(detail -> assertThat((String) detail).contains("127.0.0.5", "127.0.0.4"));
     }
 
     @Test
@@ -91,19 +116,32 @@ class NatMappedRouteIT extends AppITSupport {
         assertThat(tenant).contains("\"ip\":\"127.0.0.4\"").doesNotContain("127.0.0.6");
 
         String ips = body(client().get().uri("/v1/egress/ips").exchange());
-        assertThat(ips).contains("\"ip\":\"127.0.0.4\"", "\"ip\":\"127.0.0.2\"").doesNotContain("127.0.0.6", "127.0.0.5");
+        assertThat(ips)
+                .contains("\"ip\":\"127.0.0.4\"", "\"ip\":\"127.0.0.2\"")
+                .doesNotContain("127.0.0.6", "127.0.0.5");
     }
 
     @Test
     void theFleetViewShowsBothAddresses() {
-        String fleet = body(WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build().get()
-                .uri("/ops/v1/fleet").header("Authorization", "Bearer " + OPERATOR_TOKEN).exchange());
+        String fleet = body(WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + port)
+                .build()
+                .get()
+                .uri("/ops/v1/fleet")
+                .header("Authorization", "Bearer " + OPERATOR_TOKEN)
+                .exchange());
 
-        assertThat(fleet).contains("{\"ip\":\"127.0.0.4\",\"bind\":\"127.0.0.6\",\"status\":\"ACTIVE\"}",
-                "{\"ip\":\"127.0.0.2\",\"bind\":\"127.0.0.5\",\"status\":\"ACTIVE\"}");
+        assertThat(fleet)
+                .contains(
+                        "{\"ip\":\"127.0.0.4\",\"bind\":\"127.0.0.6\",\"status\":\"ACTIVE\"}",
+                        "{\"ip\":\"127.0.0.2\",\"bind\":\"127.0.0.5\",\"status\":\"ACTIVE\"}");
     }
 
     private static String body(WebTestClient.ResponseSpec spec) {
-        return spec.expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
+        return spec.expectStatus()
+                .isOk()
+                .expectBody(String.class)
+                .returnResult()
+                .getResponseBody();
     }
 }

@@ -55,12 +55,15 @@ class FleetIT {
 
     @Autowired
     RoutingTable table;
+
     @LocalServerPort
     int port;
 
     @BeforeAll
     static void startBorders() throws Exception {
-        assertThat(BorderProcess.built()).as("border-service jar at %s", BorderProcess.jar()).isTrue();
+        assertThat(BorderProcess.built())
+                .as("border-service jar at %s", BorderProcess.jar())
+                .isTrue();
         node = EmbeddedCoordinationNode.start(0);
         tenants = Files.createTempFile("fleet-it", ".yaml");
         Files.writeString(tenants, """
@@ -72,11 +75,14 @@ class FleetIT {
                     dedicatedIps: [127.0.0.9]
                   - id: small-co
                 """);
-        borders.add(BorderProcess.start("border-a", List.of("127.0.0.2", "127.0.0.6"), node.connectionString(), INTERNAL_TOKEN));
-        borders.add(BorderProcess.start("border-b", List.of("127.0.0.6", "127.0.0.7"), node.connectionString(), INTERNAL_TOKEN));
+        borders.add(BorderProcess.start(
+                "border-a", List.of("127.0.0.2", "127.0.0.6"), node.connectionString(), INTERNAL_TOKEN));
+        borders.add(BorderProcess.start(
+                "border-b", List.of("127.0.0.6", "127.0.0.7"), node.connectionString(), INTERNAL_TOKEN));
         borders.add(BorderProcess.start("border-c", List.of("127.0.0.3"), node.connectionString(), INTERNAL_TOKEN));
         for (BorderProcess border : borders) {
-            assertThat(border.awaitReadyOrExit()).as("%s ready; log: target/system-it-%s.log", border.id(), border.id())
+            assertThat(border.awaitReadyOrExit())
+                    .as("%s ready; log: target/system-it-%s.log", border.id(), border.id())
                     .isTrue();
         }
     }
@@ -103,22 +109,39 @@ class FleetIT {
     }
 
     private void awaitAllBorders() {
-        await().atMost(Duration.ofSeconds(60)).until(() -> table.current().announcements().size() == 3);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> table.current().announcements().size() == 3);
     }
 
     private WebTestClient client(String token) {
-        return WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(60))
-                .defaultHeader("Authorization", "Bearer " + token).build();
+        return WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + port)
+                .responseTimeout(Duration.ofSeconds(60))
+                .defaultHeader("Authorization", "Bearer " + token)
+                .build();
     }
 
     private EntityExchangeResult<byte[]> put(String ip, String status) {
-        return client(OPERATOR_TOKEN).put().uri("/ops/v1/ips/" + ip).contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("status", status)).exchange().expectBody().returnResult();
+        return client(OPERATOR_TOKEN)
+                .put()
+                .uri("/ops/v1/ips/" + ip)
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("status", status))
+                .exchange()
+                .expectBody()
+                .returnResult();
     }
 
     private JsonNode fleet() {
-        return JSON.readTree(client(OPERATOR_TOKEN).get().uri("/ops/v1/fleet").exchange()
-                .expectStatus().isOk().expectBody().returnResult().getResponseBody());
+        return JSON.readTree(client(OPERATOR_TOKEN)
+                .get()
+                .uri("/ops/v1/fleet")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult()
+                .getResponseBody());
     }
 
     private Optional<IpStatus> statusInApp(String border, String ip) {
@@ -141,7 +164,8 @@ class FleetIT {
         awaitAllBorders();
         JsonNode fleet = fleet();
 
-        assertThat(fleet.get("borders")).extracting(b -> b.get("id").stringValue())
+        assertThat(fleet.get("borders"))
+                .extracting(b -> b.get("id").stringValue())
                 .containsExactly("border-a", "border-b", "border-c");
         JsonNode borderA = fleet.get("borders").get(0);
         assertThat(borderA.get("endpoint").stringValue()).startsWith("http://127.0.0.1:");
@@ -153,12 +177,17 @@ class FleetIT {
         assertThat(shared.get("conflict").booleanValue()).isTrue();
         assertThat(shared.get("sharedPool").booleanValue()).isTrue();
         assertThat(shared.get("sharedTenants").asInt()).isEqualTo(1);
-        assertThat(shared.get("borders")).extracting(b -> b.get("id").stringValue()).containsExactly("border-a", "border-b");
+        assertThat(shared.get("borders"))
+                .extracting(b -> b.get("id").stringValue())
+                .containsExactly("border-a", "border-b");
         assertThat(shared.get("borders").get(0).has("inFlight")).isTrue();
         assertThat(shared.get("borders").get(0).has("recentErrorRate")).isTrue();
-        assertThat(ip(fleet, "127.0.0.2").get("dedicatedTenants")).extracting(JsonNode::stringValue).containsExactly("acme");
+        assertThat(ip(fleet, "127.0.0.2").get("dedicatedTenants"))
+                .extracting(JsonNode::stringValue)
+                .containsExactly("acme");
         assertThat(ip(fleet, "127.0.0.9").get("status").stringValue()).isEqualTo("ABSENT");
-        assertThat(fleet.get("conflicts")).singleElement()
+        assertThat(fleet.get("conflicts"))
+                .singleElement()
                 .satisfies(c -> assertThat(c.get("ip").stringValue()).isEqualTo("127.0.0.6"));
         assertThat(fleet.get("rejected")).isEmpty();
         assertThat(fleet.get("tenantsWithoutUsableIp")).singleElement().satisfies(t -> {
@@ -167,22 +196,65 @@ class FleetIT {
             assertThat(t.get("reason").stringValue()).isEqualTo("no-live-ip");
         });
 
-        String scrape = new String(client(API_TOKEN).get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
-                .expectBody().returnResult().getResponseBody());
-        assertThat(scrape).contains("egress_tenants_without_usable_ip{application=\"app-service\",tenant_class=\"dedicated\"} 1.0")
+        String scrape = new String(client(API_TOKEN)
+                .get()
+                .uri("/actuator/prometheus")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult()
+                .getResponseBody());
+        assertThat(scrape)
+                .contains(
+                        "egress_tenants_without_usable_ip{application=\"app-service\",tenant_class=\"dedicated\"} 1.0")
                 .contains("egress_registry_announcements_rejected_latest{application=\"app-service\"} 0.0");
     }
 
     @Test
     @Order(2)
     void theOperatorApiTakesOnlyTheOperatorTokenAndIsInTheOpenApiDocument() {
-        String openApi = new String(client(API_TOKEN).get().uri("/v3/api-docs").exchange().expectStatus().isOk()
-                .expectBody().returnResult().getResponseBody());
-        assertThat(openApi).contains("/ops/v1/fleet").contains("/ops/v1/ips/{ip}").contains("tenantsWithoutUsableIp");
-        client(API_TOKEN).get().uri("/ops/v1/fleet").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
-        client(OPERATOR_TOKEN).get().uri("/v1/egress/ips").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
-        WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build().get().uri("/ops/").exchange()
-                .expectStatus().isOk().expectHeader().exists("Content-Security-Policy").expectBody().returnResult();
+        String openApi = new String(client(API_TOKEN)
+                .get()
+                .uri("/v3/api-docs")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult()
+                .getResponseBody());
+        assertThat(openApi)
+                .contains("/ops/v1/fleet")
+                .contains("/ops/v1/ips/{ip}")
+                .contains("tenantsWithoutUsableIp");
+        client(API_TOKEN)
+                .get()
+                .uri("/ops/v1/fleet")
+                .exchange()
+                .expectStatus()
+                .isUnauthorized()
+                .expectBody()
+                .returnResult();
+        client(OPERATOR_TOKEN)
+                .get()
+                .uri("/v1/egress/ips")
+                .exchange()
+                .expectStatus()
+                .isUnauthorized()
+                .expectBody()
+                .returnResult();
+        WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + port)
+                .build()
+                .get()
+                .uri("/ops/")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .exists("Content-Security-Policy")
+                .expectBody()
+                .returnResult();
     }
 
     @Test
@@ -193,7 +265,9 @@ class FleetIT {
 
         // Read the snapshot before anything else: the answer promises App already routes accordingly.
         assertThat(statusInApp("border-a", "127.0.0.2")).contains(IpStatus.DRAINING);
-        assertThat(drained.getStatus().value()).as(new String(drained.getResponseBody())).isEqualTo(200);
+        assertThat(drained.getStatus().value())
+                .as(new String(drained.getResponseBody()))
+                .isEqualTo(200);
         JsonNode body = JSON.readTree(drained.getResponseBody());
         assertThat(body.get("appliedOn")).extracting(JsonNode::stringValue).containsExactly("border-a");
         assertThat(body.get("conflict").booleanValue()).isFalse();
@@ -209,13 +283,17 @@ class FleetIT {
         awaitAllBorders();
         EntityExchangeResult<byte[]> disabled = put("127.0.0.6", "DISABLED");
 
-        assertThat(disabled.getStatus().value()).as(new String(disabled.getResponseBody())).isEqualTo(200);
+        assertThat(disabled.getStatus().value())
+                .as(new String(disabled.getResponseBody()))
+                .isEqualTo(200);
         assertThat(statusInApp("border-a", "127.0.0.6")).contains(IpStatus.DISABLED);
         assertThat(statusInApp("border-b", "127.0.0.6")).contains(IpStatus.DISABLED);
         JsonNode body = JSON.readTree(disabled.getResponseBody());
         assertThat(body.get("conflict").booleanValue()).isTrue();
         assertThat(body.get("appliedOn")).extracting(JsonNode::stringValue).containsExactly("border-a", "border-b");
-        assertThat(body.get("borders")).extracting(b -> b.get("outcome").stringValue()).containsExactly("applied", "applied");
+        assertThat(body.get("borders"))
+                .extracting(b -> b.get("outcome").stringValue())
+                .containsExactly("applied", "applied");
 
         assertThat(put("127.0.0.6", "ACTIVE").getStatus().value()).isEqualTo(200);
         assertThat(statusInApp("border-b", "127.0.0.6")).contains(IpStatus.ACTIVE);
@@ -240,13 +318,16 @@ class FleetIT {
         BorderProcess borderC = borders.get(2);
         borderC.freeze(); // accepts the connection in the kernel, answers nothing
 
-        CompletableFuture<EntityExchangeResult<byte[]>> answer = CompletableFuture.supplyAsync(() -> put("127.0.0.3", "DISABLED"));
+        CompletableFuture<EntityExchangeResult<byte[]>> answer =
+                CompletableFuture.supplyAsync(() -> put("127.0.0.3", "DISABLED"));
         // Give the request time to reach the frozen Border, then let it die with the request open.
         await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> true);
         borderC.kill();
         EntityExchangeResult<byte[]> result = answer.get();
 
-        assertThat(result.getStatus().value()).as(new String(result.getResponseBody())).isEqualTo(504);
+        assertThat(result.getStatus().value())
+                .as(new String(result.getResponseBody()))
+                .isEqualTo(504);
         JsonNode problem = JSON.readTree(result.getResponseBody());
         assertThat(problem.get("type").stringValue()).isEqualTo("urn:egress:problem:change-not-confirmed");
         assertThat(problem.get("requested").stringValue()).isEqualTo("DISABLED");
@@ -257,8 +338,11 @@ class FleetIT {
         assertThat(state.get("status").stringValue()).isIn("ACTIVE", "ABSENT");
 
         // Once its session expires the IP has no live host left: a new change is a 404, not a hang.
-        await().atMost(Duration.ofSeconds(30)).until(() -> !table.current().announcements().containsKey(BorderId.of("border-c")));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !table.current().announcements().containsKey(BorderId.of("border-c")));
         assertThat(put("127.0.0.3", "ACTIVE").getStatus().value()).isEqualTo(404);
-        assertThat(fleet().get("tenantsWithoutUsableIp")).extracting(t -> t.get("id").stringValue()).containsExactly("beta");
+        assertThat(fleet().get("tenantsWithoutUsableIp"))
+                .extracting(t -> t.get("id").stringValue())
+                .containsExactly("beta");
     }
 }

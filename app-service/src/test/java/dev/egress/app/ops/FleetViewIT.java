@@ -35,26 +35,44 @@ class FleetViewIT extends AppITSupport {
     }
 
     private JsonNode fleet() {
-        return JSON.readTree(WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build().get()
-                .uri("/ops/v1/fleet").header("Authorization", "Bearer " + OPERATOR_TOKEN).exchange()
-                .expectStatus().isOk().expectBody().returnResult().getResponseBody());
+        return JSON.readTree(WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + port)
+                .build()
+                .get()
+                .uri("/ops/v1/fleet")
+                .header("Authorization", "Bearer " + OPERATOR_TOKEN)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult()
+                .getResponseBody());
     }
 
     private String scrape() {
-        return new String(client().get().uri("/actuator/prometheus").exchange().expectStatus().isOk().expectBody()
-                .returnResult().getResponseBody(), StandardCharsets.UTF_8);
+        return new String(
+                client().get()
+                        .uri("/actuator/prometheus")
+                        .exchange()
+                        .expectStatus()
+                        .isOk()
+                        .expectBody()
+                        .returnResult()
+                        .getResponseBody(),
+                StandardCharsets.UTF_8);
     }
 
     private static List<String> ids(JsonNode tenants) {
         List<String> ids = new ArrayList<>();
-        tenants.forEach(t -> ids.add(t.get("id").stringValue() + ":" + t.get("reason").stringValue()));
+        tenants.forEach(
+                t -> ids.add(t.get("id").stringValue() + ":" + t.get("reason").stringValue()));
         return ids;
     }
 
     @Test
     void rejectedAnnouncementsAreListedWithTheirReasonsAndCounted() {
-        List<byte[]> payloads = new ArrayList<>(Announcements.payloads(
-                Announcements.of("border-a", "http://127.0.0.1:1", "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.8")));
+        List<byte[]> payloads = new ArrayList<>(Announcements.payloads(Announcements.of(
+                "border-a", "http://127.0.0.1:1", "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.8")));
         payloads.add("{\"version\":1,\"borderId\":\"border-x\"}".getBytes(StandardCharsets.UTF_8));
         table.offer(RoutingSnapshot.fromPayloads(payloads, new AnnouncementCodec(), Instant.now()));
 
@@ -75,8 +93,11 @@ class FleetViewIT extends AppITSupport {
 
         // Nothing confirms the snapshot any more (no watcher in this test): it ages past max-staleness.
         await().atMost(Duration.ofSeconds(10)).until(() -> fleet().get("stale").booleanValue());
-        assertThat(ids(fleet().get("tenantsWithoutUsableIp"))).containsExactly("acme:routing-stale", "beta:routing-stale");
-        assertThat(scrape()).contains("egress_tenants_without_usable_ip{application=\"app-service\",tenant_class=\"dedicated\"} 2.0")
+        assertThat(ids(fleet().get("tenantsWithoutUsableIp")))
+                .containsExactly("acme:routing-stale", "beta:routing-stale");
+        assertThat(scrape())
+                .contains(
+                        "egress_tenants_without_usable_ip{application=\"app-service\",tenant_class=\"dedicated\"} 2.0")
                 .contains("egress_tenants_without_usable_ip{application=\"app-service\",tenant_class=\"shared\"} 0.0");
     }
 }

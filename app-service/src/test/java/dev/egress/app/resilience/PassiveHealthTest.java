@@ -5,15 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.egress.discovery.BorderId;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import java.util.ArrayList;
 
 class PassiveHealthTest {
 
     private final AtomicLong now = new AtomicLong();
-    private final PassiveHealth health = new PassiveHealth(3, Duration.ofSeconds(30), now::get, new SimpleMeterRegistry());
+    private final PassiveHealth health =
+            new PassiveHealth(3, Duration.ofSeconds(30), now::get, new SimpleMeterRegistry());
     private final BorderId a = BorderId.of("a");
 
     @Test

@@ -25,7 +25,11 @@ class RouteTrafficTest {
         traffic.started(IP, A);
         traffic.started(IP, A);
         assertThat(traffic.stats(IP, A).inFlight()).isEqualTo(2);
-        assertThat(meters.get("egress.ip.in.flight").tag("ip", "127.0.0.3").tag("border", "border-a").gauge().value())
+        assertThat(meters.get("egress.ip.in.flight")
+                        .tag("ip", "127.0.0.3")
+                        .tag("border", "border-a")
+                        .gauge()
+                        .value())
                 .isEqualTo(2.0);
 
         traffic.finished(IP, A, "delivered", false);
@@ -38,7 +42,11 @@ class RouteTrafficTest {
         record(A, 3, false);
         record(A, 1, true);
         assertThat(traffic.stats(IP, A).errorRate()).isEqualTo(0.25);
-        assertThat(meters.get("egress.ip.attempts").tag("outcome", "failed").counter().count()).isEqualTo(1.0);
+        assertThat(meters.get("egress.ip.attempts")
+                        .tag("outcome", "failed")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
 
         now.addAndGet(Duration.ofSeconds(61).toNanos());
         assertThat(traffic.stats(IP, A).recentAttempts()).isZero();
@@ -56,9 +64,12 @@ class RouteTrafficTest {
         traffic.retain(List.of(B));
 
         assertThat(traffic.stats(IP, A)).isEqualTo(RouteTraffic.Stats.NONE);
-        assertThat(meters.find("egress.ip.attempts").tag("border", "border-a").counter()).isNull();
-        assertThat(meters.find("egress.ip.in.flight").tag("border", "border-a").gauge()).isNull();
-        assertThat(meters.find("egress.ip.attempts").tag("border", "border-b").counter()).isNotNull();
+        assertThat(meters.find("egress.ip.attempts").tag("border", "border-a").counter())
+                .isNull();
+        assertThat(meters.find("egress.ip.in.flight").tag("border", "border-a").gauge())
+                .isNull();
+        assertThat(meters.find("egress.ip.attempts").tag("border", "border-b").counter())
+                .isNotNull();
     }
 
     private void record(BorderId border, int times, boolean failed) {

@@ -20,18 +20,17 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.util.ArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 
 class EgressRouterTest {
 
@@ -52,7 +51,8 @@ class EgressRouterTest {
                     dedicatedIps: [127.0.0.2, 127.0.0.3]
                   - id: small
                 """);
-        tenants = new TenantPolicyStore(new TenantsProperties(file, Duration.ofSeconds(60)), new SimpleMeterRegistry(), clock);
+        tenants = new TenantPolicyStore(
+                new TenantsProperties(file, Duration.ofSeconds(60)), new SimpleMeterRegistry(), clock);
     }
 
     @AfterEach
@@ -61,9 +61,18 @@ class EgressRouterTest {
     }
 
     private EgressRouter router(RoutingProperties.SharedWhenStale sharedWhenStale) {
-        RoutingProperties properties = new RoutingProperties("lowest-border-id", "lowest-border-id", Map.of(),
-                Duration.ofSeconds(30), sharedWhenStale, 3, Duration.ofSeconds(30), Duration.ofMillis(500), Duration.ofSeconds(5));
-        return new EgressRouter(table, tenants, BorderSelectors.byDefault(), BorderSelectors.byDefault(), properties, meters);
+        RoutingProperties properties = new RoutingProperties(
+                "lowest-border-id",
+                "lowest-border-id",
+                Map.of(),
+                Duration.ofSeconds(30),
+                sharedWhenStale,
+                3,
+                Duration.ofSeconds(30),
+                Duration.ofMillis(500),
+                Duration.ofSeconds(5));
+        return new EgressRouter(
+                table, tenants, BorderSelectors.byDefault(), BorderSelectors.byDefault(), properties, meters);
     }
 
     private static Announcement border(String id, String... ipsAndStatus) {
@@ -81,7 +90,8 @@ class EgressRouterTest {
     @Test
     void dedicatedCandidatesAreOnlyTheTenantsActiveIps() {
         EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
-        publish(border("a", "127.0.0.2", "DRAINING", "127.0.0.8", "ACTIVE", "127.0.0.9", "ACTIVE"),
+        publish(
+                border("a", "127.0.0.2", "DRAINING", "127.0.0.8", "ACTIVE", "127.0.0.9", "ACTIVE"),
                 border("b", "127.0.0.3", "ACTIVE"));
 
         Resolution acme = router.resolve("acme");
@@ -95,8 +105,10 @@ class EgressRouterTest {
         EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
         publish(border("a", "127.0.0.8", "ACTIVE", "127.0.0.2", "DISABLED"));
 
-        assertThatThrownBy(() -> router.resolve("acme")).isInstanceOf(NoEgressAvailableException.class)
-                .satisfies(e -> assertThat(((NoEgressAvailableException) e).reason()).isEqualTo(NoEgressReason.NO_LIVE_IP));
+        assertThatThrownBy(() -> router.resolve("acme"))
+                .isInstanceOf(NoEgressAvailableException.class)
+                .satisfies(e ->
+                        assertThat(((NoEgressAvailableException) e).reason()).isEqualTo(NoEgressReason.NO_LIVE_IP));
         assertThatThrownBy(() -> router.resolve("ghost")).isInstanceOf(UnknownTenantException.class);
     }
 
@@ -107,8 +119,10 @@ class EgressRouterTest {
         publish(border("a", "127.0.0.2", "ACTIVE", "127.0.0.8", "ACTIVE"));
         clock.advance(Duration.ofSeconds(31));
 
-        assertThatThrownBy(() -> serving.resolve("acme")).isInstanceOf(NoEgressAvailableException.class)
-                .satisfies(e -> assertThat(((NoEgressAvailableException) e).reason()).isEqualTo(NoEgressReason.ROUTING_STALE));
+        assertThatThrownBy(() -> serving.resolve("acme"))
+                .isInstanceOf(NoEgressAvailableException.class)
+                .satisfies(e ->
+                        assertThat(((NoEgressAvailableException) e).reason()).isEqualTo(NoEgressReason.ROUTING_STALE));
         assertThat(serving.resolve("small").candidates()).hasSize(1);
         assertThatThrownBy(() -> failing.resolve("small")).isInstanceOf(NoEgressAvailableException.class);
     }
@@ -116,14 +130,19 @@ class EgressRouterTest {
     @Test
     void beforeTheFirstSnapshotDedicatedTrafficIsRefused() {
         EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
-        assertThatThrownBy(() -> router.resolve("acme")).isInstanceOf(NoEgressAvailableException.class)
-                .satisfies(e -> assertThat(((NoEgressAvailableException) e).reason()).isEqualTo(NoEgressReason.ROUTING_NOT_READY));
+        assertThatThrownBy(() -> router.resolve("acme"))
+                .isInstanceOf(NoEgressAvailableException.class)
+                .satisfies(e -> assertThat(((NoEgressAvailableException) e).reason())
+                        .isEqualTo(NoEgressReason.ROUTING_NOT_READY));
     }
 
     @Test
     void choiceSkipsTriedAndUnhealthyBordersAndPanicsWhenAllAreUnhealthy() {
         EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
-        publish(border("a", "127.0.0.2", "ACTIVE"), border("b", "127.0.0.3", "ACTIVE"), border("c", "127.0.0.2", "ACTIVE"));
+        publish(
+                border("a", "127.0.0.2", "ACTIVE"),
+                border("b", "127.0.0.3", "ACTIVE"),
+                border("c", "127.0.0.2", "ACTIVE"));
         Resolution acme = router.resolve("acme");
         BorderId a = BorderId.of("a");
         BorderId b = BorderId.of("b");
@@ -131,7 +150,8 @@ class EgressRouterTest {
 
         assertThat(router.choose(acme, 1, Set.of(), x -> true).borderId()).isEqualTo(a);
         assertThat(router.choose(acme, 1, Set.of(a), x -> true).borderId()).isEqualTo(b);
-        assertThat(router.choose(acme, 1, Set.of(), x -> !x.equals(a)).borderId()).isEqualTo(b);
+        assertThat(router.choose(acme, 1, Set.of(), x -> !x.equals(a)).borderId())
+                .isEqualTo(b);
         Route panic = router.choose(acme, 1, Set.of(b, c), x -> false);
         assertThat(panic.borderId()).isEqualTo(a);
         assertThat(router.choose(acme, 1, Set.of(a, b, c), x -> true)).isNull();
@@ -155,17 +175,21 @@ class EgressRouterTest {
     void anUnknownTenantSaysWhenTheTenantsFileWasRefusedAndTheLastGoodPolicyIsInUse() throws Exception {
         EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
         publish(border("a", "127.0.0.8", "ACTIVE"));
-        assertThatThrownBy(() -> router.resolve("newco")).isInstanceOf(UnknownTenantException.class)
+        assertThatThrownBy(() -> router.resolve("newco"))
+                .isInstanceOf(UnknownTenantException.class)
                 .hasMessage("tenant 'newco' is not known");
 
         // The operator adds newco but breaks the file: the 404 must say the new file was not applied.
-        Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: newco, dedicatedIps: [300.0.0.1]}]\n");
+        Files.writeString(
+                dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: newco, dedicatedIps: [300.0.0.1]}]\n");
         tenants.refresh();
 
-        assertThatThrownBy(() -> router.resolve("newco")).isInstanceOf(UnknownTenantException.class)
+        assertThatThrownBy(() -> router.resolve("newco"))
+                .isInstanceOf(UnknownTenantException.class)
                 .hasMessageContaining("tenants file t.yaml was refused")
                 .hasMessageContaining("last good policy")
-                .satisfies(e -> assertThat(((UnknownTenantException) e).properties()).containsEntry("policyStale", true));
+                .satisfies(e ->
+                        assertThat(((UnknownTenantException) e).properties()).containsEntry("policyStale", true));
     }
 
     @Test
@@ -190,8 +214,11 @@ class EgressRouterTest {
             assertThat(e.getMessage()).isEqualTo("routing data is older than PT30S; dedicated traffic fails closed");
             assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(5));
         });
-        assertThatThrownBy(() -> router.resolve("small")).isInstanceOfSatisfying(NoEgressAvailableException.class,
-                e -> assertThat(e.getMessage()).isEqualTo("routing data is older than PT30S; shared traffic fails closed"));
+        assertThatThrownBy(() -> router.resolve("small"))
+                .isInstanceOfSatisfying(
+                        NoEgressAvailableException.class,
+                        e -> assertThat(e.getMessage())
+                                .isEqualTo("routing data is older than PT30S; shared traffic fails closed"));
         assertThat(router.peek("acme").tenantClass()).isEqualTo("dedicated");
         assertThat(router.peek("small").tenantClass()).isEqualTo("shared");
     }
@@ -214,7 +241,9 @@ class EgressRouterTest {
         publish(border("a", "127.0.0.8", "ACTIVE"));
 
         assertThat(router.peek("acme").candidates()).isEmpty();
-        assertThat(router.peek("acme").allowedIps()).extracting(EgressIp::value).containsExactly("127.0.0.2", "127.0.0.3");
+        assertThat(router.peek("acme").allowedIps())
+                .extracting(EgressIp::value)
+                .containsExactly("127.0.0.2", "127.0.0.3");
         assertThat(router.peek("ghost")).isNull();
         assertThat(router.strategy()).isEqualTo("lowest-border-id");
     }
@@ -223,7 +252,8 @@ class EgressRouterTest {
     void aListenerThatRunsBeforeTheRoutersOwnAlreadyRoutesOnTheNewSnapshot() {
         AtomicReference<EgressRouter> router = new AtomicReference<>();
         List<Integer> seen = new ArrayList<>();
-        table.addListener(snapshot -> seen.add(router.get().resolve("small").candidates().size()));
+        table.addListener(
+                snapshot -> seen.add(router.get().resolve("small").candidates().size()));
         router.set(router(RoutingProperties.SharedWhenStale.SERVE));
 
         publish(border("a", "127.0.0.8", "ACTIVE"));

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.util.Arrays;
 
 /**
  * The default split of strategies: a shared pool spreads its tenants (each stays on one IP), while a
@@ -52,16 +52,31 @@ class SharedPoolSpreadTest {
     void setUp() throws Exception {
         StringBuilder yaml = new StringBuilder("sharedPool: [127.0.0.2, 127.0.0.5]\ntenants:\n"
                 + "  - id: acme\n    dedicatedIps: [127.0.0.3, 127.0.0.4]\n");
-        IntStream.range(0, SHARED_TENANTS).forEach(i -> yaml.append("  - id: shared-").append(i).append('\n'));
+        IntStream.range(0, SHARED_TENANTS)
+                .forEach(i -> yaml.append("  - id: shared-").append(i).append('\n'));
         Path file = Files.writeString(dir.resolve("t.yaml"), yaml);
-        tenants = new TenantPolicyStore(new TenantsProperties(file, Duration.ofSeconds(60)), new SimpleMeterRegistry(), clock);
-        RoutingProperties properties = new RoutingProperties("lowest-border-id", "rendezvous", Map.of(),
-                Duration.ofSeconds(30), RoutingProperties.SharedWhenStale.SERVE, 3, Duration.ofSeconds(30),
-                Duration.ofMillis(500), Duration.ofSeconds(5));
-        router = new EgressRouter(table, tenants, BorderSelectors.byName("lowest-border-id", Map.of()),
-                BorderSelectors.byName("rendezvous", Map.of()), properties, new SimpleMeterRegistry());
-        table.offer(RoutingSnapshot.fromAnnouncements(List.of(
-                border("border-a", "127.0.0.2", "127.0.0.3"), border("border-b", "127.0.0.4", "127.0.0.5")), clock.instant()));
+        tenants = new TenantPolicyStore(
+                new TenantsProperties(file, Duration.ofSeconds(60)), new SimpleMeterRegistry(), clock);
+        RoutingProperties properties = new RoutingProperties(
+                "lowest-border-id",
+                "rendezvous",
+                Map.of(),
+                Duration.ofSeconds(30),
+                RoutingProperties.SharedWhenStale.SERVE,
+                3,
+                Duration.ofSeconds(30),
+                Duration.ofMillis(500),
+                Duration.ofSeconds(5));
+        router = new EgressRouter(
+                table,
+                tenants,
+                BorderSelectors.byName("lowest-border-id", Map.of()),
+                BorderSelectors.byName("rendezvous", Map.of()),
+                properties,
+                new SimpleMeterRegistry());
+        table.offer(RoutingSnapshot.fromAnnouncements(
+                List.of(border("border-a", "127.0.0.2", "127.0.0.3"), border("border-b", "127.0.0.4", "127.0.0.5")),
+                clock.instant()));
     }
 
     @AfterEach
@@ -71,7 +86,8 @@ class SharedPoolSpreadTest {
 
     @Test
     void sharedPoolTenantsSpreadOverThePoolAndEachStaysOnOneIp() {
-        Map<String, Set<String>> ipsByTenant = IntStream.range(0, SHARED_TENANTS).mapToObj(i -> "shared-" + i)
+        Map<String, Set<String>> ipsByTenant = IntStream.range(0, SHARED_TENANTS)
+                .mapToObj(i -> "shared-" + i)
                 .collect(Collectors.toMap(t -> t, t -> new HashSet<>()));
         for (int delivery = 0; delivery < 20; delivery++) {
             long requestKey = delivery * 7919L; // different URLs per delivery must not move a shared tenant
@@ -99,7 +115,8 @@ class SharedPoolSpreadTest {
 
     private static Announcement border(String id, String... ips) {
         List<AnnouncedIp> announced = Arrays.stream(ips)
-                .map(ip -> new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE)).toList();
+                .map(ip -> new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE))
+                .toList();
         return Announcement.initial(BorderId.of(id), URI.create("http://127.0.0.1:1"), announced, Instant.now());
     }
 }

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,18 +26,16 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
 import reactor.netty.tcp.TcpClient;
-import java.util.Locale;
 
 /**
  * Slow clients on App's port: connections that trickle their request are closed at the deadlines of
  * {@link ListenerProperties} (short here, to keep the test fast), while deliveries go on.
  */
-@TestPropertySource(properties = {
-    "egress.server.request-header-timeout=2s",
-    "egress.server.request-body-timeout=2s"})
+@TestPropertySource(properties = {"egress.server.request-header-timeout=2s", "egress.server.request-body-timeout=2s"})
 class SlowClientsIT extends AppITSupport {
 
-    private static final String HEADERS = "POST /v1/deliveries HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + "a".repeat(200) + "\r\n\r\n";
+    private static final String HEADERS =
+            "POST /v1/deliveries HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + "a".repeat(200) + "\r\n\r\n";
 
     private final List<Connection> connections = new ArrayList<>();
     private final List<Disposable> trickles = new ArrayList<>();
@@ -60,7 +59,8 @@ class SlowClientsIT extends AppITSupport {
     }
 
     private Connection open(AtomicInteger closed) {
-        Connection connection = TcpClient.newConnection().host("127.0.0.1").port(port).connectNow(Duration.ofSeconds(30));
+        Connection connection =
+                TcpClient.newConnection().host("127.0.0.1").port(port).connectNow(Duration.ofSeconds(30));
         connection.onDispose(closed::incrementAndGet);
         connections.add(connection);
         return connection;
@@ -68,15 +68,26 @@ class SlowClientsIT extends AppITSupport {
 
     /** Sends the text one byte per period, as long as the connection lives. */
     private void trickle(Connection connection, String text, Duration period) {
-        trickles.add(Flux.interval(Duration.ZERO, period).onBackpressureDrop().take(text.length())
-                .concatMap(i -> connection.outbound().sendString(Mono.just(String.valueOf(text.charAt(i.intValue())))).then()
+        trickles.add(Flux.interval(Duration.ZERO, period)
+                .onBackpressureDrop()
+                .take(text.length())
+                .concatMap(i -> connection
+                        .outbound()
+                        .sendString(Mono.just(String.valueOf(text.charAt(i.intValue()))))
+                        .then()
                         .onErrorResume(e -> Mono.empty()))
                 .subscribe());
     }
 
     private String prometheus() {
-        return client().get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
-                .expectBody(String.class).returnResult().getResponseBody();
+        return client().get()
+                .uri("/actuator/prometheus")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody(String.class)
+                .returnResult()
+                .getResponseBody();
     }
 
     @Test
@@ -87,14 +98,22 @@ class SlowClientsIT extends AppITSupport {
         }
 
         for (int i = 0; i < 20; i++) {
-            deliver(i % 2 == 0 ? "acme" : "small-co", sink.baseUri() + "/hook").expectStatus().isOk()
-                    .expectBody().returnResult();
+            deliver(i % 2 == 0 ? "acme" : "small-co", sink.baseUri() + "/hook")
+                    .expectStatus()
+                    .isOk()
+                    .expectBody()
+                    .returnResult();
         }
 
         await().atMost(Duration.ofSeconds(60)).until(() -> closed.get() == 500);
         assertThat(sink.received()).hasSize(20);
-        deliver("acme", sink.baseUri() + "/hook").expectStatus().isOk().expectBody().returnResult();
-        assertThat(prometheus()).containsPattern("egress_server_request_header_timeouts_total(\\{[^}]*\\})? [1-9][0-9]{2,}");
+        deliver("acme", sink.baseUri() + "/hook")
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+        assertThat(prometheus())
+                .containsPattern("egress_server_request_header_timeouts_total(\\{[^}]*\\})? [1-9][0-9]{2,}");
     }
 
     @Test
@@ -102,9 +121,15 @@ class SlowClientsIT extends AppITSupport {
         AtomicInteger closed = new AtomicInteger();
         AtomicInteger sent = new AtomicInteger();
         Connection connection = open(closed);
-        trickles.add(Flux.interval(Duration.ZERO, Duration.ofMillis(100)).onBackpressureDrop().take(HEADERS.length())
-                .concatMap(i -> connection.outbound().sendString(Mono.just(String.valueOf(HEADERS.charAt(i.intValue())))).then()
-                        .doOnSuccess(v -> sent.incrementAndGet()).onErrorResume(e -> Mono.empty()))
+        trickles.add(Flux.interval(Duration.ZERO, Duration.ofMillis(100))
+                .onBackpressureDrop()
+                .take(HEADERS.length())
+                .concatMap(i -> connection
+                        .outbound()
+                        .sendString(Mono.just(String.valueOf(HEADERS.charAt(i.intValue()))))
+                        .then()
+                        .doOnSuccess(v -> sent.incrementAndGet())
+                        .onErrorResume(e -> Mono.empty()))
                 .subscribe());
 
         await().atMost(Duration.ofSeconds(20)).until(() -> closed.get() == 1);
@@ -115,9 +140,12 @@ class SlowClientsIT extends AppITSupport {
     void aClientTricklingItsBodyIsClosedAtTheBodyDeadline() {
         AtomicInteger closed = new AtomicInteger();
         Connection connection = open(closed);
-        connection.outbound().sendString(Mono.just("POST /v1/deliveries HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Authorization: Bearer " + API_TOKEN + "\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"))
-                .then().block(Duration.ofSeconds(10));
+        connection
+                .outbound()
+                .sendString(Mono.just("POST /v1/deliveries HTTP/1.1\r\nHost: 127.0.0.1\r\n" + "Authorization: Bearer "
+                        + API_TOKEN + "\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"))
+                .then()
+                .block(Duration.ofSeconds(10));
         trickle(connection, "{" + " ".repeat(998) + "}", Duration.ofMillis(100));
 
         await().atMost(Duration.ofSeconds(20)).until(() -> closed.get() == 1);
@@ -134,7 +162,9 @@ class SlowClientsIT extends AppITSupport {
 
             // Longer than the header deadline, shorter than server.netty.idle-timeout: the wait between
             // requests is the idle timeout's business, not the header deadline's.
-            await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> true);
+            await().pollDelay(Duration.ofSeconds(3))
+                    .atMost(Duration.ofSeconds(4))
+                    .until(() -> true);
 
             socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
             assertThat(readResponse(socket.getInputStream())).startsWith("HTTP/1.1 200");

@@ -12,17 +12,44 @@ class ReadinessIT extends AppITSupport {
 
     @Test
     void readinessIsDownUntilTheFirstSnapshotAndLivenessIsUpThroughout() {
-        WebTestClient probes = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port)
-                .responseTimeout(Duration.ofSeconds(30)).build();
-        probes.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk().expectBody().returnResult();
-        probes.get().uri("/actuator/health/readiness").exchange().expectStatus().isEqualTo(503)
-                .expectBody().jsonPath("$.status").isEqualTo("DOWN");
+        WebTestClient probes = WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + port)
+                .responseTimeout(Duration.ofSeconds(30))
+                .build();
+        probes.get()
+                .uri("/actuator/health/liveness")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+        probes.get()
+                .uri("/actuator/health/readiness")
+                .exchange()
+                .expectStatus()
+                .isEqualTo(503)
+                .expectBody()
+                .jsonPath("$.status")
+                .isEqualTo("DOWN");
 
         publish();
 
-        probes.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk()
-                .expectBody().jsonPath("$.status").isEqualTo("UP")
-                .jsonPath("$.components.routing.details.ageMillis").isNumber();
-        probes.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk().expectBody().returnResult();
+        probes.get()
+                .uri("/actuator/health/readiness")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.status")
+                .isEqualTo("UP")
+                .jsonPath("$.components.routing.details.ageMillis")
+                .isNumber();
+        probes.get()
+                .uri("/actuator/health/liveness")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
     }
 }

@@ -22,7 +22,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 class StatusIT extends AppITSupport {
 
     private static Announcement border(String id, int port, AnnouncedIp... ips) {
-        return Announcement.initial(BorderId.of(id), URI.create("http://127.0.0.1:" + port), List.of(ips), Instant.now());
+        return Announcement.initial(
+                BorderId.of(id), URI.create("http://127.0.0.1:" + port), List.of(ips), Instant.now());
     }
 
     private static AnnouncedIp ip(String ip, IpStatus status) {
@@ -30,125 +31,298 @@ class StatusIT extends AppITSupport {
     }
 
     private WebTestClient anonymous() {
-        return WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(30)).build();
+        return WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + port)
+                .responseTimeout(Duration.ofSeconds(30))
+                .build();
     }
 
     @AfterEach
     void restoreTenants() throws Exception {
         Files.writeString(tenantsFile(), TENANTS);
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> client().get().uri("/v1/tenants/tiny-co/egress")
-                .exchange().expectStatus().isOk().expectBody().returnResult());
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> client().get()
+                        .uri("/v1/tenants/tiny-co/egress")
+                        .exchange()
+                        .expectStatus()
+                        .isOk()
+                        .expectBody()
+                        .returnResult());
     }
 
     @Test
     void listsLiveIpsWithBestStatusTheirBordersAndConflicts() {
-        publish(border("s-a", 1, ip("127.0.0.2", IpStatus.DRAINING), ip("127.0.0.5", IpStatus.ACTIVE)),
+        publish(
+                border("s-a", 1, ip("127.0.0.2", IpStatus.DRAINING), ip("127.0.0.5", IpStatus.ACTIVE)),
                 border("s-b", 2, ip("127.0.0.2", IpStatus.ACTIVE)));
 
-        client().get().uri("/v1/egress/ips").exchange().expectStatus().isOk().expectBody()
-                .jsonPath("$.generation").isNumber()
-                .jsonPath("$.ageMillis").isNumber()
-                .jsonPath("$.ips.length()").isEqualTo(2)
-                .jsonPath("$.ips[0].ip").isEqualTo("127.0.0.2")
-                .jsonPath("$.ips[0].status").isEqualTo("ACTIVE")
-                .jsonPath("$.ips[0].borders[0].id").isEqualTo("s-a")
-                .jsonPath("$.ips[0].borders[0].status").isEqualTo("DRAINING")
-                .jsonPath("$.ips[0].borders[1].id").isEqualTo("s-b")
-                .jsonPath("$.conflicts[0].ip").isEqualTo("127.0.0.2")
-                .jsonPath("$.conflicts[0].borders[0]").isEqualTo("s-a");
+        client().get()
+                .uri("/v1/egress/ips")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.generation")
+                .isNumber()
+                .jsonPath("$.ageMillis")
+                .isNumber()
+                .jsonPath("$.ips.length()")
+                .isEqualTo(2)
+                .jsonPath("$.ips[0].ip")
+                .isEqualTo("127.0.0.2")
+                .jsonPath("$.ips[0].status")
+                .isEqualTo("ACTIVE")
+                .jsonPath("$.ips[0].borders[0].id")
+                .isEqualTo("s-a")
+                .jsonPath("$.ips[0].borders[0].status")
+                .isEqualTo("DRAINING")
+                .jsonPath("$.ips[0].borders[1].id")
+                .isEqualTo("s-b")
+                .jsonPath("$.conflicts[0].ip")
+                .isEqualTo("127.0.0.2")
+                .jsonPath("$.conflicts[0].borders[0]")
+                .isEqualTo("s-a");
     }
 
     @Test
     void showsATenantsAllowlistAndWhetherItCanFlow() {
         publish(border("s-a", 1, ip("127.0.0.2", IpStatus.DRAINING), ip("127.0.0.3", IpStatus.ACTIVE)));
 
-        client().get().uri("/v1/tenants/acme/egress").exchange().expectStatus().isOk().expectBody()
-                .jsonPath("$.tenantId").isEqualTo("acme")
-                .jsonPath("$.dedicated").isEqualTo(true)
-                .jsonPath("$.available").isEqualTo(true)
-                .jsonPath("$.ips[0].ip").isEqualTo("127.0.0.2")
-                .jsonPath("$.ips[0].available").isEqualTo(false)
-                .jsonPath("$.ips[1].available").isEqualTo(true);
-        client().get().uri("/v1/tenants/small-co/egress").exchange().expectStatus().isOk().expectBody()
-                .jsonPath("$.dedicated").isEqualTo(false)
-                .jsonPath("$.available").isEqualTo(false)
-                .jsonPath("$.ips.length()").isEqualTo(2);
-        client().get().uri("/v1/tenants/ghost/egress").exchange().expectStatus().isNotFound()
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:unknown-tenant");
+        client().get()
+                .uri("/v1/tenants/acme/egress")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.tenantId")
+                .isEqualTo("acme")
+                .jsonPath("$.dedicated")
+                .isEqualTo(true)
+                .jsonPath("$.available")
+                .isEqualTo(true)
+                .jsonPath("$.ips[0].ip")
+                .isEqualTo("127.0.0.2")
+                .jsonPath("$.ips[0].available")
+                .isEqualTo(false)
+                .jsonPath("$.ips[1].available")
+                .isEqualTo(true);
+        client().get()
+                .uri("/v1/tenants/small-co/egress")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.dedicated")
+                .isEqualTo(false)
+                .jsonPath("$.available")
+                .isEqualTo(false)
+                .jsonPath("$.ips.length()")
+                .isEqualTo(2);
+        client().get()
+                .uri("/v1/tenants/ghost/egress")
+                .exchange()
+                .expectStatus()
+                .isNotFound()
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:unknown-tenant");
     }
 
     @Test
     void probesPrometheusAndTheApiDescriptionAreOpenEverythingElseNeedsAToken() {
-        anonymous().get().uri("/actuator/health/liveness").exchange().expectStatus().isOk().expectBody().returnResult();
-        anonymous().get().uri("/actuator/prometheus").exchange().expectStatus().isOk().expectBody().returnResult();
-        anonymous().get().uri("/actuator/health").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
-        anonymous().get().uri("/v1/egress/ips").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
+        anonymous()
+                .get()
+                .uri("/actuator/health/liveness")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+        anonymous()
+                .get()
+                .uri("/actuator/prometheus")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+        anonymous()
+                .get()
+                .uri("/actuator/health")
+                .exchange()
+                .expectStatus()
+                .isUnauthorized()
+                .expectBody()
+                .returnResult();
+        anonymous()
+                .get()
+                .uri("/v1/egress/ips")
+                .exchange()
+                .expectStatus()
+                .isUnauthorized()
+                .expectBody()
+                .returnResult();
         // The API description is public: Swagger UI loads it before anyone signs in.
-        anonymous().get().uri("/v3/api-docs").exchange().expectStatus().isOk().expectBody().returnResult();
-        anonymous().get().uri("/actuator/metrics").exchange().expectStatus().isUnauthorized().expectBody().returnResult();
+        anonymous()
+                .get()
+                .uri("/v3/api-docs")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+        anonymous()
+                .get()
+                .uri("/actuator/metrics")
+                .exchange()
+                .expectStatus()
+                .isUnauthorized()
+                .expectBody()
+                .returnResult();
     }
 
     @Test
     void exposesMetricsAndTheOpenApiDocument() {
         publish(border("s-a", 1, ip("127.0.0.2", IpStatus.ACTIVE)));
-        client().get().uri("/v1/deliveries").exchange().expectStatus().is4xxClientError().expectBody().returnResult();
+        client().get()
+                .uri("/v1/deliveries")
+                .exchange()
+                .expectStatus()
+                .is4xxClientError()
+                .expectBody()
+                .returnResult();
 
-        String prometheus = anonymous().get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
-                .expectBody(String.class).returnResult().getResponseBody();
-        assertThat(prometheus).contains("egress_routing_snapshot_age_seconds", "egress_tenants_file_valid",
-                "egress_routing_ips_conflicts", "egress_routing_borders_live", "egress_delivery_retries_total");
+        String prometheus = anonymous()
+                .get()
+                .uri("/actuator/prometheus")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody(String.class)
+                .returnResult()
+                .getResponseBody();
+        assertThat(prometheus)
+                .contains(
+                        "egress_routing_snapshot_age_seconds",
+                        "egress_tenants_file_valid",
+                        "egress_routing_ips_conflicts",
+                        "egress_routing_borders_live",
+                        "egress_delivery_retries_total");
         // Both services tag their meters with the application, so one dashboard can tell them apart.
         assertThat(prometheus).contains("egress_routing_borders_live{application=\"app-service\"}");
-        assertThat(prometheus.lines().filter(line -> line.startsWith("egress_") && !line.contains("application=\"app-service\"")))
+        assertThat(prometheus
+                        .lines()
+                        .filter(line -> line.startsWith("egress_") && !line.contains("application=\"app-service\"")))
                 .isEmpty();
 
-        client().get().uri("/v3/api-docs").exchange().expectStatus().isOk().expectBody()
-                .jsonPath("$.paths['/v1/deliveries'].post").exists()
-                .jsonPath("$.paths['/v1/egress/ips'].get").exists()
-                .jsonPath("$.paths['/v1/tenants/{id}/egress'].get").exists();
+        client().get()
+                .uri("/v3/api-docs")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.paths['/v1/deliveries'].post")
+                .exists()
+                .jsonPath("$.paths['/v1/egress/ips'].get")
+                .exists()
+                .jsonPath("$.paths['/v1/tenants/{id}/egress'].get")
+                .exists();
     }
 
     @Test
     void eachBorderCarriesItsOwnAnnouncementGenerationBesideAppsSnapshotGeneration() {
         Announcement changed = border("s-g", 1, ip("127.0.0.6", IpStatus.ACTIVE))
-                .withIpStatus(EgressIp.of("127.0.0.6"), IpStatus.DRAINING).republished(6, Instant.now());
+                .withIpStatus(EgressIp.of("127.0.0.6"), IpStatus.DRAINING)
+                .republished(6, Instant.now());
         publish(changed);
 
-        client().get().uri("/v1/egress/ips").exchange().expectStatus().isOk().expectBody()
-                .jsonPath("$.sharedStrategy").isEqualTo("rendezvous")
-                .jsonPath("$.ips[0].ip").isEqualTo("127.0.0.6")
-                .jsonPath("$.ips[0].borders[0].generation").isEqualTo(7)
-                .jsonPath("$.generation").value(generation -> assertThat(((Number) generation).longValue()).isPositive());
+        client().get()
+                .uri("/v1/egress/ips")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.sharedStrategy")
+                .isEqualTo("rendezvous")
+                .jsonPath("$.ips[0].ip")
+                .isEqualTo("127.0.0.6")
+                .jsonPath("$.ips[0].borders[0].generation")
+                .isEqualTo(7)
+                .jsonPath("$.generation")
+                .value(generation ->
+                        assertThat(((Number) generation).longValue()).isPositive());
         assertThat(changed.generation()).isEqualTo(7);
     }
 
     @Test
     void theOpenApiDocumentHasATitleTheBearerSchemeAndProblemErrors() {
-        client().get().uri("/v3/api-docs").exchange().expectStatus().isOk().expectBody()
-                .jsonPath("$.info.title").isEqualTo("Egress platform dispatch API")
-                .jsonPath("$.info.version").value(version -> assertThat((String) version).isNotBlank().isNotEqualTo("v0"))
-                .jsonPath("$.components.securitySchemes.bearer.scheme").isEqualTo("bearer")
-                .jsonPath("$.security[0].bearer").exists()
-                .jsonPath("$.paths['/v1/deliveries'].post.responses['503'].content['application/problem+json'].schema['$ref']")
+        client().get()
+                .uri("/v3/api-docs")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.info.title")
+                .isEqualTo("Egress platform dispatch API")
+                .jsonPath("$.info.version")
+                .value(version -> assertThat((String) version).isNotBlank().isNotEqualTo("v0"))
+                .jsonPath("$.components.securitySchemes.bearer.scheme")
+                .isEqualTo("bearer")
+                .jsonPath("$.security[0].bearer")
+                .exists()
+                .jsonPath(
+                        "$.paths['/v1/deliveries'].post.responses['503'].content['application/problem+json'].schema['$ref']")
                 .isEqualTo("#/components/schemas/Problem")
-                .jsonPath("$.paths['/v1/deliveries'].post.responses['503'].content['application/json']").doesNotExist()
-                .jsonPath("$.paths['/v1/deliveries'].post.responses['200'].content").exists();
+                .jsonPath("$.paths['/v1/deliveries'].post.responses['503'].content['application/json']")
+                .doesNotExist()
+                .jsonPath("$.paths['/v1/deliveries'].post.responses['200'].content")
+                .exists();
     }
 
     @Test
     void aValidTenantsChangeAppliesAndAnInvalidOneKeepsTheLastGood() throws Exception {
         Files.writeString(tenantsFile(), TENANTS + "  - id: newcomer\n    dedicatedIps: [127.0.0.7]\n");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> client().get().uri("/v1/tenants/newcomer/egress")
-                .exchange().expectStatus().isOk().expectBody().jsonPath("$.ips[0].ip").isEqualTo("127.0.0.7"));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> client().get()
+                        .uri("/v1/tenants/newcomer/egress")
+                        .exchange()
+                        .expectStatus()
+                        .isOk()
+                        .expectBody()
+                        .jsonPath("$.ips[0].ip")
+                        .isEqualTo("127.0.0.7"));
 
         Files.writeString(tenantsFile(), "sharedPool: [not-an-ip]\ntenants: []\n");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> client().get().uri("/actuator/health")
-                .exchange().expectBody().jsonPath("$.components.tenants.details.valid").isEqualTo(false)
-                .jsonPath("$.components.tenants.details.lastError").value(e -> assertThat((String) e).contains("sharedPool[0]")));
-        client().get().uri("/v1/tenants/newcomer/egress").exchange().expectStatus().isOk().expectBody().returnResult();
-        client().get().uri("/v1/tenants/acme/egress").exchange().expectStatus().isOk().expectBody().returnResult();
-        String prometheus = anonymous().get().uri("/actuator/prometheus").exchange()
-                .expectBody(String.class).returnResult().getResponseBody();
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> client().get()
+                        .uri("/actuator/health")
+                        .exchange()
+                        .expectBody()
+                        .jsonPath("$.components.tenants.details.valid")
+                        .isEqualTo(false)
+                        .jsonPath("$.components.tenants.details.lastError")
+                        .value(e -> assertThat((String) e).contains("sharedPool[0]")));
+        client().get()
+                .uri("/v1/tenants/newcomer/egress")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+        client().get()
+                .uri("/v1/tenants/acme/egress")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+        String prometheus = anonymous()
+                .get()
+                .uri("/actuator/prometheus")
+                .exchange()
+                .expectBody(String.class)
+                .returnResult()
+                .getResponseBody();
         assertThat(prometheus).contains("egress_tenants_file_valid{application=\"app-service\"} 0.0");
     }
 }

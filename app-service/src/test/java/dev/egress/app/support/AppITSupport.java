@@ -76,7 +76,8 @@ public abstract class AppITSupport {
      * @return the client
      */
     protected WebTestClient client() {
-        return WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port)
+        return WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + port)
                 .responseTimeout(Duration.ofSeconds(60))
                 .defaultHeader("Authorization", "Bearer " + API_TOKEN)
                 .build();
@@ -99,7 +100,9 @@ public abstract class AppITSupport {
      * @return the exchange
      */
     protected WebTestClient.ResponseSpec deliver(String tenantId, String url) {
-        return client().post().uri("/v1/deliveries").contentType(MediaType.APPLICATION_JSON)
+        return client().post()
+                .uri("/v1/deliveries")
+                .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("tenantId", tenantId, "url", url, "payload", Map.of("event", "ping")))
                 .exchange();
     }

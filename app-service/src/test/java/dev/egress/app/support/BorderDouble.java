@@ -10,18 +10,22 @@ import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.problem.Problem;
 import dev.egress.discovery.problem.ProblemType;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufMono;
@@ -31,10 +35,6 @@ import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerResponse;
 import reactor.netty.resources.ConnectionProvider;
 import tools.jackson.databind.json.JsonMapper;
-import io.netty.handler.codec.http.HttpMethod;
-import java.io.IOException;
-import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * TEST DOUBLE of the Border contract ({@code POST /internal/v1/egress}), NOT the real border-service:
@@ -52,8 +52,7 @@ public final class BorderDouble implements AutoCloseable {
      * @param slug            problem slug
      * @param targetContacted the flag App's retry rule reads
      */
-    public record Failure(int status, String slug, boolean targetContacted) {
-    }
+    public record Failure(int status, String slug, boolean targetContacted) {}
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -78,12 +77,16 @@ public final class BorderDouble implements AutoCloseable {
         this.targetTimeout = targetTimeout;
         for (EgressIp ip : hosted) {
             ips.put(ip, IpStatus.ACTIVE);
-            bound.put(ip, HttpClient.create(provider)
-                    .bindAddress(() -> new InetSocketAddress(ip.toInetAddress(), 0))
-                    .responseTimeout(targetTimeout));
+            bound.put(
+                    ip,
+                    HttpClient.create(provider)
+                            .bindAddress(() -> new InetSocketAddress(ip.toInetAddress(), 0))
+                            .responseTimeout(targetTimeout));
         }
         // HTTP/1.1 and h2c side by side, as the real Border serves in insecure-local mode (App speaks h2c to it).
-        this.server = HttpServer.create().host("127.0.0.1").port(0)
+        this.server = HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
                 .protocol(reactor.netty.http.HttpProtocol.HTTP11, reactor.netty.http.HttpProtocol.H2C)
                 // TCP connections, not HTTP/2 streams (doOnConnection would see each stream).
                 .doOnChannelInit((observer, channel, remote) -> {
@@ -95,7 +98,9 @@ public final class BorderDouble implements AutoCloseable {
                     if (!("Bearer " + token).equals(request.requestHeaders().get("Authorization"))) {
                         return problem(response, 401, ProblemType.UNAUTHORIZED.slug(), false);
                     }
-                    return request.receive().aggregate().asByteArray()
+                    return request.receive()
+                            .aggregate()
+                            .asByteArray()
                             .flatMap(bytes -> handle(JSON.readValue(bytes, ForwardRequest.class), response))
                             .then();
                 }))
@@ -112,7 +117,8 @@ public final class BorderDouble implements AutoCloseable {
      * @return the running double
      */
     public static BorderDouble start(String id, String token, Duration targetTimeout, String... ips) {
-        return new BorderDouble(id, token, targetTimeout, Arrays.stream(ips).map(EgressIp::of).toList());
+        return new BorderDouble(
+                id, token, targetTimeout, Arrays.stream(ips).map(EgressIp::of).toList());
     }
 
     private Mono<Void> handle(ForwardRequest forward, HttpServerResponse response) {
@@ -144,17 +150,26 @@ public final class BorderDouble implements AutoCloseable {
                 .request(HttpMethod.valueOf(forward.method()))
                 .uri(forward.url())
                 .send(forward.body() == null ? Mono.empty() : ByteBufMono.fromString(Mono.just(forward.body())))
-                .responseSingle((res, body) -> body.asString(StandardCharsets.UTF_8).defaultIfEmpty("").map(text -> {
-                    Map<String, String> headers = new LinkedHashMap<>();
-                    res.responseHeaders().forEach(e -> headers.putIfAbsent(e.getKey(), e.getValue()));
-                    String reported = reportedSourceIp.get();
-                    return new ForwardResponse(forward.deliveryId(), reported != null ? reported : ip.value(), id.value(),
-                            res.status().code(), headers,
-                            text, false, (System.nanoTime() - start) / 1_000_000);
-                }))
+                .responseSingle((res, body) -> body.asString(StandardCharsets.UTF_8)
+                        .defaultIfEmpty("")
+                        .map(text -> {
+                            Map<String, String> headers = new LinkedHashMap<>();
+                            res.responseHeaders().forEach(e -> headers.putIfAbsent(e.getKey(), e.getValue()));
+                            String reported = reportedSourceIp.get();
+                            return new ForwardResponse(
+                                    forward.deliveryId(),
+                                    reported != null ? reported : ip.value(),
+                                    id.value(),
+                                    res.status().code(),
+                                    headers,
+                                    text,
+                                    false,
+                                    (System.nanoTime() - start) / 1_000_000);
+                        }))
                 .flatMap(answer -> response.status(HttpResponseStatus.OK)
                         .header("Content-Type", "application/json")
-                        .sendByteArray(Mono.just(JSON.writeValueAsBytes(answer))).then())
+                        .sendByteArray(Mono.just(JSON.writeValueAsBytes(answer)))
+                        .then())
                 .onErrorResume(e -> isTimeout(e)
                         ? problem(response, 504, ProblemType.TARGET_TIMEOUT.slug(), true)
                         : problem(response, 502, ProblemType.TARGET_UNREACHABLE.slug(), false));
@@ -175,8 +190,10 @@ public final class BorderDouble implements AutoCloseable {
         body.put("status", status);
         body.put("detail", "injected by the Border test double");
         body.put(Problem.TARGET_CONTACTED, contacted);
-        return response.status(status).header("Content-Type", "application/problem+json")
-                .sendByteArray(Mono.just(JSON.writeValueAsBytes(body))).then();
+        return response.status(status)
+                .header("Content-Type", "application/problem+json")
+                .sendByteArray(Mono.just(JSON.writeValueAsBytes(body)))
+                .then();
     }
 
     /**
@@ -224,8 +241,10 @@ public final class BorderDouble implements AutoCloseable {
     public Announcement announcement() {
         List<AnnouncedIp> announced = ips.entrySet().stream()
                 .sorted(Map.Entry.comparingByKey())
-                .map(e -> new AnnouncedIp(e.getKey(), e.getValue())).toList();
-        return new Announcement(Announcement.CURRENT_VERSION, id, endpoint(), announced, Instant.now(), generation.incrementAndGet());
+                .map(e -> new AnnouncedIp(e.getKey(), e.getValue()))
+                .toList();
+        return new Announcement(
+                Announcement.CURRENT_VERSION, id, endpoint(), announced, Instant.now(), generation.incrementAndGet());
     }
 
     /**
@@ -275,8 +294,12 @@ public final class BorderDouble implements AutoCloseable {
      */
     public static Announcement unreachable(String id, String... ips) throws IOException {
         int port = ListenPorts.nothingListening();
-        return Announcement.initial(BorderId.of(id), URI.create("http://127.0.0.1:" + port),
-                Arrays.stream(ips).map(ip -> new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE)).toList(),
+        return Announcement.initial(
+                BorderId.of(id),
+                URI.create("http://127.0.0.1:" + port),
+                Arrays.stream(ips)
+                        .map(ip -> new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE))
+                        .toList(),
                 Instant.now());
     }
 

@@ -3,7 +3,6 @@ package dev.egress.app.support;
 import static org.awaitility.Awaitility.await;
 
 import dev.egress.coordination.testing.ListenPorts;
-
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -34,7 +33,8 @@ public final class BorderProcess implements AutoCloseable {
 
     private BorderProcess(String id, int port, Process process, TestTrust trust) {
         this.scheme = trust == null ? "http" : "https";
-        this.http = trust == null ? HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build()
+        this.http = trust == null
+                ? HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build()
                 : trust.operatorClient();
         this.id = id;
         this.port = port;
@@ -47,7 +47,9 @@ public final class BorderProcess implements AutoCloseable {
      * @return its path
      */
     public static Path jar() {
-        return Path.of("..", "border-service", "target", "border-service.jar").toAbsolutePath().normalize();
+        return Path.of("..", "border-service", "target", "border-service.jar")
+                .toAbsolutePath()
+                .normalize();
     }
 
     /**
@@ -61,8 +63,9 @@ public final class BorderProcess implements AutoCloseable {
      * @return the started (not yet ready) process
      * @throws IOException if it cannot start
      */
-    public static BorderProcess start(String id, List<String> ips, String connectionString, String internalToken,
-                                      String... extraArgs) throws IOException {
+    public static BorderProcess start(
+            String id, List<String> ips, String connectionString, String internalToken, String... extraArgs)
+            throws IOException {
         return start(id, ips, connectionString, internalToken, null, extraArgs);
     }
 
@@ -79,12 +82,23 @@ public final class BorderProcess implements AutoCloseable {
      * @return the started (not yet ready) process
      * @throws IOException if it cannot start
      */
-    public static BorderProcess start(String id, List<String> ips, String connectionString, String internalToken,
-                                      TestTrust trust, String... extraArgs) throws IOException {
+    public static BorderProcess start(
+            String id,
+            List<String> ips,
+            String connectionString,
+            String internalToken,
+            TestTrust trust,
+            String... extraArgs)
+            throws IOException {
         int port = ListenPorts.freeOutsideEphemeralRange();
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx192m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-jar", jar().toString(),
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-Xmx192m",
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-jar",
+                jar().toString(),
                 "--server.port=" + port,
                 "--egress.border.id=" + id,
                 "--egress.border.ips=" + String.join(",", ips),
@@ -103,7 +117,10 @@ public final class BorderProcess implements AutoCloseable {
         command.addAll(List.of(extraArgs));
         Path log = Path.of("target", "system-it-" + id + ".log");
         Files.createDirectories(log.getParent());
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         return new BorderProcess(id, port, process, trust);
     }
 
@@ -114,8 +131,14 @@ public final class BorderProcess implements AutoCloseable {
      */
     public boolean ready() {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create(scheme + "://127.0.0.1:" + port + "/actuator/health/readiness"))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            return http.send(
+                                    HttpRequest.newBuilder(URI.create(
+                                                    scheme + "://127.0.0.1:" + port + "/actuator/health/readiness"))
+                                            .timeout(Duration.ofSeconds(5))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.discarding())
+                            .statusCode()
+                    == 200;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
@@ -131,7 +154,9 @@ public final class BorderProcess implements AutoCloseable {
      * @return whether it is ready
      */
     public boolean awaitReadyOrExit() {
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(() -> ready() || !alive());
+        await().atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> ready() || !alive());
         return ready();
     }
 
@@ -160,7 +185,9 @@ public final class BorderProcess implements AutoCloseable {
      * @throws Exception if {@code kill} cannot run
      */
     public void freeze() throws Exception {
-        Process kill = new ProcessBuilder("kill", "-STOP", Long.toString(process.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-STOP", Long.toString(process.pid()))
+                .inheritIO()
+                .start();
         if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
             throw new IllegalStateException("could not SIGSTOP " + id);
         }

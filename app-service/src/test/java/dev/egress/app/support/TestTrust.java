@@ -63,7 +63,8 @@ public final class TestTrust {
      */
     public List<String> borderArgs(String borderId) {
         TestPki.Issued border = borderCa.border(borderId);
-        return List.of("--egress.trust.certificate=" + border.certificate(),
+        return List.of(
+                "--egress.trust.certificate=" + border.certificate(),
                 "--egress.trust.private-key=" + border.privateKey(),
                 "--egress.trust.app-ca=" + appCa.caPem());
     }
@@ -86,7 +87,9 @@ public final class TestTrust {
      * @return the client
      */
     public HttpClient operatorClient() {
-        return HttpClient.newBuilder().sslContext(TestPki.context(null, borderCa.caPem()))
-                .connectTimeout(Duration.ofSeconds(10)).build();
+        return HttpClient.newBuilder()
+                .sslContext(TestPki.context(null, borderCa.caPem()))
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
     }
 }

@@ -7,7 +7,6 @@ import dev.egress.discovery.EgressIp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import java.util.ArrayList;
 
 class TenantPolicyParserTest {
 
@@ -30,23 +29,26 @@ class TenantPolicyParserTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "not yaml                  | 'tenants: [a'                                                      | not valid YAML",
-        "root list                 | '[1]'                                                              | root",
-        "unknown top key           | 'tenants: []\nsharedpool: []'                                      | unknown key",
-        "tenants missing           | 'sharedPool: [127.0.0.8]'                                          | tenants: expected a list",
-        "bad ip                    | 'tenants: [{id: a, dedicatedIps: [1.2.3]}]'                        | dedicatedIps[0]",
-        "lenient ipv4              | 'tenants: [{id: a, dedicatedIps: [127.1]}]'                        | dedicatedIps[0]",
-        "empty dedicated list      | 'tenants: [{id: a, dedicatedIps: []}]'                             | non-empty",
-        "typo in tenant key        | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, dedicatedIp: [127.0.0.2]}]' | unknown key",
-        "duplicate id              | 'sharedPool: [127.0.0.8]\ntenants: [{id: a}, {id: a}]'             | defined twice",
-        "bad id                    | 'sharedPool: [127.0.0.8]\ntenants: [{id: \"a b\"}]'                | .id",
-        "dedicated in shared       | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, dedicatedIps: [127.0.0.8]}]' | also in sharedPool",
-        "dedicated in shared (v6)  | 'sharedPool: [\"::1\"]\ntenants: [{id: a, dedicatedIps: [\"0:0::1\"]}]' | also in sharedPool",
-        "one ip, two tenants       | 'tenants: [{id: acme, dedicatedIps: [127.0.0.2, 127.0.0.3]}, {id: globex, dedicatedIps: [127.0.0.3]}]' | 127.0.0.3 is dedicated to both 'acme' and 'globex'",
-        "shared tenant, no pool    | 'tenants: [{id: a}]'                                               | sharedPool: empty",
-        "duplicate ip              | 'sharedPool: [127.0.0.8, 127.0.0.8]\ntenants: []'                  | listed twice",
-        "duplicate yaml key        | 'tenants: []\ntenants: []'                                         | not valid YAML"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "not yaml                  | 'tenants: [a'                                                      | not valid YAML",
+                "root list                 | '[1]'                                                              | root",
+                "unknown top key           | 'tenants: []\nsharedpool: []'                                      | unknown key",
+                "tenants missing           | 'sharedPool: [127.0.0.8]'                                          | tenants: expected a list",
+                "bad ip                    | 'tenants: [{id: a, dedicatedIps: [1.2.3]}]'                        | dedicatedIps[0]",
+                "lenient ipv4              | 'tenants: [{id: a, dedicatedIps: [127.1]}]'                        | dedicatedIps[0]",
+                "empty dedicated list      | 'tenants: [{id: a, dedicatedIps: []}]'                             | non-empty",
+                "typo in tenant key        | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, dedicatedIp: [127.0.0.2]}]' | unknown key",
+                "duplicate id              | 'sharedPool: [127.0.0.8]\ntenants: [{id: a}, {id: a}]'             | defined twice",
+                "bad id                    | 'sharedPool: [127.0.0.8]\ntenants: [{id: \"a b\"}]'                | .id",
+                "dedicated in shared       | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, dedicatedIps: [127.0.0.8]}]' | also in sharedPool",
+                "dedicated in shared (v6)  | 'sharedPool: [\"::1\"]\ntenants: [{id: a, dedicatedIps: [\"0:0::1\"]}]' | also in sharedPool",
+                "one ip, two tenants       | 'tenants: [{id: acme, dedicatedIps: [127.0.0.2, 127.0.0.3]}, {id: globex, dedicatedIps: [127.0.0.3]}]' | 127.0.0.3 is dedicated to both 'acme' and 'globex'",
+                "shared tenant, no pool    | 'tenants: [{id: a}]'                                               | sharedPool: empty",
+                "duplicate ip              | 'sharedPool: [127.0.0.8, 127.0.0.8]\ntenants: []'                  | listed twice",
+                "duplicate yaml key        | 'tenants: []\ntenants: []'                                         | not valid YAML"
+            })
     void rejectsBrokenFilesNamingTheRule(String name, String yaml, String message) {
         assertThatThrownBy(() -> TenantPolicyParser.parse(yaml.replace("\\n", "\n")))
                 .isInstanceOf(InvalidTenantsFileException.class)
@@ -63,8 +65,9 @@ class TenantPolicyParserTest {
     void refusesYamlAliases() {
         // Without the alias limit this would parse, and two tenants would silently share one IP list.
         assertThatThrownBy(() -> TenantPolicyParser.parse(
-                "tenants: [{id: a, dedicatedIps: &ips [127.0.0.2]}, {id: b, dedicatedIps: *ips}]"))
-                .isInstanceOf(InvalidTenantsFileException.class).hasMessageStartingWith("not valid YAML: ");
+                        "tenants: [{id: a, dedicatedIps: &ips [127.0.0.2]}, {id: b, dedicatedIps: *ips}]"))
+                .isInstanceOf(InvalidTenantsFileException.class)
+                .hasMessageStartingWith("not valid YAML: ");
     }
 
     @Test

@@ -4,20 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.egress.discovery.EgressIp;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
-import java.nio.file.attribute.FileTime;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import dev.egress.discovery.EgressIp;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.FileTime;
 
 class TenantPolicyStoreTest {
 
@@ -44,14 +42,19 @@ class TenantPolicyStoreTest {
             store.addListener(p -> swaps.incrementAndGet());
 
             replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: a}, {id: b, dedicatedIps: [127.0.0.2]}]\n");
-            await().atMost(Duration.ofSeconds(20)).until(() -> store.current().tenant("b").isPresent());
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> store.current().tenant("b").isPresent());
             assertThat(swaps).hasValue(1);
 
             replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: a}, {id: b, dedicatedIps: [nope]}]\n");
             await().atMost(Duration.ofSeconds(20)).until(() -> !store.state().valid());
             assertThat(store.current().tenant("b")).isPresent();
             assertThat(store.state().lastError()).contains("tenants[1].dedicatedIps[0]");
-            assertThat(meters.get("egress.tenants.reloads").tag("result", "rejected").counter().count()).isGreaterThanOrEqualTo(1);
+            assertThat(meters.get("egress.tenants.reloads")
+                            .tag("result", "rejected")
+                            .counter()
+                            .count())
+                    .isGreaterThanOrEqualTo(1);
             assertThat(meters.get("egress.tenants.file.valid").gauge().value()).isZero();
 
             Files.delete(file);
@@ -59,7 +62,8 @@ class TenantPolicyStoreTest {
             assertThat(store.current().tenants()).containsKeys("a", "b");
 
             replace(file, "sharedPool: [127.0.0.9]\ntenants: [{id: c}]\n");
-            await().atMost(Duration.ofSeconds(20)).until(() -> store.current().tenant("c").isPresent());
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> store.current().tenant("c").isPresent());
             assertThat(store.state().valid()).isTrue();
             assertThat(store.state().lastError()).isNull();
             assertThat(swaps).hasValue(2);
@@ -91,7 +95,11 @@ class TenantPolicyStoreTest {
                     .containsExactly(EgressIp.of("127.0.0.4"));
             assertThat(store.state().lastError()).contains("127.0.0.3", "'acme'", "'globex'");
             assertThat(meters.get("egress.tenants.file.valid").gauge().value()).isZero();
-            assertThat(meters.get("egress.tenants.reloads").tag("result", "rejected").counter().count()).isEqualTo(1);
+            assertThat(meters.get("egress.tenants.reloads")
+                            .tag("result", "rejected")
+                            .counter()
+                            .count())
+                    .isEqualTo(1);
             var health = new TenantsHealthIndicator(store).health();
             assertThat(health.getDetails()).containsEntry("valid", false);
             assertThat((String) health.getDetails().get("lastError")).contains("127.0.0.3", "acme", "globex");
@@ -114,16 +122,28 @@ class TenantPolicyStoreTest {
     void countsEachAppliedFileAndGaugesItsTenants() throws Exception {
         Path file = Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
         try (TenantPolicyStore store = store(file)) {
-            assertThat(meters.get("egress.tenants.reloads").tag("result", "applied").counter().count()).isEqualTo(1);
+            assertThat(meters.get("egress.tenants.reloads")
+                            .tag("result", "applied")
+                            .counter()
+                            .count())
+                    .isEqualTo(1);
             assertThat(meters.get("egress.tenants").gauge().value()).isEqualTo(1);
             assertThat(meters.get("egress.tenants.file.valid").gauge().value()).isEqualTo(1);
 
             replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: a}, {id: b}, {id: c}]\n");
             store.refresh();
 
-            assertThat(meters.get("egress.tenants.reloads").tag("result", "applied").counter().count()).isEqualTo(2);
+            assertThat(meters.get("egress.tenants.reloads")
+                            .tag("result", "applied")
+                            .counter()
+                            .count())
+                    .isEqualTo(2);
             assertThat(meters.get("egress.tenants").gauge().value()).isEqualTo(3);
-            assertThat(meters.get("egress.tenants.reloads").tag("result", "rejected").counter().count()).isZero();
+            assertThat(meters.get("egress.tenants.reloads")
+                            .tag("result", "rejected")
+                            .counter()
+                            .count())
+                    .isZero();
         }
     }
 
@@ -140,7 +160,11 @@ class TenantPolicyStoreTest {
             store.refresh();
 
             assertThat(store.state()).isEqualTo(rejected);
-            assertThat(meters.get("egress.tenants.reloads").tag("result", "rejected").counter().count()).isEqualTo(1);
+            assertThat(meters.get("egress.tenants.reloads")
+                            .tag("result", "rejected")
+                            .counter()
+                            .count())
+                    .isEqualTo(1);
 
             replace(file, good);
             store.refresh();
@@ -188,7 +212,9 @@ class TenantPolicyStoreTest {
         // Another size, so the poller sees the change even within the file system's timestamp granularity.
         replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: bb}]\n");
         await().atMost(Duration.ofSeconds(20)).until(() -> poller.get() != null);
-        assertThat(poller.get().isDaemon()).as("the poller never keeps the JVM alive").isTrue();
+        assertThat(poller.get().isDaemon())
+                .as("the poller never keeps the JVM alive")
+                .isTrue();
 
         store.close();
 
@@ -209,7 +235,8 @@ class TenantPolicyStoreTest {
 
     @Test
     void refusesToStartWithoutTheFileNamingWhy() {
-        assertThatThrownBy(() -> store(dir.resolve("missing.yaml"))).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> store(dir.resolve("missing.yaml")))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("missing.yaml: cannot read: NoSuchFileException");
     }
 
@@ -217,13 +244,16 @@ class TenantPolicyStoreTest {
     void refusesToStartWithAnOversizeFileNamingItsSize() throws Exception {
         Path file = Files.writeString(dir.resolve("t.yaml"), " ".repeat(TenantPolicyStore.MAX_FILE_BYTES + 1));
 
-        assertThatThrownBy(() -> store(file)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> store(file))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageEndingWith("t.yaml: file is 8388609 bytes (expected: <= 8388608)");
     }
 
     @Test
     void refusesToStartWithAnInvalidFile() throws Exception {
         Path file = Files.writeString(dir.resolve("t.yaml"), "tenants: [{id: a}]\n");
-        assertThatThrownBy(() -> store(file)).isInstanceOf(IllegalStateException.class).hasMessageContaining("sharedPool");
+        assertThatThrownBy(() -> store(file))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("sharedPool");
     }
 }

@@ -27,8 +27,11 @@ class TenantsHealthIndicatorTest {
             Health health = new TenantsHealthIndicator(store).health();
 
             assertThat(health.getStatus()).isEqualTo(Status.UP);
-            assertThat(health.getDetails()).containsEntry("file", file.toString()).containsEntry("tenants", 2)
-                    .containsEntry("valid", true).containsEntry("appliedAt", "2026-11-30T10:00:00Z")
+            assertThat(health.getDetails())
+                    .containsEntry("file", file.toString())
+                    .containsEntry("tenants", 2)
+                    .containsEntry("valid", true)
+                    .containsEntry("appliedAt", "2026-11-30T10:00:00Z")
                     .doesNotContainKeys("lastError", "lastErrorAt");
         }
     }
@@ -44,14 +47,18 @@ class TenantsHealthIndicatorTest {
             Health health = new TenantsHealthIndicator(store).health();
 
             assertThat(health.getStatus()).isEqualTo(Status.UP);
-            assertThat(health.getDetails()).containsEntry("valid", false).containsEntry("tenants", 1)
+            assertThat(health.getDetails())
+                    .containsEntry("valid", false)
+                    .containsEntry("tenants", 1)
                     .containsEntry("appliedAt", "2026-11-30T10:00:00Z")
                     .containsEntry("lastErrorAt", "2026-11-30T10:01:00Z");
-            assertThat((String) health.getDetails().get("lastError")).startsWith("tenants[0].dedicatedIps[0]: ip: 'nope'");
+            assertThat((String) health.getDetails().get("lastError"))
+                    .startsWith("tenants[0].dedicatedIps[0]: ip: 'nope'");
         }
     }
 
     private TenantPolicyStore store(Path file) {
-        return new TenantPolicyStore(new TenantsProperties(file, Duration.ofHours(1)), new SimpleMeterRegistry(), clock);
+        return new TenantPolicyStore(
+                new TenantsProperties(file, Duration.ofHours(1)), new SimpleMeterRegistry(), clock);
     }
 }

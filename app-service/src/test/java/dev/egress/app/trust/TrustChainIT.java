@@ -72,6 +72,7 @@ class TrustChainIT {
 
     @Autowired
     RoutingTable table;
+
     @LocalServerPort
     int port;
 
@@ -79,7 +80,9 @@ class TrustChainIT {
 
     @BeforeAll
     static void startSystem() throws Exception {
-        assertThat(BorderProcess.built()).as("border-service jar at %s", BorderProcess.jar()).isTrue();
+        assertThat(BorderProcess.built())
+                .as("border-service jar at %s", BorderProcess.jar())
+                .isTrue();
         trust = TestTrust.shared();
         rogueCa = TestPki.create("rogue CA");
         node = EmbeddedCoordinationNode.start(0);
@@ -91,9 +94,15 @@ class TrustChainIT {
                   - id: acme
                     dedicatedIps: [127.0.0.3, 127.0.0.4]
                 """);
-        borderA = BorderProcess.start("border-a", List.of("127.0.0.2", "127.0.0.3", "127.0.0.4"), node.connectionString(),
-                INTERNAL_TOKEN, trust);
-        assertThat(borderA.awaitReadyOrExit()).as("border-a ready; log: target/system-it-border-a.log").isTrue();
+        borderA = BorderProcess.start(
+                "border-a",
+                List.of("127.0.0.2", "127.0.0.3", "127.0.0.4"),
+                node.connectionString(),
+                INTERNAL_TOKEN,
+                trust);
+        assertThat(borderA.awaitReadyOrExit())
+                .as("border-a ready; log: target/system-it-border-a.log")
+                .isTrue();
     }
 
     @DynamicPropertySource
@@ -123,8 +132,8 @@ class TrustChainIT {
     void waitForBorderA() {
         sink.clear();
         sink.reply(RecordingSink.Reply.ok());
-        await().atMost(Duration.ofSeconds(60)).until(() -> table.isReady()
-                && table.current().announcements().containsKey(BorderId.of("border-a")));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> table.isReady() && table.current().announcements().containsKey(BorderId.of("border-a")));
     }
 
     @AfterEach
@@ -134,24 +143,31 @@ class TrustChainIT {
             attackers.get(i).close();
         }
         attackers.clear();
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.latestRejections().isEmpty());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> table.latestRejections().isEmpty());
     }
 
     @Test
     void rogueWriterCannotDivertAcmeToItsEndpoint() throws Exception {
         RecordingSink rogueHttp = track(RecordingSink.start());
         RecordingSink rogueHttps = track(RecordingSink.startHttps(TestPki.context(rogueCa.border("0-rogue"))));
-        List<AnnouncedIp> acmeActive = List.of(new AnnouncedIp(EgressIp.of("127.0.0.3"), IpStatus.ACTIVE),
+        List<AnnouncedIp> acmeActive = List.of(
+                new AnnouncedIp(EgressIp.of("127.0.0.3"), IpStatus.ACTIVE),
                 new AnnouncedIp(EgressIp.of("127.0.0.4"), IpStatus.ACTIVE));
         // Unsigned, as a writer without any key would publish it.
-        hold(new AnnouncementCodec().encode(Announcement.initial(BorderId.of("0-rogue"),
-                rogueHttp.baseUri(), acmeActive, Instant.now())));
+        hold(new AnnouncementCodec()
+                .encode(Announcement.initial(BorderId.of("0-rogue"), rogueHttp.baseUri(), acmeActive, Instant.now())));
         // Signed with a key of the attacker's own CA.
-        hold(new AnnouncementSigner(() -> identity(rogueCa.border("0-rogue"))).write(Announcement.initial(
-                BorderId.of("0-rogue"), URI.create("https://127.0.0.1:" + rogueHttps.port()), acmeActive, Instant.now())));
+        hold(new AnnouncementSigner(() -> identity(rogueCa.border("0-rogue")))
+                .write(Announcement.initial(
+                        BorderId.of("0-rogue"),
+                        URI.create("https://127.0.0.1:" + rogueHttps.port()),
+                        acmeActive,
+                        Instant.now())));
 
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(rejected())
-                .containsExactlyInAnyOrder("0-rogue:unsigned", "0-rogue:untrusted-certificate"));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(rejected())
+                        .containsExactlyInAnyOrder("0-rogue:unsigned", "0-rogue:untrusted-certificate"));
         for (int i = 0; i < 20; i++) {
             JsonNode delivery = deliver("acme");
             assertThat(delivery.get("borderId").asString()).isEqualTo("border-a");
@@ -166,17 +182,25 @@ class TrustChainIT {
 
     @Test
     void forgedAnnouncementReusingBorderAsIdCannotDisableItsIps() throws Exception {
-        List<AnnouncedIp> disabled = List.of(new AnnouncedIp(EgressIp.of("127.0.0.3"), IpStatus.DISABLED),
+        List<AnnouncedIp> disabled = List.of(
+                new AnnouncedIp(EgressIp.of("127.0.0.3"), IpStatus.DISABLED),
                 new AnnouncedIp(EgressIp.of("127.0.0.4"), IpStatus.DISABLED));
-        Announcement forged = new Announcement(Announcement.CURRENT_VERSION, BorderId.of("border-a"),
-                URI.create("https://127.0.0.1:9"), disabled, Instant.now().plusSeconds(10), Long.MAX_VALUE / 2);
+        Announcement forged = new Announcement(
+                Announcement.CURRENT_VERSION,
+                BorderId.of("border-a"),
+                URI.create("https://127.0.0.1:9"),
+                disabled,
+                Instant.now().plusSeconds(10),
+                Long.MAX_VALUE / 2);
         hold(new AnnouncementCodec().encode(forged));
         hold(new AnnouncementSigner(() -> identity(rogueCa.border("border-a"))).write(forged));
         // A Border holding a real certificate, but its own: it cannot speak for border-a.
         hold(new AnnouncementSigner(() -> identity(trust.borderCa().border("border-b"))).write(forged));
 
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(rejected()).containsExactlyInAnyOrder(
-                "border-a:unsigned", "border-a:untrusted-certificate", "border-a:identity-mismatch"));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(rejected())
+                        .containsExactlyInAnyOrder(
+                                "border-a:unsigned", "border-a:untrusted-certificate", "border-a:identity-mismatch"));
         assertThat(table.current().duplicateBorders()).isEmpty();
         assertThat(table.current().announcements().get(BorderId.of("border-a")).statusOf(EgressIp.of("127.0.0.3")))
                 .contains(IpStatus.ACTIVE);
@@ -192,24 +216,28 @@ class TrustChainIT {
         // endpoint presents another CA's certificate for that id, or a real certificate naming border-b.
         Identity imposter = identity(trust.borderCa().border("0-imposter"));
         RecordingSink otherCa = track(RecordingSink.startHttps(TestPki.context(rogueCa.border("0-imposter"))));
-        RecordingSink otherId = track(RecordingSink.startHttps(TestPki.context(trust.borderCa().border("border-b"))));
+        RecordingSink otherId =
+                track(RecordingSink.startHttps(TestPki.context(trust.borderCa().border("border-b"))));
         for (RecordingSink server : List.of(otherCa, otherId)) {
-            CoordinationSession slot = hold(new AnnouncementSigner(() -> imposter).write(Announcement.initial(
-                    BorderId.of("0-imposter"), URI.create("https://127.0.0.1:" + server.port()),
-                    List.of(new AnnouncedIp(EgressIp.of("127.0.0.3"), IpStatus.ACTIVE)), Instant.now())));
-            await().atMost(Duration.ofSeconds(30)).until(() ->
-                    table.current().announcements().containsKey(BorderId.of("0-imposter")));
+            CoordinationSession slot = hold(new AnnouncementSigner(() -> imposter)
+                    .write(Announcement.initial(
+                            BorderId.of("0-imposter"), URI.create("https://127.0.0.1:" + server.port()),
+                            List.of(new AnnouncedIp(EgressIp.of("127.0.0.3"), IpStatus.ACTIVE)), Instant.now())));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> table.current().announcements().containsKey(BorderId.of("0-imposter")));
 
             JsonNode delivery = deliver("acme");
 
             // lowest-border-id tried 0-imposter first; the handshake refused it before a byte was sent.
-            assertThat(delivery.get("attempts").get(0).get("borderId").asString()).isEqualTo("0-imposter");
-            assertThat(delivery.get("attempts").get(0).get("outcome").asString()).isEqualTo("border-unverified");
+            assertThat(delivery.get("attempts").get(0).get("borderId").asString())
+                    .isEqualTo("0-imposter");
+            assertThat(delivery.get("attempts").get(0).get("outcome").asString())
+                    .isEqualTo("border-unverified");
             assertThat(delivery.get("borderId").asString()).isEqualTo("border-a");
             assertThat(server.received()).isEmpty();
             slot.close();
-            await().atMost(Duration.ofSeconds(30)).until(() ->
-                    !table.current().announcements().containsKey(BorderId.of("0-imposter")));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> !table.current().announcements().containsKey(BorderId.of("0-imposter")));
         }
     }
 
@@ -217,11 +245,16 @@ class TrustChainIT {
     void borderRefusesAForwardFromAClientWithoutAnAppCertificate() throws Exception {
         String body = "{\"deliveryId\":\"d-1\",\"sourceIp\":\"127.0.0.3\",\"url\":\"" + sink.baseUri() + "/hook\","
                 + "\"method\":\"POST\",\"headers\":{},\"body\":\"{}\"}";
-        HttpResponse<String> response = trust.operatorClient().send(HttpRequest.newBuilder(
-                        URI.create("https://127.0.0.1:" + borderA.port() + "/internal/v1/egress"))
-                .header("Authorization", "Bearer " + INTERNAL_TOKEN).header("Content-Type", "application/json")
-                .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = trust.operatorClient()
+                .send(
+                        HttpRequest.newBuilder(
+                                        URI.create("https://127.0.0.1:" + borderA.port() + "/internal/v1/egress"))
+                                .header("Authorization", "Bearer " + INTERNAL_TOKEN)
+                                .header("Content-Type", "application/json")
+                                .timeout(Duration.ofSeconds(30))
+                                .POST(HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(403);
         assertThat(response.body()).contains("client-certificate-required");
@@ -237,11 +270,15 @@ class TrustChainIT {
 
     /** A registry writer: its own SDK session holding a slot of borders-registry with {@code data}. */
     private CoordinationSession hold(byte[] data) {
-        GrpcTransport transport = track(GrpcTransport.forConnectionString(node.connectionString()).build());
+        GrpcTransport transport =
+                track(GrpcTransport.forConnectionString(node.connectionString()).build());
         CoordinationSession session = CoordinationClient.newClient(transport).createSession("egress");
         assertThat(session.connect().join().isSuccess()).isTrue();
         track(session::close);
-        assertThat(session.acquireSemaphore("borders-registry", 1, data, Duration.ofSeconds(5)).join().isSuccess()).isTrue();
+        assertThat(session.acquireSemaphore("borders-registry", 1, data, Duration.ofSeconds(5))
+                        .join()
+                        .isSuccess())
+                .isTrue();
         return session;
     }
 
@@ -250,22 +287,43 @@ class TrustChainIT {
     }
 
     private JsonNode deliver(String tenant) {
-        byte[] body = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(60))
-                .build().post().uri("/v1/deliveries").header("Authorization", "Bearer " + API_TOKEN)
+        byte[] body = WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + port)
+                .responseTimeout(Duration.ofSeconds(60))
+                .build()
+                .post()
+                .uri("/v1/deliveries")
+                .header("Authorization", "Bearer " + API_TOKEN)
                 .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("tenantId", tenant, "url", sink.baseUri() + "/hook", "payload", Map.of("n", 1)))
-                .exchange().expectStatus().isOk().expectBody().returnResult().getResponseBody();
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult()
+                .getResponseBody();
         return JSON.readTree(body);
     }
 
     /** The rejected list of GET /v1/egress/ips as "claimedBorderId:reason". */
     private List<String> rejected() {
-        byte[] body = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(60))
-                .build().get().uri("/v1/egress/ips").header("Authorization", "Bearer " + API_TOKEN)
-                .exchange().expectStatus().isOk().expectBody().returnResult().getResponseBody();
+        byte[] body = WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + port)
+                .responseTimeout(Duration.ofSeconds(60))
+                .build()
+                .get()
+                .uri("/v1/egress/ips")
+                .header("Authorization", "Bearer " + API_TOKEN)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult()
+                .getResponseBody();
         List<String> rejected = new ArrayList<>();
         for (JsonNode entry : JSON.readTree(body).get("rejected")) {
-            rejected.add(entry.get("borderId").asString() + ":" + entry.get("reason").asString());
+            rejected.add(
+                    entry.get("borderId").asString() + ":" + entry.get("reason").asString());
         }
         return rejected;
     }

@@ -1,8 +1,7 @@
 package dev.egress.bench.coordination;
 
-import tech.ydb.coordination.CoordinationSession;
-import tech.ydb.coordination.SemaphoreLease;
-import tech.ydb.core.Result;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -16,9 +15,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
-
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
+import tech.ydb.coordination.CoordinationSession;
+import tech.ydb.coordination.SemaphoreLease;
+import tech.ydb.core.Result;
 
 /**
  * Acquire + release round trips per second through the official SDK against the embedded node (loopback gRPC):
@@ -44,7 +43,8 @@ public class AcquireReleaseBenchmark {
         public void start() {
             fixture = new CoordinationBenchFixture();
             CoordinationSession admin = fixture.session();
-            CoordinationBenchFixture.expect(admin.createSemaphore(SEMAPHORE, Long.MAX_VALUE).join(), "create");
+            CoordinationBenchFixture.expect(
+                    admin.createSemaphore(SEMAPHORE, Long.MAX_VALUE).join(), "create");
         }
 
         @TearDown(Level.Trial)
@@ -79,7 +79,8 @@ public class AcquireReleaseBenchmark {
     }
 
     private static void roundTrip(CoordinationSession session) {
-        Result<SemaphoreLease> lease = session.acquireSemaphore(SEMAPHORE, 1, TIMEOUT).join();
+        Result<SemaphoreLease> lease =
+                session.acquireSemaphore(SEMAPHORE, 1, TIMEOUT).join();
         if (!lease.isSuccess()) {
             throw new IllegalStateException("acquire: " + lease.getStatus());
         }

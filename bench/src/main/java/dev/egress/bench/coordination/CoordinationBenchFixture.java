@@ -1,16 +1,15 @@
 package dev.egress.bench.coordination;
 
 import dev.egress.coordination.EmbeddedCoordinationNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import tech.ydb.coordination.CoordinationClient;
 import tech.ydb.coordination.CoordinationSession;
 import tech.ydb.coordination.settings.CoordinationSessionSettings;
 import tech.ydb.core.Status;
 import tech.ydb.core.grpc.GrpcTransport;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /** An embedded node with one SDK transport and a node, as the benchmarks' shared setup. */
 final class CoordinationBenchFixture implements AutoCloseable {
@@ -31,8 +30,11 @@ final class CoordinationBenchFixture implements AutoCloseable {
 
     /** A connected session with the default (SDK) session timeout. */
     synchronized CoordinationSession session() {
-        CoordinationSession session = client.createSession(NODE,
-                CoordinationSessionSettings.newBuilder().withConnectTimeout(Duration.ofSeconds(5)).build());
+        CoordinationSession session = client.createSession(
+                NODE,
+                CoordinationSessionSettings.newBuilder()
+                        .withConnectTimeout(Duration.ofSeconds(5))
+                        .build());
         expect(session.connect().join(), "connect");
         sessions.add(session);
         return session;

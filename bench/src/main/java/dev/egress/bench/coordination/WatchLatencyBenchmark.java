@@ -1,11 +1,12 @@
 package dev.egress.bench.coordination;
 
-import tech.ydb.coordination.CoordinationSession;
-import tech.ydb.coordination.description.SemaphoreChangedEvent;
-import tech.ydb.coordination.description.SemaphoreWatcher;
-import tech.ydb.coordination.settings.DescribeSemaphoreMode;
-import tech.ydb.coordination.settings.WatchSemaphoreMode;
-import tech.ydb.core.Result;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -18,16 +19,14 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
+import tech.ydb.coordination.CoordinationSession;
+import tech.ydb.coordination.description.SemaphoreChangedEvent;
+import tech.ydb.coordination.description.SemaphoreWatcher;
+import tech.ydb.coordination.settings.DescribeSemaphoreMode;
+import tech.ydb.coordination.settings.WatchSemaphoreMode;
+import tech.ydb.core.Result;
 
 /**
  * Watch notification latency with 100 watchers, as 100 Apps watching the Border registry: a publisher
@@ -61,7 +60,8 @@ public class WatchLatencyBenchmark {
     public void start() {
         fixture = new CoordinationBenchFixture();
         publisher = fixture.session();
-        CoordinationBenchFixture.expect(publisher.createSemaphore(SEMAPHORE, Long.MAX_VALUE).join(), "create");
+        CoordinationBenchFixture.expect(
+                publisher.createSemaphore(SEMAPHORE, Long.MAX_VALUE).join(), "create");
         publish();
         for (int i = 0; i < WATCHERS; i++) {
             watchers.add(fixture.session());
@@ -74,8 +74,8 @@ public class WatchLatencyBenchmark {
         armed.clear();
         List<CompletableFuture<Result<SemaphoreWatcher>>> watches = new ArrayList<>();
         for (CoordinationSession watcher : watchers) {
-            watches.add(watcher.watchSemaphore(SEMAPHORE, DescribeSemaphoreMode.WITH_OWNERS,
-                    WatchSemaphoreMode.WATCH_OWNERS));
+            watches.add(watcher.watchSemaphore(
+                    SEMAPHORE, DescribeSemaphoreMode.WITH_OWNERS, WatchSemaphoreMode.WATCH_OWNERS));
         }
         for (CompletableFuture<Result<SemaphoreWatcher>> watch : watches) {
             Result<SemaphoreWatcher> result = watch.join();
@@ -110,7 +110,8 @@ public class WatchLatencyBenchmark {
 
     private void publish() {
         byte[] data = ("{\"generation\":" + (++generation) + "}").getBytes(StandardCharsets.UTF_8);
-        Result<?> result = publisher.acquireSemaphore(SEMAPHORE, 1, data, TIMEOUT).join();
+        Result<?> result =
+                publisher.acquireSemaphore(SEMAPHORE, 1, data, TIMEOUT).join();
         if (!result.isSuccess()) {
             throw new IllegalStateException("publish: " + result.getStatus());
         }
@@ -128,9 +129,10 @@ public class WatchLatencyBenchmark {
         if (samples > 0) {
             long[] sorted = Arrays.copyOf(perWatcherNanos, samples);
             Arrays.sort(sorted);
-            System.out.printf("%nPer-watcher notification latency over %d notifications (%d watchers): "
-                            + "p50 %.3f ms, p99 %.3f ms, max %.3f ms%n", samples, WATCHERS,
-                    millis(sorted, 0.50), millis(sorted, 0.99), sorted[sorted.length - 1] / 1e6);
+            System.out.printf(
+                    "%nPer-watcher notification latency over %d notifications (%d watchers): "
+                            + "p50 %.3f ms, p99 %.3f ms, max %.3f ms%n",
+                    samples, WATCHERS, millis(sorted, 0.50), millis(sorted, 0.99), sorted[sorted.length - 1] / 1e6);
         }
         fixture.close();
     }

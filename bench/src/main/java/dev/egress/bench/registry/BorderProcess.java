@@ -23,8 +23,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class BorderProcess {
 
-    private BorderProcess() {
-    }
+    private BorderProcess() {}
 
     /**
      * Registers and blocks until killed.
@@ -34,11 +33,17 @@ public final class BorderProcess {
      */
     public static void main(String[] args) throws InterruptedException {
         RegistryPropagationBench.quietLogs();
-        RegistrySettings settings = new RegistrySettings(args[0], args[1], "borders-registry",
-                Duration.ofMillis(Long.parseLong(args[2])), Duration.ofMillis(500));
+        RegistrySettings settings = new RegistrySettings(
+                args[0],
+                args[1],
+                "borders-registry",
+                Duration.ofMillis(Long.parseLong(args[2])),
+                Duration.ofMillis(500));
         YdbBorderRegistry registry = YdbBorderRegistry.connect(settings, new SimpleMeterRegistry());
-        Registration registration = registry.register(Announcement.initial(BorderId.of(args[3]),
-                URI.create("http://127.0.0.1:8181"), List.of(new AnnouncedIp(EgressIp.of("127.0.0.9"), IpStatus.ACTIVE)),
+        Registration registration = registry.register(Announcement.initial(
+                BorderId.of(args[3]),
+                URI.create("http://127.0.0.1:8181"),
+                List.of(new AnnouncedIp(EgressIp.of("127.0.0.9"), IpStatus.ACTIVE)),
                 Instant.now()));
         CountDownLatch registered = new CountDownLatch(1);
         registration.onStateChange(state -> {

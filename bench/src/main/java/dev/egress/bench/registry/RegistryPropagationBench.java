@@ -35,8 +35,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import org.slf4j.LoggerFactory;
 import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Registry propagation on loopback against the embedded coordination node, with the real adapter
@@ -52,8 +52,7 @@ public final class RegistryPropagationBench {
     private static final int WATCHERS = 3;
     private static final int WARMUP_PER_BORDER = 10;
 
-    private RegistryPropagationBench() {
-    }
+    private RegistryPropagationBench() {}
 
     /**
      * Runs all three measurements and prints a report.
@@ -77,8 +76,12 @@ public final class RegistryPropagationBench {
     // ---- (1) update -> swapped snapshot ----
 
     private static void propagation(EmbeddedCoordinationNode node, int perBorder) throws Exception {
-        RegistrySettings settings = new RegistrySettings(node.connectionString(), "bench-propagation",
-                "borders-registry", Duration.ofSeconds(5), Duration.ofMillis(500));
+        RegistrySettings settings = new RegistrySettings(
+                node.connectionString(),
+                "bench-propagation",
+                "borders-registry",
+                Duration.ofSeconds(5),
+                Duration.ofMillis(500));
         // Border -> generation -> System.nanoTime() just before update() was called.
         Map<String, ConcurrentSkipListMap<Long, Long>> sent = new ConcurrentHashMap<>();
         List<WatcherProbe> probes = new ArrayList<>();
@@ -93,11 +96,15 @@ public final class RegistryPropagationBench {
         for (int b = 0; b < BORDERS; b++) {
             YdbBorderRegistry registry = YdbBorderRegistry.connect(settings, new SimpleMeterRegistry());
             registries.add(registry);
-            borders.add(registry.register(Announcement.initial(BorderId.of("border-%02d".formatted(b)),
+            borders.add(registry.register(Announcement.initial(
+                    BorderId.of("border-%02d".formatted(b)),
                     URI.create("http://127.0.0.1:8181"),
-                    List.of(new AnnouncedIp(EgressIp.of("127.0.1.%d".formatted(b + 2)), IpStatus.ACTIVE)), Instant.now())));
+                    List.of(new AnnouncedIp(EgressIp.of("127.0.1.%d".formatted(b + 2)), IpStatus.ACTIVE)),
+                    Instant.now())));
         }
-        awaitTrue(Duration.ofSeconds(60), () -> borders.stream().allMatch(r -> r.state() == RegistrationState.REGISTERED));
+        awaitTrue(
+                Duration.ofSeconds(60),
+                () -> borders.stream().allMatch(r -> r.state() == RegistrationState.REGISTERED));
 
         runUpdates(borders, sent, WARMUP_PER_BORDER);
         awaitTrue(Duration.ofSeconds(30), () -> probes.stream().allMatch(p -> p.caughtUp(sent)));
@@ -112,21 +119,25 @@ public final class RegistryPropagationBench {
         double seconds = (System.nanoTime() - started) / 1e9;
 
         int updates = sent.values().stream().mapToInt(Map::size).sum();
-        System.out.printf("%n== update() -> swapped snapshot: %d Borders, %d watchers, %d updates, %.1f s ==%n",
+        System.out.printf(
+                "%n== update() -> swapped snapshot: %d Borders, %d watchers, %d updates, %.1f s ==%n",
                 BORDERS, WATCHERS, updates, seconds);
         List<Long> all = new ArrayList<>();
         for (int w = 0; w < WATCHERS; w++) {
             WatcherProbe probe = probes.get(w);
             all.addAll(probe.latencies);
-            System.out.printf("watcher %d: %s, delivered by a later generation's snapshot: %d%n", w,
-                    summary(probe.latencies), probe.coalesced);
+            System.out.printf(
+                    "watcher %d: %s, delivered by a later generation's snapshot: %d%n",
+                    w, summary(probe.latencies), probe.coalesced);
         }
         System.out.printf("all      : %s%n", summary(all));
-        System.out.printf("machine  : a 1 ms park woke up late by %s (CPU contention during the run)%n",
-                summary(wakeUpDelays));
+        System.out.printf(
+                "machine  : a 1 ms park woke up late by %s (CPU contention during the run)%n", summary(wakeUpDelays));
         Timer lag = probes.get(0).meters.get("egress.registry.propagation.lag").timer();
-        System.out.printf("watcher 0 metric egress.registry.propagation.lag (publishedAt -> apply, since start): count %d, %s%n",
-                lag.count(), Arrays.stream(lag.takeSnapshot().percentileValues())
+        System.out.printf(
+                "watcher 0 metric egress.registry.propagation.lag (publishedAt -> apply, since start): count %d, %s%n",
+                lag.count(),
+                Arrays.stream(lag.takeSnapshot().percentileValues())
                         .map(v -> "p%.0f=%.1fms".formatted(v.percentile() * 100, v.value(TimeUnit.MILLISECONDS)))
                         .toList());
         registries.forEach(YdbBorderRegistry::close);
@@ -160,7 +171,9 @@ public final class RegistryPropagationBench {
                     if (generations == null) {
                         continue;
                     }
-                    for (Map.Entry<Long, Long> e : generations.subMap(previous, false, a.generation(), true).entrySet()) {
+                    for (Map.Entry<Long, Long> e : generations
+                            .subMap(previous, false, a.generation(), true)
+                            .entrySet()) {
                         latencies.add(now - e.getValue());
                         if (e.getKey() != a.generation()) {
                             coalesced++;
@@ -172,7 +185,8 @@ public final class RegistryPropagationBench {
 
         boolean caughtUp(Map<String, ConcurrentSkipListMap<Long, Long>> sent) {
             return sent.entrySet().stream()
-                    .allMatch(e -> highest.getOrDefault(e.getKey(), -1L) >= e.getValue().lastKey());
+                    .allMatch(e -> highest.getOrDefault(e.getKey(), -1L)
+                            >= e.getValue().lastKey());
         }
 
         void reset() {
@@ -182,8 +196,9 @@ public final class RegistryPropagationBench {
     }
 
     /** Every Border publishes {@code count} updates, each after the previous one was acknowledged. */
-    private static void runUpdates(List<Registration> borders, Map<String, ConcurrentSkipListMap<Long, Long>> sent,
-                                   int count) throws Exception {
+    private static void runUpdates(
+            List<Registration> borders, Map<String, ConcurrentSkipListMap<Long, Long>> sent, int count)
+            throws Exception {
         CountDownLatch done = new CountDownLatch(borders.size());
         for (Registration border : borders) {
             Thread thread = new Thread(() -> {
@@ -192,11 +207,13 @@ public final class RegistryPropagationBench {
                         // Pacing, not waiting for an outcome: 10 Borders at ~10 updates/s each.
                         Thread.sleep(ThreadLocalRandom.current().nextLong(50, 150));
                         Announcement current = border.current();
-                        IpStatus next = current.ips().get(0).status() == IpStatus.ACTIVE ? IpStatus.DRAINING : IpStatus.ACTIVE;
+                        IpStatus next =
+                                current.ips().get(0).status() == IpStatus.ACTIVE ? IpStatus.DRAINING : IpStatus.ACTIVE;
                         long generation = current.generation() + 1;
                         sent.computeIfAbsent(current.borderId().value(), k -> new ConcurrentSkipListMap<>())
                                 .put(generation, System.nanoTime());
-                        Announcement published = border.update(current.withAllIps(next)).get(30, TimeUnit.SECONDS);
+                        Announcement published =
+                                border.update(current.withAllIps(next)).get(30, TimeUnit.SECONDS);
                         if (published.generation() != generation) {
                             throw new IllegalStateException("unexpected generation " + published.generation());
                         }
@@ -220,13 +237,15 @@ public final class RegistryPropagationBench {
 
         static SchedulingProbe start() {
             SchedulingProbe probe = new SchedulingProbe();
-            probe.thread = new Thread(() -> {
-                while (probe.running) {
-                    long before = System.nanoTime();
-                    LockSupport.parkNanos(1_000_000);
-                    probe.lateness.add(Math.max(0, System.nanoTime() - before - 1_000_000));
-                }
-            }, "scheduling-probe");
+            probe.thread = new Thread(
+                    () -> {
+                        while (probe.running) {
+                            long before = System.nanoTime();
+                            LockSupport.parkNanos(1_000_000);
+                            probe.lateness.add(Math.max(0, System.nanoTime() - before - 1_000_000));
+                        }
+                    },
+                    "scheduling-probe");
             probe.thread.setDaemon(true);
             probe.thread.start();
             return probe;
@@ -242,29 +261,47 @@ public final class RegistryPropagationBench {
     // ---- (2) killed Border -> removed from snapshots ----
 
     private static void deadBorderRemoval(EmbeddedCoordinationNode node, long timeoutMs, int trials) throws Exception {
-        RegistrySettings settings = new RegistrySettings(node.connectionString(), "bench-dead-" + timeoutMs,
-                "borders-registry", Duration.ofMillis(timeoutMs), Duration.ofMillis(500));
+        RegistrySettings settings = new RegistrySettings(
+                node.connectionString(),
+                "bench-dead-" + timeoutMs,
+                "borders-registry",
+                Duration.ofMillis(timeoutMs),
+                Duration.ofMillis(500));
         RoutingTable table = new RoutingTable(Clock.systemUTC());
         try (YdbRegistryWatcher watcher = YdbRegistryWatcher.start(settings, table, new SimpleMeterRegistry())) {
             List<Long> removal = new ArrayList<>();
             for (int t = 0; t < trials; t++) {
                 String id = "dead-%d-%d".formatted(timeoutMs, t);
-                Process border = new ProcessBuilder(javaBinary(), "-cp", System.getProperty("java.class.path"),
-                        BorderProcess.class.getName(), settings.connectionString(), settings.node(),
-                        Long.toString(timeoutMs), id).redirectErrorStream(true).start();
-                BufferedReader out = new BufferedReader(new InputStreamReader(border.getInputStream(), StandardCharsets.UTF_8));
+                Process border = new ProcessBuilder(
+                                javaBinary(),
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                BorderProcess.class.getName(),
+                                settings.connectionString(),
+                                settings.node(),
+                                Long.toString(timeoutMs),
+                                id)
+                        .redirectErrorStream(true)
+                        .start();
+                BufferedReader out =
+                        new BufferedReader(new InputStreamReader(border.getInputStream(), StandardCharsets.UTF_8));
                 String line;
                 while ((line = out.readLine()) != null && !line.equals("REGISTERED")) {
                     // skip start-up output
                 }
-                awaitTrue(Duration.ofSeconds(30), () -> table.current().announcements().containsKey(BorderId.of(id)));
+                awaitTrue(
+                        Duration.ofSeconds(30),
+                        () -> table.current().announcements().containsKey(BorderId.of(id)));
                 long killedAt = System.nanoTime();
                 border.destroyForcibly(); // SIGKILL: no release, no session stop
-                awaitTrue(Duration.ofSeconds(60), () -> !table.current().announcements().containsKey(BorderId.of(id)));
+                awaitTrue(
+                        Duration.ofSeconds(60),
+                        () -> !table.current().announcements().containsKey(BorderId.of(id)));
                 removal.add(System.nanoTime() - killedAt);
                 border.waitFor();
             }
-            System.out.printf("%n== killed Border (SIGKILL) -> gone from the snapshot, session timeout %d ms ==%n%s%n",
+            System.out.printf(
+                    "%n== killed Border (SIGKILL) -> gone from the snapshot, session timeout %d ms ==%n%s%n",
                     timeoutMs, summary(removal));
         }
     }
@@ -272,23 +309,35 @@ public final class RegistryPropagationBench {
     // ---- (3) graceful close -> removed ----
 
     private static void gracefulRemoval(EmbeddedCoordinationNode node, long timeoutMs, int trials) throws Exception {
-        RegistrySettings settings = new RegistrySettings(node.connectionString(), "bench-graceful",
-                "borders-registry", Duration.ofMillis(timeoutMs), Duration.ofMillis(500));
+        RegistrySettings settings = new RegistrySettings(
+                node.connectionString(),
+                "bench-graceful",
+                "borders-registry",
+                Duration.ofMillis(timeoutMs),
+                Duration.ofMillis(500));
         RoutingTable table = new RoutingTable(Clock.systemUTC());
         try (YdbRegistryWatcher watcher = YdbRegistryWatcher.start(settings, table, new SimpleMeterRegistry());
-             YdbBorderRegistry registry = YdbBorderRegistry.connect(settings, new SimpleMeterRegistry())) {
+                YdbBorderRegistry registry = YdbBorderRegistry.connect(settings, new SimpleMeterRegistry())) {
             List<Long> removal = new ArrayList<>();
             for (int t = 0; t < trials; t++) {
                 BorderId id = BorderId.of("graceful-" + t);
-                Registration registration = registry.register(Announcement.initial(id, URI.create("http://127.0.0.1:8181"),
-                        List.of(new AnnouncedIp(EgressIp.of("127.0.0.8"), IpStatus.ACTIVE)), Instant.now()));
-                awaitTrue(Duration.ofSeconds(30), () -> table.current().announcements().containsKey(id));
+                Registration registration = registry.register(Announcement.initial(
+                        id,
+                        URI.create("http://127.0.0.1:8181"),
+                        List.of(new AnnouncedIp(EgressIp.of("127.0.0.8"), IpStatus.ACTIVE)),
+                        Instant.now()));
+                awaitTrue(
+                        Duration.ofSeconds(30),
+                        () -> table.current().announcements().containsKey(id));
                 long closedAt = System.nanoTime();
                 registration.close();
-                awaitTrue(Duration.ofSeconds(60), () -> !table.current().announcements().containsKey(id));
+                awaitTrue(
+                        Duration.ofSeconds(60),
+                        () -> !table.current().announcements().containsKey(id));
                 removal.add(System.nanoTime() - closedAt);
             }
-            System.out.printf("%n== graceful close() -> gone from the snapshot, session timeout %d ms ==%n%s%n",
+            System.out.printf(
+                    "%n== graceful close() -> gone from the snapshot, session timeout %d ms ==%n%s%n",
                     timeoutMs, summary(removal));
         }
     }
@@ -300,9 +349,13 @@ public final class RegistryPropagationBench {
             return "no samples";
         }
         long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
-        return "n=%d p50=%.1fms p90=%.1fms p99=%.1fms max=%.1fms".formatted(sorted.length,
-                ms(percentile(sorted, 0.50)), ms(percentile(sorted, 0.90)), ms(percentile(sorted, 0.99)),
-                ms(sorted[sorted.length - 1]));
+        return "n=%d p50=%.1fms p90=%.1fms p99=%.1fms max=%.1fms"
+                .formatted(
+                        sorted.length,
+                        ms(percentile(sorted, 0.50)),
+                        ms(percentile(sorted, 0.90)),
+                        ms(percentile(sorted, 0.99)),
+                        ms(sorted[sorted.length - 1]));
     }
 
     private static long percentile(long[] sorted, double p) {

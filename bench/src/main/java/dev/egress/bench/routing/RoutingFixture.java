@@ -17,8 +17,7 @@ final class RoutingFixture {
     static final int BORDERS = 1_000;
     static final int IPS_PER_BORDER = 8;
 
-    private RoutingFixture() {
-    }
+    private RoutingFixture() {}
 
     /**
      * One payload per Border. Every tenth Border has one IP DRAINING, so lookups also meet empty
@@ -34,8 +33,13 @@ final class RoutingFixture {
                 IpStatus status = b % 10 == 0 && i == 0 ? IpStatus.DRAINING : IpStatus.ACTIVE;
                 ips.add(new AnnouncedIp(ip(b, i), status));
             }
-            Announcement a = new Announcement(1, BorderId.of("border-%04d".formatted(b)),
-                    URI.create("http://10.1.%d.%d:8181".formatted(b / 250, b % 250)), ips, publishedAt, b);
+            Announcement a = new Announcement(
+                    1,
+                    BorderId.of("border-%04d".formatted(b)),
+                    URI.create("http://10.1.%d.%d:8181".formatted(b / 250, b % 250)),
+                    ips,
+                    publishedAt,
+                    b);
             payloads.add(codec.encode(a));
         }
         return payloads;

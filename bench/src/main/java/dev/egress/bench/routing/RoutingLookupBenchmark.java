@@ -40,8 +40,12 @@ public class RoutingLookupBenchmark {
     private static final int TENANTS = 1_024;
     private static final int IPS_PER_TENANT = 4;
 
-    @Param({BorderSelectors.LOWEST_BORDER_ID, BorderSelectors.ROUND_ROBIN, BorderSelectors.RENDEZVOUS,
-            BorderSelectors.WEIGHTED})
+    @Param({
+        BorderSelectors.LOWEST_BORDER_ID,
+        BorderSelectors.ROUND_ROBIN,
+        BorderSelectors.RENDEZVOUS,
+        BorderSelectors.WEIGHTED
+    })
     public String strategy;
 
     private RoutingSnapshot snapshot;
@@ -58,7 +62,8 @@ public class RoutingLookupBenchmark {
         selector = BorderSelectors.byName(strategy, Map.of(BorderId.of("border-0001"), 3));
         SplittableRandom random = new SplittableRandom(42);
         for (int i = 0; i < ips.length; i++) {
-            ips[i] = RoutingFixture.ip(random.nextInt(RoutingFixture.BORDERS), random.nextInt(RoutingFixture.IPS_PER_BORDER));
+            ips[i] = RoutingFixture.ip(
+                    random.nextInt(RoutingFixture.BORDERS), random.nextInt(RoutingFixture.IPS_PER_BORDER));
             keys[i] = random.nextLong();
         }
         // A tenant with several dedicated IPs: App computes its candidate list once per snapshot.

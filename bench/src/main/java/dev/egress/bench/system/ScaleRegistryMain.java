@@ -21,9 +21,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import org.slf4j.LoggerFactory;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Scale benchmark driver (bench/system/scale.sh): publishes {@code borders} announcements × {@code ipsPerBorder}
@@ -40,8 +40,7 @@ import org.slf4j.Logger;
  */
 public final class ScaleRegistryMain {
 
-    private ScaleRegistryMain() {
-    }
+    private ScaleRegistryMain() {}
 
     static EgressIp ipOf(int border, int slot) {
         return EgressIp.of("10.%d.%d.%d".formatted(1 + border / 250, border % 250, slot + 1));
@@ -58,21 +57,28 @@ public final class ScaleRegistryMain {
         int hold = args.length > 6 ? Integer.parseInt(args[6]) : 20;
         int sessionTimeout = args.length > 7 ? Integer.parseInt(args[7]) : 30;
         RegistrySettings defaults = RegistrySettings.defaults(connection);
-        RegistrySettings settings = new RegistrySettings(connection, defaults.node(), defaults.semaphore(),
-                Duration.ofSeconds(sessionTimeout), defaults.pollInterval());
+        RegistrySettings settings = new RegistrySettings(
+                connection,
+                defaults.node(),
+                defaults.semaphore(),
+                Duration.ofSeconds(sessionTimeout),
+                defaults.pollInterval());
         YdbBorderRegistry registry = YdbBorderRegistry.connect(settings, new SimpleMeterRegistry());
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient http =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         try {
             List<Registration> regs = registerAll(registry, borders, perBorder);
             long t1 = System.nanoTime();
             await(Duration.ofSeconds(120), () -> gauge(http, app, "egress_routing_borders_live") >= borders);
-            System.out.printf("App holds %d Borders / %.0f IPs %.1f s after the last registration%n", borders,
-                    gauge(http, app, "egress_routing_ips_live"), (System.nanoTime() - t1) / 1e9);
+            System.out.printf(
+                    "App holds %d Borders / %.0f IPs %.1f s after the last registration%n",
+                    borders, gauge(http, app, "egress_routing_ips_live"), (System.nanoTime() - t1) / 1e9);
 
             Registration target = regs.get(Math.min(500, borders - 1));
             EgressIp ip = ipOf(Math.min(500, borders - 1), 0);
             HttpRequest probe = HttpRequest.newBuilder(app.resolve("/v1/tenants/scale/egress"))
-                    .header("Authorization", "Bearer " + token).build();
+                    .header("Authorization", "Bearer " + token)
+                    .build();
             List<Double> updateMs = new ArrayList<>();
             List<Double> appMs = new ArrayList<>();
             boolean active = true;
@@ -84,7 +90,9 @@ public final class ScaleRegistryMain {
                         .get();
                 long acked = System.nanoTime();
                 long deadline = start + Duration.ofSeconds(30).toNanos();
-                while (!http.send(probe, HttpResponse.BodyHandlers.ofString()).body().contains(want)) {
+                while (!http.send(probe, HttpResponse.BodyHandlers.ofString())
+                        .body()
+                        .contains(want)) {
                     if (System.nanoTime() > deadline) {
                         throw new IllegalStateException("App never showed " + want);
                     }
@@ -118,19 +126,26 @@ public final class ScaleRegistryMain {
             for (int s = 0; s < perBorder; s++) {
                 ips.add(new AnnouncedIp(ipOf(b, s), IpStatus.ACTIVE));
             }
-            regs.add(registry.register(Announcement.initial(BorderId.of("border-%04d".formatted(b)),
-                    URI.create("http://127.0.0.1:%d".formatted(20000 + b)), ips, Instant.now())));
+            regs.add(registry.register(Announcement.initial(
+                    BorderId.of("border-%04d".formatted(b)),
+                    URI.create("http://127.0.0.1:%d".formatted(20000 + b)),
+                    ips,
+                    Instant.now())));
         }
         await(Duration.ofSeconds(300), () -> regs.stream().allMatch(r -> r.state() == RegistrationState.REGISTERED));
-        System.out.printf("registered %d announcements x %d IPs (%d sessions) in %.1f s%n", borders, perBorder,
-                borders, (System.nanoTime() - t0) / 1e9);
+        System.out.printf(
+                "registered %d announcements x %d IPs (%d sessions) in %.1f s%n",
+                borders, perBorder, borders, (System.nanoTime() - t0) / 1e9);
         return regs;
     }
 
     private static double gauge(HttpClient http, URI app, String name) {
         try {
-            String text = http.send(HttpRequest.newBuilder(app.resolve("/actuator/prometheus")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
+            String text = http.send(
+                            HttpRequest.newBuilder(app.resolve("/actuator/prometheus"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
             for (String line : text.split("\n")) {
                 if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
                     return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
@@ -145,8 +160,13 @@ public final class ScaleRegistryMain {
     private static String summary(List<Double> xs) {
         List<Double> s = new ArrayList<>(xs);
         Collections.sort(s);
-        return "n=%d p50=%.1f p90=%.1f p99=%.1f max=%.1f ms".formatted(s.size(), s.get(s.size() / 2),
-                s.get((int) Math.ceil(s.size() * 0.9) - 1), s.get((int) Math.ceil(s.size() * 0.99) - 1), s.get(s.size() - 1));
+        return "n=%d p50=%.1f p90=%.1f p99=%.1f max=%.1f ms"
+                .formatted(
+                        s.size(),
+                        s.get(s.size() / 2),
+                        s.get((int) Math.ceil(s.size() * 0.9) - 1),
+                        s.get((int) Math.ceil(s.size() * 0.99) - 1),
+                        s.get(s.size() - 1));
     }
 
     private static void await(Duration timeout, BooleanSupplier condition) throws InterruptedException {

@@ -29,8 +29,7 @@ public final class SlowSinkMain {
 
     private static final byte[] ANSWER = "{\"ok\":true}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
-    private SlowSinkMain() {
-    }
+    private SlowSinkMain() {}
 
     /**
      * Starts the sink and runs until killed.
@@ -69,36 +68,47 @@ public final class SlowSinkMain {
                         .host(host)
                         .port(port)
                         .option(io.netty.channel.ChannelOption.SO_BACKLOG, 4096)
-                        .handle((request, response) -> request.receive().then().then(Mono.defer(() -> {
-                            int now = holding.incrementAndGet();
-                            peak.accumulateAndGet(now, Math::max);
-                            // doFinally: a caller that gives up (cancel) is no longer held either.
-                            return Mono.delay(delay).doFinally(signal -> holding.decrementAndGet());
-                        })).then(Mono.defer(() -> {
-                            answered.incrementAndGet();
-                            return response.header("Content-Type", "application/json")
-                                    .sendByteArray(Mono.just(ANSWER)).then();
-                        })))
+                        .handle((request, response) -> request.receive()
+                                .then()
+                                .then(Mono.defer(() -> {
+                                    int now = holding.incrementAndGet();
+                                    peak.accumulateAndGet(now, Math::max);
+                                    // doFinally: a caller that gives up (cancel) is no longer held either.
+                                    return Mono.delay(delay).doFinally(signal -> holding.decrementAndGet());
+                                }))
+                                .then(Mono.defer(() -> {
+                                    answered.incrementAndGet();
+                                    return response.header("Content-Type", "application/json")
+                                            .sendByteArray(Mono.just(ANSWER))
+                                            .then();
+                                })))
                         .bindNow());
             }
         }
         System.out.printf("slow sink: %d destinations, answering after %d ms%n", servers.size(), delay.toMillis());
         System.out.flush();
-        Thread reporter = new Thread(() -> {
-            long last = 0;
-            while (true) {
-                try {
-                    Thread.sleep(5_000);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                long total = answered.get();
-                System.out.printf("%tT answered %d (+%d), holding %d, peak held %d%n", System.currentTimeMillis(),
-                        total, total - last, holding.get(), peak.getAndSet(holding.get()));
-                System.out.flush();
-                last = total;
-            }
-        }, "slow-sink-report");
+        Thread reporter = new Thread(
+                () -> {
+                    long last = 0;
+                    while (true) {
+                        try {
+                            Thread.sleep(5_000);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        long total = answered.get();
+                        System.out.printf(
+                                "%tT answered %d (+%d), holding %d, peak held %d%n",
+                                System.currentTimeMillis(),
+                                total,
+                                total - last,
+                                holding.get(),
+                                peak.getAndSet(holding.get()));
+                        System.out.flush();
+                        last = total;
+                    }
+                },
+                "slow-sink-report");
         reporter.setDaemon(true);
         reporter.start();
         new CountDownLatch(1).await();

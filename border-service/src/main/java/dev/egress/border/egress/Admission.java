@@ -18,7 +18,11 @@ import java.util.stream.StreamSupport;
 final class Admission implements InFlightCalls {
 
     /** What happened to a call that asked to enter. */
-    enum Entry { ADMITTED, DRAINING, LIMIT_REACHED }
+    enum Entry {
+        ADMITTED,
+        DRAINING,
+        LIMIT_REACHED
+    }
 
     private final int limitPerIp;
     private final Map<EgressIp, AtomicInteger> inFlight;

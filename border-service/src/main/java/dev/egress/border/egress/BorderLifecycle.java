@@ -30,7 +30,8 @@ final class BorderLifecycle implements SmartLifecycle {
     private final ApplicationEventPublisher events;
     private volatile boolean running;
 
-    BorderLifecycle(BorderRegistrar registrar, Admission admission, BorderProperties border, ApplicationEventPublisher events) {
+    BorderLifecycle(
+            BorderRegistrar registrar, Admission admission, BorderProperties border, ApplicationEventPublisher events) {
         this.registrar = registrar;
         this.admission = admission;
         this.drainTimeout = border.drainTimeout();

@@ -8,6 +8,7 @@ import io.netty.channel.epoll.EpollChannelOption;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
-import java.util.ArrayList;
 import reactor.netty.resources.LoopResources;
 
 /**
@@ -34,8 +34,12 @@ final class BoundClients implements AutoCloseable {
     private final Map<EgressIp, EgressIp> binds;
     private final List<ConnectionProvider> providers;
 
-    BoundClients(HostedIps hosted, LimitsProperties limits, PoolProperties pool, VettingResolverGroup resolver,
-                 TargetTls tls) {
+    BoundClients(
+            HostedIps hosted,
+            LimitsProperties limits,
+            PoolProperties pool,
+            VettingResolverGroup resolver,
+            TargetTls tls) {
         hosted.bindByPublic().forEach(BoundClients::checkBindable);
         Map<EgressIp, HttpClient> built = new LinkedHashMap<>();
         List<ConnectionProvider> created = new ArrayList<>();
@@ -54,17 +58,16 @@ final class BoundClients implements AutoCloseable {
                     .build();
             created.add(provider);
             InetSocketAddress bind = new InetSocketAddress(hostedIp.getValue().toInetAddress(), 0);
-            HttpClient client = HttpClient.create(provider)
-                    .bindAddress(() -> bind);
+            HttpClient client = HttpClient.create(provider).bindAddress(() -> bind);
             if (LoopResources.DEFAULT_NATIVE && Epoll.isAvailable()) {
                 // bind(ip, 0) alone reserves a port for the source IP across all destinations, so one IP could
                 // hold ~28k connections in all; deferring the choice to connect() lets the kernel reuse a port
                 // for different destinations: the bound becomes ports per (source IP, destination).
                 client = client.option(EpollChannelOption.IP_BIND_ADDRESS_NO_PORT, true);
             }
-            client = client
-                    .resolver(resolver)
-                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, limits.connectTimeout().toMillis()))
+            client = client.resolver(resolver)
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)
+                            Math.min(Integer.MAX_VALUE, limits.connectTimeout().toMillis()))
                     .responseTimeout(limits.responseTimeout())
                     .followRedirect(false)
                     .keepAlive(true)
@@ -108,7 +111,8 @@ final class BoundClients implements AutoCloseable {
         try (Socket probe = new Socket()) {
             probe.bind(new InetSocketAddress(bind.toInetAddress(), 0));
         } catch (IOException e) {
-            throw new IpNotBindableException(bind.value(), ip.equals(bind) ? null : ip.value(), String.valueOf(e.getMessage()), e);
+            throw new IpNotBindableException(
+                    bind.value(), ip.equals(bind) ? null : ip.value(), String.valueOf(e.getMessage()), e);
         }
     }
 

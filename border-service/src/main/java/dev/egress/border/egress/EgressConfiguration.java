@@ -43,8 +43,12 @@ class EgressConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    BoundClients boundClients(HostedIps hosted, LimitsProperties limits, PoolProperties pool,
-                              VettingResolverGroup resolver, TlsProperties tls) {
+    BoundClients boundClients(
+            HostedIps hosted,
+            LimitsProperties limits,
+            PoolProperties pool,
+            VettingResolverGroup resolver,
+            TlsProperties tls) {
         return new BoundClients(hosted, limits, pool, resolver, TargetTls.from(tls));
     }
 
@@ -59,14 +63,23 @@ class EgressConfiguration {
     }
 
     @Bean
-    EgressService egressService(BoundClients clients, BorderRegistrar registrar, SsrfGuard guard, Admission admission,
-                                EgressMetrics metrics, LimitsProperties limits) {
+    EgressService egressService(
+            BoundClients clients,
+            BorderRegistrar registrar,
+            SsrfGuard guard,
+            Admission admission,
+            EgressMetrics metrics,
+            LimitsProperties limits) {
         return new EgressService(clients, registrar, guard, admission, metrics, limits);
     }
 
     @Bean
-    BorderLifecycle borderLifecycle(BorderRegistrar registrar, Admission admission, BorderProperties border,
-                                    ApplicationEventPublisher events, BoundClients boundFirst) {
+    BorderLifecycle borderLifecycle(
+            BorderRegistrar registrar,
+            Admission admission,
+            BorderProperties border,
+            ApplicationEventPublisher events,
+            BoundClients boundFirst) {
         // boundFirst: registration must never start before every IP was found bindable.
         return new BorderLifecycle(registrar, admission, border, events);
     }

@@ -27,8 +27,10 @@ final class EgressMetrics {
     EgressMetrics(MeterRegistry meters, Iterable<EgressIp> ips, Admission admission) {
         this.meters = meters;
         for (EgressIp ip : ips) {
-            Gauge.builder("border.egress.in.flight", () -> admission.inFlight(ip)).tag("ip", ip.value())
-                    .description("egress calls in flight").register(meters);
+            Gauge.builder("border.egress.in.flight", () -> admission.inFlight(ip))
+                    .tag("ip", ip.value())
+                    .description("egress calls in flight")
+                    .register(meters);
         }
     }
 
@@ -39,20 +41,35 @@ final class EgressMetrics {
      * @param outcome {@code 2xx}..{@code 5xx} when the target answered, else the problem slug
      */
     void outcome(String ip, String outcome) {
-        counters.computeIfAbsent(ip + '|' + outcome, k -> Counter.builder("border.egress.requests")
-                .tag("ip", ip).tag("outcome", outcome).description("egress calls by outcome").register(meters))
+        counters.computeIfAbsent(
+                        ip + '|' + outcome,
+                        k -> Counter.builder("border.egress.requests")
+                                .tag("ip", ip)
+                                .tag("outcome", outcome)
+                                .description("egress calls by outcome")
+                                .register(meters))
                 .increment();
     }
 
     void latency(String ip, Duration latency) {
-        timers.computeIfAbsent(ip, k -> Timer.builder("border.egress.latency").tag("ip", ip)
-                .publishPercentileHistogram().description("time from sending to the end of the target's response")
-                .register(meters)).record(latency);
+        timers.computeIfAbsent(
+                        ip,
+                        k -> Timer.builder("border.egress.latency")
+                                .tag("ip", ip)
+                                .publishPercentileHistogram()
+                                .description("time from sending to the end of the target's response")
+                                .register(meters))
+                .record(latency);
     }
 
     void denied(String ip, DenialReason reason) {
-        counters.computeIfAbsent(ip + "|ssrf|" + reason, k -> Counter.builder("border.egress.ssrf.denials")
-                .tag("ip", ip).tag("reason", reason.name()).description("targets refused by the SSRF guard")
-                .register(meters)).increment();
+        counters.computeIfAbsent(
+                        ip + "|ssrf|" + reason,
+                        k -> Counter.builder("border.egress.ssrf.denials")
+                                .tag("ip", ip)
+                                .tag("reason", reason.name())
+                                .description("targets refused by the SSRF guard")
+                                .register(meters))
+                .increment();
     }
 }

@@ -9,14 +9,15 @@ import dev.egress.border.ssrf.SsrfGuard;
 import dev.egress.border.ssrf.TargetDeniedException;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.LogText;
+import dev.egress.discovery.RateLimitedLog;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.problem.ProblemType;
 import io.netty.buffer.Unpooled;
-import dev.egress.discovery.LogText;
-import dev.egress.discovery.RateLimitedLog;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.timeout.ReadTimeoutException;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -33,7 +34,6 @@ import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.client.HttpClientResponse;
 import reactor.netty.http.client.PrematureCloseException;
-import io.netty.handler.codec.http.HttpMethod;
 
 /**
  * Performs App's forward calls: checks the request (hosted, ACTIVE, size, SSRF, concurrency — all
@@ -66,16 +66,23 @@ final class EgressService {
     private final int maxResponseBody;
     private final Duration callTimeout;
 
-    EgressService(BoundClients clients, BorderRegistrar registrar, SsrfGuard guard, Admission admission,
-                  EgressMetrics metrics, LimitsProperties limits) {
+    EgressService(
+            BoundClients clients,
+            BorderRegistrar registrar,
+            SsrfGuard guard,
+            Admission admission,
+            EgressMetrics metrics,
+            LimitsProperties limits) {
         this.clients = clients;
         this.registrar = registrar;
         this.guard = guard;
         this.admission = admission;
         this.metrics = metrics;
         this.borderId = registrar.current().borderId().value();
-        this.maxRequestBody = (int) Math.min(Integer.MAX_VALUE, limits.maxRequestBody().toBytes());
-        this.maxResponseBody = (int) Math.min(Integer.MAX_VALUE, limits.maxResponseBody().toBytes());
+        this.maxRequestBody =
+                (int) Math.min(Integer.MAX_VALUE, limits.maxRequestBody().toBytes());
+        this.maxResponseBody =
+                (int) Math.min(Integer.MAX_VALUE, limits.maxResponseBody().toBytes());
         this.callTimeout = limits.callTimeout();
     }
 
@@ -100,10 +107,18 @@ final class EgressService {
                     Duration latency = Duration.ofNanos(System.nanoTime() - started);
                     metrics.latency(ip.value(), latency);
                     metrics.outcome(ip.value(), (answer.status / 100) + "xx");
-                    log.debug("Delivery {} from {} to {}: {}", request.deliveryId(), ip, call.url.host(), answer.status);
+                    log.debug(
+                            "Delivery {} from {} to {}: {}", request.deliveryId(), ip, call.url.host(), answer.status);
                     // The address the socket was bound to: behind a NAT App accepts it as this route's bind address.
-                    return new ForwardResponse(request.deliveryId(), clients.bindOf(ip).value(), borderId, answer.status,
-                            answer.headers, answer.body.text(), answer.body.truncated(), latency.toMillis());
+                    return new ForwardResponse(
+                            request.deliveryId(),
+                            clients.bindOf(ip).value(),
+                            borderId,
+                            answer.status,
+                            answer.headers,
+                            answer.body.text(),
+                            answer.body.truncated(),
+                            latency.toMillis());
                 })
                 .onErrorMap(e -> !(e instanceof BorderException), EgressService::classify)
                 .doOnError(BorderException.class, e -> {
@@ -136,7 +151,8 @@ final class EgressService {
         try {
             String method = request.method() == null ? "POST" : request.method().toUpperCase(Locale.ROOT);
             if (!METHODS.contains(method)) {
-                throw new InvalidRequestException("method: '%s' (expected: one of %s)".formatted(request.method(), METHODS));
+                throw new InvalidRequestException(
+                        "method: '%s' (expected: one of %s)".formatted(request.method(), METHODS));
             }
             Map<String, String> headers = OutboundHeaders.filter(request.headers());
             if (admission.draining()) {
@@ -148,15 +164,15 @@ final class EgressService {
             }
             byte[] body = request.body() == null ? new byte[0] : request.body().getBytes(StandardCharsets.UTF_8);
             if (body.length > maxRequestBody) {
-                throw new PayloadTooLargeException("body: %d bytes (expected: <= %d)".formatted(body.length, maxRequestBody));
+                throw new PayloadTooLargeException(
+                        "body: %d bytes (expected: <= %d)".formatted(body.length, maxRequestBody));
             }
             SsrfGuard.VettedUrl url = guard.vetUrl(request.url());
             switch (admission.tryEnter(ip)) {
                 case DRAINING -> throw new IpNotActiveException("this Border is draining; send from another Border");
-                case LIMIT_REACHED -> throw new TooManyRequestsException(
-                        "sourceIp %s has reached its concurrency limit".formatted(ip));
-                case ADMITTED -> {
-                }
+                case LIMIT_REACHED ->
+                    throw new TooManyRequestsException("sourceIp %s has reached its concurrency limit".formatted(ip));
+                case ADMITTED -> {}
             }
             return new Call(method, url, headers, body, request.body() != null || !BODYLESS.contains(method));
         } catch (BorderException e) {
@@ -169,8 +185,7 @@ final class EgressService {
     }
 
     private Mono<Answer> send(HttpClient client, Call call) {
-        return client
-                .headers(h -> {
+        return client.headers(h -> {
                     call.headers.forEach(h::set);
                     if (call.sendsBody) {
                         h.set("Content-Length", call.body.length);
@@ -178,7 +193,10 @@ final class EgressService {
                 })
                 .request(HttpMethod.valueOf(call.method))
                 .uri(call.url.uri())
-                .send(call.sendsBody && call.body.length > 0 ? Mono.just(Unpooled.wrappedBuffer(call.body)) : Mono.empty())
+                .send(
+                        call.sendsBody && call.body.length > 0
+                                ? Mono.just(Unpooled.wrappedBuffer(call.body))
+                                : Mono.empty())
                 .response((response, body) -> body.asByteArray()
                         .reduce(new CappedBody(maxResponseBody), CappedBody::append)
                         .defaultIfEmpty(new CappedBody(maxResponseBody))
@@ -187,8 +205,12 @@ final class EgressService {
                 // The connect and response timeouts bound silence, not duration: a target that trickles
                 // its answer would hold the call and its concurrency slot for ever. Cancelling closes the
                 // connection.
-                .timeout(callTimeout, Mono.error(() -> TargetFailureException.timeout(TargetFailureReason.RESPONSE_TIMEOUT,
-                        "no complete answer from the target within " + callTimeout, true)));
+                .timeout(
+                        callTimeout,
+                        Mono.error(() -> TargetFailureException.timeout(
+                                TargetFailureReason.RESPONSE_TIMEOUT,
+                                "no complete answer from the target within " + callTimeout,
+                                true)));
     }
 
     private static Map<String, String> headersOf(HttpClientResponse response) {
@@ -210,21 +232,23 @@ final class EgressService {
         }
         String technical = LogText.escape(error.getClass().getSimpleName() + ": " + error.getMessage());
         if (error instanceof ConnectTimeoutException) {
-            return TargetFailureException.timeout(TargetFailureReason.CONNECTION_TIMEOUT,
-                    TargetFailureReason.CONNECTION_TIMEOUT.wording(), false);
+            return TargetFailureException.timeout(
+                    TargetFailureReason.CONNECTION_TIMEOUT, TargetFailureReason.CONNECTION_TIMEOUT.wording(), false);
         }
         if (error instanceof ConnectException) {
             // Netty's native transport words a refusal "finishConnect(..) failed with error(-111)".
-            TargetFailureReason reason = refused(error) ? TargetFailureReason.CONNECTION_REFUSED : TargetFailureReason.OTHER;
+            TargetFailureReason reason =
+                    refused(error) ? TargetFailureReason.CONNECTION_REFUSED : TargetFailureReason.OTHER;
             return TargetFailureException.unreachable(reason, false, technical, error);
         }
         if (error instanceof ReadTimeoutException) {
-            return TargetFailureException.timeout(TargetFailureReason.RESPONSE_TIMEOUT,
-                    TargetFailureReason.RESPONSE_TIMEOUT.wording(), true);
+            return TargetFailureException.timeout(
+                    TargetFailureReason.RESPONSE_TIMEOUT, TargetFailureReason.RESPONSE_TIMEOUT.wording(), true);
         }
         if (error instanceof SSLException) {
             // A failed handshake sends no request bytes.
-            return TargetFailureException.unreachable(TargetFailureReason.TLS_HANDSHAKE_FAILED, false, technical, error);
+            return TargetFailureException.unreachable(
+                    TargetFailureReason.TLS_HANDSHAKE_FAILED, false, technical, error);
         }
         if (isMalformedAnswer(error)) {
             // The target decides what it sends: its text is escaped, cut short, and logged at most once
@@ -265,9 +289,8 @@ final class EgressService {
         return false;
     }
 
-    private record Call(String method, SsrfGuard.VettedUrl url, Map<String, String> headers, byte[] body, boolean sendsBody) {
-    }
+    private record Call(
+            String method, SsrfGuard.VettedUrl url, Map<String, String> headers, byte[] body, boolean sendsBody) {}
 
-    private record Answer(int status, Map<String, String> headers, CappedBody body) {
-    }
+    private record Answer(int status, Map<String, String> headers, CappedBody body) {}
 }

@@ -25,7 +25,9 @@ class ForwardController {
         this.clients = clients;
     }
 
-    @PostMapping(path = "/internal/v1/egress", consumes = MediaType.APPLICATION_JSON_VALUE,
+    @PostMapping(
+            path = "/internal/v1/egress",
+            consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     Mono<ForwardResponse> forward(@RequestBody ForwardRequest request, ServerWebExchange exchange) {
         clients.requireApp(exchange);

@@ -49,17 +49,21 @@ public final class HostedIps {
             EgressIp bind = address(entry, eq < 0 ? entry : entry.substring(0, eq), "bind address");
             EgressIp ip = eq < 0 ? bind : address(entry, entry.substring(eq + 1), "public address");
             if (bindByPublic.containsKey(ip)) {
-                throw invalid(entry, "public address %s is listed twice (expected: each dedicated IP once)".formatted(ip));
+                throw invalid(
+                        entry, "public address %s is listed twice (expected: each dedicated IP once)".formatted(ip));
             }
             EgressIp other = publicByBind.putIfAbsent(bind, ip);
             if (other != null) {
-                throw invalid(entry, "bind address %s already serves %s (expected: one public address per bind address)"
-                        .formatted(bind, other));
+                throw invalid(
+                        entry,
+                        "bind address %s already serves %s (expected: one public address per bind address)"
+                                .formatted(bind, other));
             }
             bindByPublic.put(ip, bind);
         }
         if (bindByPublic.isEmpty()) {
-            throw new IllegalArgumentException(PROPERTY + ": no entries (expected: at least one address or bind=public pair)");
+            throw new IllegalArgumentException(
+                    PROPERTY + ": no entries (expected: at least one address or bind=public pair)");
         }
         return new HostedIps(Collections.unmodifiableMap(bindByPublic));
     }
@@ -101,13 +105,17 @@ public final class HostedIps {
 
     private static EgressIp address(String entry, String text, String role) {
         if (text.isBlank()) {
-            throw invalid(entry, "missing %s (expected: an address, or bind=public such as 10.0.1.5=203.0.113.10)".formatted(role));
+            throw invalid(
+                    entry,
+                    "missing %s (expected: an address, or bind=public such as 10.0.1.5=203.0.113.10)".formatted(role));
         }
         try {
             return EgressIp.of(text.strip());
         } catch (IllegalArgumentException e) {
-            throw invalid(entry, "%s '%s' is not an IPv4 or IPv6 literal (expected: an address, or bind=public such as 10.0.1.5=203.0.113.10)"
-                    .formatted(role, text.length() > 45 ? text.substring(0, 45) + "..." : text.strip()));
+            throw invalid(
+                    entry,
+                    "%s '%s' is not an IPv4 or IPv6 literal (expected: an address, or bind=public such as 10.0.1.5=203.0.113.10)"
+                            .formatted(role, text.length() > 45 ? text.substring(0, 45) + "..." : text.strip()));
         }
     }
 

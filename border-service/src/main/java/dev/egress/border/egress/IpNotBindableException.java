@@ -12,8 +12,13 @@ final class IpNotBindableException extends RuntimeException {
      * @param cause      the bind failure
      */
     IpNotBindableException(String bind, String publicIp, String osError, Throwable cause) {
-        super("egress.border.ips: cannot bind %s%s: %s".formatted(bind,
-                publicIp == null ? "" : " (bind address of public address %s)".formatted(publicIp), osError), cause);
+        super(
+                "egress.border.ips: cannot bind %s%s: %s"
+                        .formatted(
+                                bind,
+                                publicIp == null ? "" : " (bind address of public address %s)".formatted(publicIp),
+                                osError),
+                cause);
         this.ip = bind;
     }
 

@@ -8,8 +8,10 @@ class IpNotBindableFailureAnalyzer extends AbstractFailureAnalyzer<IpNotBindable
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, IpNotBindableException cause) {
-        return new FailureAnalysis(cause.getMessage(),
+        return new FailureAnalysis(
+                cause.getMessage(),
                 "Assign %s to a local interface (e.g. `ip addr add %s dev eth0`) or remove it from egress.border.ips."
-                        .formatted(cause.ip(), cause.ip()), cause);
+                        .formatted(cause.ip(), cause.ip()),
+                cause);
     }
 }

@@ -33,7 +33,8 @@ public record LimitsProperties(
 
     public LimitsProperties {
         if (callTimeout.isNegative() || callTimeout.isZero()) {
-            throw new IllegalArgumentException("egress.limits.call-timeout: %s (expected: a positive duration)".formatted(callTimeout));
+            throw new IllegalArgumentException(
+                    "egress.limits.call-timeout: %s (expected: a positive duration)".formatted(callTimeout));
         }
     }
 }

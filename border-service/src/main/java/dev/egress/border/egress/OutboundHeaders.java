@@ -1,12 +1,12 @@
 package dev.egress.border.egress;
 
 import dev.egress.border.InvalidRequestException;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-import java.util.HashSet;
 
 /**
  * Which of App's headers go to the target. Hop-by-hop headers belong to the connection App → Border,
@@ -15,13 +15,26 @@ import java.util.HashSet;
  */
 final class OutboundHeaders {
 
-    private static final Set<String> DROPPED = Set.of("host", "connection", "keep-alive", "transfer-encoding", "te",
-            "trailer", "trailers", "upgrade", "content-length", "expect", "via", "forwarded", "proxy-connection",
-            "proxy-authorization", "proxy-authenticate", "http2-settings");
+    private static final Set<String> DROPPED = Set.of(
+            "host",
+            "connection",
+            "keep-alive",
+            "transfer-encoding",
+            "te",
+            "trailer",
+            "trailers",
+            "upgrade",
+            "content-length",
+            "expect",
+            "via",
+            "forwarded",
+            "proxy-connection",
+            "proxy-authorization",
+            "proxy-authenticate",
+            "http2-settings");
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
-    private OutboundHeaders() {
-    }
+    private OutboundHeaders() {}
 
     /**
      * Validates and filters App's headers.
@@ -43,7 +56,9 @@ final class OutboundHeaders {
                 throw new InvalidRequestException("headers: value of '%s' contains CR, LF or NUL".formatted(name));
             }
             String lower = name.toLowerCase(Locale.ROOT);
-            if (DROPPED.contains(lower) || lower.startsWith("proxy-") || lower.startsWith("x-forwarded-")
+            if (DROPPED.contains(lower)
+                    || lower.startsWith("proxy-")
+                    || lower.startsWith("x-forwarded-")
                     || named.contains(lower)) {
                 continue;
             }

@@ -26,5 +26,4 @@ public record PoolProperties(
         @DefaultValue("30s") Duration maxIdleTime,
         @DefaultValue("5m") Duration maxLifeTime,
         @DefaultValue("10s") Duration pendingAcquireTimeout,
-        @DefaultValue("10s") Duration evictionInterval) {
-}
+        @DefaultValue("10s") Duration evictionInterval) {}

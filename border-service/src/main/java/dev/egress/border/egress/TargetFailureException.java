@@ -15,15 +15,22 @@ final class TargetFailureException extends BorderException {
 
     private final transient TargetFailureReason reason;
 
-    private TargetFailureException(ProblemType type, TargetFailureReason reason, String detail, boolean targetContacted,
-                                   String technical, Throwable cause) {
+    private TargetFailureException(
+            ProblemType type,
+            TargetFailureReason reason,
+            String detail,
+            boolean targetContacted,
+            String technical,
+            Throwable cause) {
         super(problem(type, reason, detail, targetContacted, technical), cause);
         this.reason = reason;
     }
 
-    private static Problem problem(ProblemType type, TargetFailureReason reason, String detail, boolean targetContacted,
-                                   String technical) {
-        Problem problem = Problem.of(type, detail).withTargetContact(TargetContact.of(targetContacted)).withReason(reason);
+    private static Problem problem(
+            ProblemType type, TargetFailureReason reason, String detail, boolean targetContacted, String technical) {
+        Problem problem = Problem.of(type, detail)
+                .withTargetContact(TargetContact.of(targetContacted))
+                .withReason(reason);
         return technical == null || technical.isBlank() ? problem : problem.with("cause", technical);
     }
 
@@ -36,10 +43,10 @@ final class TargetFailureException extends BorderException {
      * @param cause           the error, or null
      * @return the failure
      */
-    static TargetFailureException unreachable(TargetFailureReason reason, boolean targetContacted, String technical,
-                                              Throwable cause) {
-        return new TargetFailureException(ProblemType.TARGET_UNREACHABLE, reason, reason.wording(), targetContacted,
-                technical, cause);
+    static TargetFailureException unreachable(
+            TargetFailureReason reason, boolean targetContacted, String technical, Throwable cause) {
+        return new TargetFailureException(
+                ProblemType.TARGET_UNREACHABLE, reason, reason.wording(), targetContacted, technical, cause);
     }
 
     /**
@@ -56,8 +63,13 @@ final class TargetFailureException extends BorderException {
 
     /** The request was sent and the answer could not be decoded: the target was certainly contacted. */
     static TargetFailureException protocolError(String technical) {
-        return new TargetFailureException(ProblemType.TARGET_PROTOCOL_ERROR, TargetFailureReason.MALFORMED_RESPONSE,
-                TargetFailureReason.MALFORMED_RESPONSE.wording(), true, technical, null);
+        return new TargetFailureException(
+                ProblemType.TARGET_PROTOCOL_ERROR,
+                TargetFailureReason.MALFORMED_RESPONSE,
+                TargetFailureReason.MALFORMED_RESPONSE.wording(),
+                true,
+                technical,
+                null);
     }
 
     /**

@@ -58,12 +58,19 @@ final class TargetTls {
             }
             TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trust.init(store);
-            log.info("Trusting {} CA certificate(s) from {} in addition to the JDK's defaults: {}", extra.size(), location,
-                    extra.stream().map(c -> c.getSubjectX500Principal().getName()).toList());
+            log.info(
+                    "Trusting {} CA certificate(s) from {} in addition to the JDK's defaults: {}",
+                    extra.size(),
+                    location,
+                    extra.stream()
+                            .map(c -> c.getSubjectX500Principal().getName())
+                            .toList());
             return new TargetTls(trust);
         } catch (GeneralSecurityException | IOException e) {
-            throw new IllegalStateException("egress.tls.trusted-certificates: cannot build a trust store from %s: %s"
-                    .formatted(location, e.getMessage()), e);
+            throw new IllegalStateException(
+                    "egress.tls.trusted-certificates: cannot build a trust store from %s: %s"
+                            .formatted(location, e.getMessage()),
+                    e);
         }
     }
 
@@ -77,19 +84,24 @@ final class TargetTls {
         if (trust == null) {
             return client;
         }
-        return client.secure(spec -> spec.sslContext(Http11SslContextSpec.forClient().configure(b -> b.trustManager(trust))));
+        return client.secure(
+                spec -> spec.sslContext(Http11SslContextSpec.forClient().configure(b -> b.trustManager(trust))));
     }
 
     private static List<X509Certificate> read(Path file) {
         try (InputStream in = Files.newInputStream(file)) {
-            Collection<? extends Certificate> parsed = CertificateFactory.getInstance("X.509").generateCertificates(in);
-            List<X509Certificate> certificates = parsed.stream().map(X509Certificate.class::cast).toList();
+            Collection<? extends Certificate> parsed =
+                    CertificateFactory.getInstance("X.509").generateCertificates(in);
+            List<X509Certificate> certificates =
+                    parsed.stream().map(X509Certificate.class::cast).toList();
             if (certificates.isEmpty()) {
-                throw new IllegalStateException("egress.tls.trusted-certificates: %s holds no PEM certificate".formatted(file));
+                throw new IllegalStateException(
+                        "egress.tls.trusted-certificates: %s holds no PEM certificate".formatted(file));
             }
             return certificates;
         } catch (IOException | GeneralSecurityException e) {
-            throw new IllegalStateException("egress.tls.trusted-certificates: cannot read %s: %s".formatted(file, e.getMessage()), e);
+            throw new IllegalStateException(
+                    "egress.tls.trusted-certificates: cannot read %s: %s".formatted(file, e.getMessage()), e);
         }
     }
 

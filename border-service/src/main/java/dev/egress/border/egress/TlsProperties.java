@@ -11,5 +11,4 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                            default ones (say, a customer's private CA); empty for the defaults only
  */
 @ConfigurationProperties("egress.tls")
-public record TlsProperties(@DefaultValue("") String trustedCertificates) {
-}
+public record TlsProperties(@DefaultValue("") String trustedCertificates) {}

@@ -14,9 +14,9 @@ import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
-import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
@@ -51,9 +51,13 @@ class OpsController {
      * @param draining     whether shutdown has started
      * @param ips          the IPs
      */
-    record BorderView(String borderId, String endpoint, String registration, long generation, boolean draining,
-                      List<IpView> ips) {
-    }
+    record BorderView(
+            String borderId,
+            String endpoint,
+            String registration,
+            long generation,
+            boolean draining,
+            List<IpView> ips) {}
 
     /**
      * One IP.
@@ -63,16 +67,14 @@ class OpsController {
      * @param status   its status
      * @param inFlight calls in flight from it
      */
-    record IpView(String ip, String bind, IpStatus status, int inFlight) {
-    }
+    record IpView(String ip, String bind, IpStatus status, int inFlight) {}
 
     /**
      * Body of a status change.
      *
      * @param status {@code ACTIVE}, {@code DRAINING} or {@code DISABLED}
      */
-    record StatusChange(String status) {
-    }
+    record StatusChange(String status) {}
 
     @GetMapping("/ops/v1/ips")
     BorderView list() {
@@ -85,8 +87,8 @@ class OpsController {
     }
 
     @PutMapping("/internal/v1/ips/{ip}")
-    Mono<BorderView> changeFromApp(ServerWebExchange exchange, @PathVariable("ip") String ip,
-                                   @RequestBody StatusChange change) {
+    Mono<BorderView> changeFromApp(
+            ServerWebExchange exchange, @PathVariable("ip") String ip, @RequestBody StatusChange change) {
         // The internal door's second factor: a token alone must not steer the fleet when the trust chain is on.
         clients.requireApp(exchange);
         return apply(ip, change);
@@ -102,19 +104,28 @@ class OpsController {
         }
         return Mono.fromFuture(() -> registrar.setStatus(egressIp, status))
                 .timeout(PUBLISH_WAIT)
-                .onErrorMap(e -> !(e instanceof IpNotHostedException),
-                        e -> new UnavailableException("applied locally, but the registry did not confirm the change: " + e))
+                .onErrorMap(
+                        e -> !(e instanceof IpNotHostedException),
+                        e -> new UnavailableException(
+                                "applied locally, but the registry did not confirm the change: " + e))
                 .map(published -> view(registrar.current()));
     }
 
     private BorderView view(Announcement a) {
-        return new BorderView(a.borderId().value(), a.endpoint().toString(), registrar.state().name(),
-                registrar.publishedGeneration(), calls.draining(),
-                a.ips().stream().map(i -> new IpView(i.ip().value(), i.bind().value(), i.status(), calls.inFlight(i.ip()))).toList());
+        return new BorderView(
+                a.borderId().value(),
+                a.endpoint().toString(),
+                registrar.state().name(),
+                registrar.publishedGeneration(),
+                calls.draining(),
+                a.ips().stream()
+                        .map(i -> new IpView(i.ip().value(), i.bind().value(), i.status(), calls.inFlight(i.ip())))
+                        .toList());
     }
 
     private static IpStatus parseStatus(String text) {
-        return IpStatus.fromName(text).orElseThrow(() ->
-                new InvalidRequestException("status: '%s' (expected: %s)".formatted(text, IpStatus.choices())));
+        return IpStatus.fromName(text)
+                .orElseThrow(() ->
+                        new InvalidRequestException("status: '%s' (expected: %s)".formatted(text, IpStatus.choices())));
     }
 }

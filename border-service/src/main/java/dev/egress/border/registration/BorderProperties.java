@@ -29,5 +29,4 @@ public record BorderProperties(
         @NotEmpty List<String> ips,
         @NotNull URI advertisedUrl,
         @DefaultValue("20s") Duration drainTimeout,
-        @DefaultValue("ACTIVE") IpStatus initialStatus) {
-}
+        @DefaultValue("ACTIVE") IpStatus initialStatus) {}

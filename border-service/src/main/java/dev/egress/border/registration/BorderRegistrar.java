@@ -12,9 +12,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.function.UnaryOperator;
 
 /**
  * Publish side of this Border: owns the local announcement (what the egress path checks on every call)
@@ -41,7 +41,8 @@ public final class BorderRegistrar {
         this.local = new AtomicReference<>(initial);
         for (RegistrationState s : RegistrationState.values()) {
             Gauge.builder("border.registration.state", () -> state() == s ? 1 : 0)
-                    .tag("state", s.name()).description("1 for the registration's current state")
+                    .tag("state", s.name())
+                    .description("1 for the registration's current state")
                     .register(meters);
         }
     }
@@ -53,7 +54,11 @@ public final class BorderRegistrar {
         }
         Announcement initial = local.get();
         Registration r = registry.register(initial);
-        r.onStateChange(s -> log.info("Registration of {} is {}; ips {}", initial.borderId(), s, local.get().ips()));
+        r.onStateChange(s -> log.info(
+                "Registration of {} is {}; ips {}",
+                initial.borderId(),
+                s,
+                local.get().ips()));
         registration = r;
         log.info("Registering {} at {} with ips {}", initial.borderId(), initial.endpoint(), initial.ips());
     }

@@ -19,10 +19,13 @@ import org.springframework.context.annotation.Configuration;
 class RegistrationConfiguration {
 
     @Bean
-    BorderRegistrar borderRegistrar(BorderRegistry registry, BorderProperties border, HostedIps hosted, MeterRegistry meters) {
+    BorderRegistrar borderRegistrar(
+            BorderRegistry registry, BorderProperties border, HostedIps hosted, MeterRegistry meters) {
         List<AnnouncedIp> ips = hosted.bindByPublic().entrySet().stream()
-                .map(e -> new AnnouncedIp(e.getKey(), e.getValue(), border.initialStatus())).toList();
-        Announcement initial = Announcement.initial(BorderId.of(border.id()), border.advertisedUrl(), ips, Instant.now());
+                .map(e -> new AnnouncedIp(e.getKey(), e.getValue(), border.initialStatus()))
+                .toList();
+        Announcement initial =
+                Announcement.initial(BorderId.of(border.id()), border.advertisedUrl(), ips, Instant.now());
         return new BorderRegistrar(registry, initial, meters);
     }
 

@@ -20,10 +20,12 @@ class ServerTimeoutsConfiguration {
 
     @Bean
     NettyServerCustomizer slowClientDeadlines(ServerTimeoutsProperties timeouts) {
-        log.info("Listening port deadlines: request headers {}, request body {}, idle {}",
-                timeouts.requestHeaderTimeout(), timeouts.requestTimeout(), timeouts.idleTimeout());
-        return server -> server
-                .idleTimeout(timeouts.idleTimeout())
+        log.info(
+                "Listening port deadlines: request headers {}, request body {}, idle {}",
+                timeouts.requestHeaderTimeout(),
+                timeouts.requestTimeout(),
+                timeouts.idleTimeout());
+        return server -> server.idleTimeout(timeouts.idleTimeout())
                 .requestTimeout(timeouts.requestTimeout())
                 .doOnChannelInit((observer, channel, remote) -> {
                     if (attach(channel, timeouts)) {
@@ -32,18 +34,22 @@ class ServerTimeoutsConfiguration {
                     SslHandler tls = channel.pipeline().get(SslHandler.class);
                     if (tls != null) {
                         // TLS with ALPN: the HTTP/1.1 codec appears only once the handshake chose HTTP/1.1.
-                        channel.pipeline().addAfter(channel.pipeline().context(tls).name(), "egress.headerDeadline.alpn",
-                                new ChannelInboundHandlerAdapter() {
-                                    @Override
-                                    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-                                        // The negotiation handler after this one rebuilds the pipeline synchronously.
-                                        ctx.fireUserEventTriggered(event);
-                                        if (event instanceof SslHandshakeCompletionEvent) {
-                                            ctx.pipeline().remove(this);
-                                            attach(ctx.channel(), timeouts);
-                                        }
-                                    }
-                                });
+                        channel.pipeline()
+                                .addAfter(
+                                        channel.pipeline().context(tls).name(),
+                                        "egress.headerDeadline.alpn",
+                                        new ChannelInboundHandlerAdapter() {
+                                            @Override
+                                            public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+                                                // The negotiation handler after this one rebuilds the pipeline
+                                                // synchronously.
+                                                ctx.fireUserEventTriggered(event);
+                                                if (event instanceof SslHandshakeCompletionEvent) {
+                                                    ctx.pipeline().remove(this);
+                                                    attach(ctx.channel(), timeouts);
+                                                }
+                                            }
+                                        });
                     }
                 });
     }
@@ -55,6 +61,6 @@ class ServerTimeoutsConfiguration {
      * @return true when an HTTP/1.1 decoder was found (the deadline is attached, or already was)
      */
     private static boolean attach(Channel channel, ServerTimeoutsProperties timeouts) {
-        return RequestHeaderDeadline.attachFromFirstByte(channel, timeouts.requestHeaderTimeout(), () -> { });
+        return RequestHeaderDeadline.attachFromFirstByte(channel, timeouts.requestHeaderTimeout(), () -> {});
     }
 }

@@ -18,9 +18,10 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("egress.server")
-public record ServerTimeoutsProperties(@DefaultValue("10s") Duration requestHeaderTimeout,
-                                       @DefaultValue("30s") Duration requestTimeout,
-                                       @DefaultValue("120s") Duration idleTimeout) {
+public record ServerTimeoutsProperties(
+        @DefaultValue("10s") Duration requestHeaderTimeout,
+        @DefaultValue("30s") Duration requestTimeout,
+        @DefaultValue("120s") Duration idleTimeout) {
 
     /** Checks that every deadline is positive. */
     public ServerTimeoutsProperties {
@@ -31,7 +32,8 @@ public record ServerTimeoutsProperties(@DefaultValue("10s") Duration requestHead
 
     private static void check(String name, Duration value) {
         if (value == null || value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException("egress.server.%s: %s (expected: a positive duration)".formatted(name, value));
+            throw new IllegalArgumentException(
+                    "egress.server.%s: %s (expected: a positive duration)".formatted(name, value));
         }
     }
 }

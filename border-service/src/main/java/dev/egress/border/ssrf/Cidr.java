@@ -45,16 +45,21 @@ record Cidr(IPAddress block) {
         String trimmed = text == null ? "" : text.strip();
         int slash = trimmed.indexOf('/');
         if (slash >= 0 && !PREFIX.matcher(trimmed.substring(slash + 1)).matches()) {
-            throw new IllegalArgumentException("'%s' (expected: a decimal prefix length without leading zeros)".formatted(text));
+            throw new IllegalArgumentException(
+                    "'%s' (expected: a decimal prefix length without leading zeros)".formatted(text));
         }
         // null for anything that is not a strict literal (getAddress never throws for a bad string)
         IPAddress address = new IPAddressString(trimmed, STRICT).getAddress();
         if (address == null) {
-            throw new IllegalArgumentException("'%s' (expected: an IP literal such as 10.0.0.0/8 or fd00::/8)".formatted(text));
+            throw new IllegalArgumentException(
+                    "'%s' (expected: an IP literal such as 10.0.0.0/8 or fd00::/8)".formatted(text));
         }
         Cidr cidr = new Cidr(address);
-        if (!address.getLower().withoutPrefixLength().equals(cidr.block.getLower().withoutPrefixLength())) {
-            throw new IllegalArgumentException("'%s' has bits set past the prefix (expected: %s)".formatted(text, cidr));
+        if (!address.getLower()
+                .withoutPrefixLength()
+                .equals(cidr.block.getLower().withoutPrefixLength())) {
+            throw new IllegalArgumentException(
+                    "'%s' has bits set past the prefix (expected: %s)".formatted(text, cidr));
         }
         return cidr;
     }
@@ -86,14 +91,29 @@ record Cidr(IPAddress block) {
 
     private static IPAddressStringParameters strict() {
         IPAddressStringParameters.Builder builder = new IPAddressStringParameters.Builder()
-                .allowEmpty(false).allowAll(false).allowSingleSegment(false).allowPrefixOnly(false)
-                .allowPrefix(true).allowMask(false).allowWildcardedSeparator(false)
-                .setRangeOptions(RangeParameters.NO_RANGE).allow_inet_aton(false);
-        builder.getIPv4AddressParametersBuilder().allowLeadingZeros(false).allowUnlimitedLeadingZeros(false)
+                .allowEmpty(false)
+                .allowAll(false)
+                .allowSingleSegment(false)
+                .allowPrefixOnly(false)
+                .allowPrefix(true)
+                .allowMask(false)
+                .allowWildcardedSeparator(false)
+                .setRangeOptions(RangeParameters.NO_RANGE)
+                .allow_inet_aton(false);
+        builder.getIPv4AddressParametersBuilder()
+                .allowLeadingZeros(false)
+                .allowUnlimitedLeadingZeros(false)
                 // The library counts "/0" as a leading zero; PREFIX below refuses "/08" instead.
-                .allowPrefixLengthLeadingZeros(true).allowBinary(false).allowPrefixesBeyondAddressSize(false);
-        builder.getIPv6AddressParametersBuilder().allowMixed(true).allowZone(false).allowBase85(false)
-                .allowBinary(false).allowPrefixesBeyondAddressSize(false).allowPrefixLengthLeadingZeros(true);
+                .allowPrefixLengthLeadingZeros(true)
+                .allowBinary(false)
+                .allowPrefixesBeyondAddressSize(false);
+        builder.getIPv6AddressParametersBuilder()
+                .allowMixed(true)
+                .allowZone(false)
+                .allowBase85(false)
+                .allowBinary(false)
+                .allowPrefixesBeyondAddressSize(false)
+                .allowPrefixLengthLeadingZeros(true);
         return builder.toParams();
     }
 }

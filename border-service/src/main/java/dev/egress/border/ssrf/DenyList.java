@@ -17,16 +17,34 @@ enum DenyList {
     ; // no instances: the lists and static checks only
 
     static final List<Cidr> IPV4 = parse(
-            "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
-            "192.0.0.0/24", "192.0.2.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24",
-            "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4", "255.255.255.255/32",
+            "0.0.0.0/8",
+            "10.0.0.0/8",
+            "100.64.0.0/10",
+            "127.0.0.0/8",
+            "169.254.0.0/16",
+            "172.16.0.0/12",
+            "192.0.0.0/24",
+            "192.0.2.0/24",
+            "192.168.0.0/16",
+            "198.18.0.0/15",
+            "198.51.100.0/24",
+            "203.0.113.0/24",
+            "224.0.0.0/4",
+            "240.0.0.0/4",
+            "255.255.255.255/32",
             // 6to4 relay anycast (RFC 7526, deprecated): traffic there is tunnelled to wherever a relay decides.
             "192.88.99.0/24",
             // Azure WireServer / host agent: a metadata endpoint outside link-local space.
             "168.63.129.16/32");
 
     static final List<Cidr> IPV6 = parse(
-            "::/128", "::1/128", "fc00::/7", "fe80::/10", "ff00::/8", "2001:db8::/32", "fd00:ec2::254/128",
+            "::/128",
+            "::1/128",
+            "fc00::/7",
+            "fe80::/10",
+            "ff00::/8",
+            "2001:db8::/32",
+            "fd00:ec2::254/128",
             // IPv4-compatible (deprecated) ::a.b.c.d: no legitimate public use.
             "::/96",
             // Local-use IPv4/IPv6 translation prefix (RFC 8215): a NAT64 inside the operator's network.
@@ -35,7 +53,13 @@ enum DenyList {
             "::ffff:0:0:0/96",
             // Deprecated site-local (RFC 3879), discard-only (RFC 6666), benchmarking (RFC 5180),
             // ORCHID v1 and v2 (RFC 4843, 7343), documentation (RFC 9637), SRv6 SIDs (RFC 9602).
-            "fec0::/10", "100::/64", "2001:2::/48", "2001:10::/28", "2001:20::/28", "3fff::/20", "5f00::/16");
+            "fec0::/10",
+            "100::/64",
+            "2001:2::/48",
+            "2001:10::/28",
+            "2001:20::/28",
+            "3fff::/20",
+            "5f00::/16");
 
     private static final Cidr COMPATIBLE = Cidr.parse("::/96");
     private static final Cidr SIIT = Cidr.parse("::ffff:0:0:0/96");

@@ -24,7 +24,8 @@ public final class DnsFailedException extends BorderException {
     }
 
     static DnsFailedException busy(String name, int limit) {
-        return new DnsFailedException("%d deliveries already wait on the DNS answer for '%s'".formatted(limit, name), null);
+        return new DnsFailedException(
+                "%d deliveries already wait on the DNS answer for '%s'".formatted(limit, name), null);
     }
 
     static DnsFailedException failed(String name, Throwable cause) {

@@ -23,9 +23,9 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("egress.dns")
-public record DnsProperties(@DefaultValue List<String> servers,
-                            @DefaultValue("2s") Duration queryTimeout,
-                            @DefaultValue("5s") Duration resolveTimeout,
-                            @DefaultValue("8") @Min(1) @Max(64) int maxQueriesPerResolve,
-                            @DefaultValue("64") @Min(1) int maxPendingPerName) {
-}
+public record DnsProperties(
+        @DefaultValue List<String> servers,
+        @DefaultValue("2s") Duration queryTimeout,
+        @DefaultValue("5s") Duration resolveTimeout,
+        @DefaultValue("8") @Min(1) @Max(64) int maxQueriesPerResolve,
+        @DefaultValue("64") @Min(1) int maxPendingPerName) {}

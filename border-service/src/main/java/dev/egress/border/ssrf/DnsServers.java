@@ -6,8 +6,7 @@ import java.net.InetSocketAddress;
 /** Parses {@code egress.dns.servers} entries: an IP literal (a DNS server cannot be found by name) and an optional port. */
 final class DnsServers {
 
-    private DnsServers() {
-    }
+    private DnsServers() {}
 
     static InetSocketAddress parse(String text) {
         String host = text;
@@ -27,7 +26,8 @@ final class DnsServers {
             port = port(text.substring(text.indexOf(':') + 1));
         }
         if (host.contains("/")) {
-            throw new IllegalArgumentException("'%s' is a range (expected: ip:port, e.g. 10.0.0.10:53)".formatted(host));
+            throw new IllegalArgumentException(
+                    "'%s' is a range (expected: ip:port, e.g. 10.0.0.10:53)".formatted(host));
         }
         // Strict literal parsing: never InetAddress.getByName on text that might be a name.
         InetAddress address = Cidr.parse(host).block().getLower().toInetAddress();

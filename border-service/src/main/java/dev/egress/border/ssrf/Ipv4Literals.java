@@ -67,13 +67,26 @@ enum Ipv4Literals {
 
     private static IPAddressStringParameters inetAton() {
         IPAddressStringParameters.Builder builder = new IPAddressStringParameters.Builder()
-                .allowEmpty(false).allowAll(false).allowSingleSegment(true).allowPrefix(false).allowMask(false)
-                .allowPrefixOnly(false).allowIPv6(false).allowWildcardedSeparator(false)
+                .allowEmpty(false)
+                .allowAll(false)
+                .allowSingleSegment(true)
+                .allowPrefix(false)
+                .allowMask(false)
+                .allowPrefixOnly(false)
+                .allowIPv6(false)
+                .allowWildcardedSeparator(false)
                 .setRangeOptions(RangeParameters.NO_RANGE);
-        builder.getIPv4AddressParametersBuilder().allow_inet_aton(true).allow_inet_aton_hex(true)
-                .allow_inet_aton_octal(true).allow_inet_aton_joined_segments(true).allow_inet_aton_leading_zeros(true)
-                .allow_inet_aton_extraneous_digits(false).allow_inet_aton_single_segment_mask(false)
-                .allowBinary(false).allowLeadingZeros(true).allowUnlimitedLeadingZeros(true);
+        builder.getIPv4AddressParametersBuilder()
+                .allow_inet_aton(true)
+                .allow_inet_aton_hex(true)
+                .allow_inet_aton_octal(true)
+                .allow_inet_aton_joined_segments(true)
+                .allow_inet_aton_leading_zeros(true)
+                .allow_inet_aton_extraneous_digits(false)
+                .allow_inet_aton_single_segment_mask(false)
+                .allowBinary(false)
+                .allowLeadingZeros(true)
+                .allowUnlimitedLeadingZeros(true);
         return builder.toParams();
     }
 }

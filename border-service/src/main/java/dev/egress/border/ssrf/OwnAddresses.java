@@ -24,8 +24,7 @@ final class OwnAddresses {
 
     static final Duration REFRESH = Duration.ofSeconds(5);
 
-    private record Interfaces(Set<IPAddress> addresses, long readAtNanos) {
-    }
+    private record Interfaces(Set<IPAddress> addresses, long readAtNanos) {}
 
     /** Reads the addresses of this host's interfaces. */
     @FunctionalInterface

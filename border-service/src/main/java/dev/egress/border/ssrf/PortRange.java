@@ -31,7 +31,8 @@ record PortRange(int from, int to) {
             }
             return new PortRange(port(text.substring(0, dash)), port(text.substring(dash + 1)));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("ports: '%s' (expected: a port or a range such as 8000-8999)".formatted(text));
+            throw new IllegalArgumentException(
+                    "ports: '%s' (expected: a port or a range such as 8000-8999)".formatted(text));
         }
     }
 

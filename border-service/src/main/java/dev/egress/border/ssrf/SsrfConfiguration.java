@@ -43,7 +43,9 @@ class SsrfConfiguration {
             log.warn("SSRF guard: ranges exempt from the deny list (egress.ssrf.allowed-ranges): {}", allowed);
         }
         if (!denied.isEmpty()) {
-            log.info("SSRF guard: operator ranges denied on top of the deny list (egress.ssrf.denied-ranges): {}", denied);
+            log.info(
+                    "SSRF guard: operator ranges denied on top of the deny list (egress.ssrf.denied-ranges): {}",
+                    denied);
         }
         return new SsrfGuard(allowed, denied, own);
     }
@@ -62,10 +64,14 @@ class SsrfConfiguration {
                 .consolidateCacheSize(4096);
         if (!servers.isEmpty()) {
             builder.nameServerProvider(new SequentialDnsServerAddressStreamProvider(servers));
-            log.info("Egress DNS: servers {} (egress.dns.servers), query timeout {}, resolve timeout {}",
-                    servers, dns.queryTimeout(), dns.resolveTimeout());
+            log.info(
+                    "Egress DNS: servers {} (egress.dns.servers), query timeout {}, resolve timeout {}",
+                    servers,
+                    dns.queryTimeout(),
+                    dns.resolveTimeout());
         }
-        return new VettingResolverGroup(guard, new DnsAddressResolverGroup(builder), dns.resolveTimeout(), dns.maxPendingPerName());
+        return new VettingResolverGroup(
+                guard, new DnsAddressResolverGroup(builder), dns.resolveTimeout(), dns.maxPendingPerName());
     }
 
     /** Parses every non-blank entry; a bad one stops startup naming the property and the entry. */
@@ -78,7 +84,8 @@ class SsrfConfiguration {
             try {
                 out.add(parser.apply(entry.strip()));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("%s: invalid entry '%s': %s".formatted(property, entry.strip(), e.getMessage()), e);
+                throw new IllegalArgumentException(
+                        "%s: invalid entry '%s': %s".formatted(property, entry.strip(), e.getMessage()), e);
             }
         }
         return List.copyOf(out);

@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  */
 public final class SsrfGuard {
 
-    private static final Pattern HOST_NAME = Pattern.compile("[a-z0-9_]([a-z0-9_-]{0,62})(\\.[a-z0-9_]([a-z0-9_-]{0,62}))*\\.?");
+    private static final Pattern HOST_NAME =
+            Pattern.compile("[a-z0-9_]([a-z0-9_-]{0,62})(\\.[a-z0-9_]([a-z0-9_-]{0,62}))*\\.?");
 
     /** A blocking name lookup, for {@link #resolveAndVet} (the egress path resolves without blocking). */
     @FunctionalInterface
@@ -48,8 +49,7 @@ public final class SsrfGuard {
      * @param port    the effective port
      * @param literal the address when the host is an IP literal (already vetted), else null
      */
-    public record VettedUrl(URI uri, String host, int port, InetAddress literal) {
-    }
+    public record VettedUrl(URI uri, String host, int port, InetAddress literal) {}
 
     private final List<AllowedRange> allowed;
     private final List<Cidr> denied;
@@ -105,10 +105,11 @@ public final class SsrfGuard {
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
-            throw new TargetDeniedException(DenialReason.SCHEME_NOT_ALLOWED,
-                    "url: scheme '%s' (expected: http or https)".formatted(scheme));
+            throw new TargetDeniedException(
+                    DenialReason.SCHEME_NOT_ALLOWED, "url: scheme '%s' (expected: http or https)".formatted(scheme));
         }
-        if (uri.getRawUserInfo() != null || (uri.getRawAuthority() != null && uri.getRawAuthority().contains("@"))) {
+        if (uri.getRawUserInfo() != null
+                || (uri.getRawAuthority() != null && uri.getRawAuthority().contains("@"))) {
             throw new TargetDeniedException(DenialReason.USERINFO_NOT_ALLOWED, "url: user info is not allowed");
         }
         String rawHost = uri.getHost();
@@ -134,7 +135,8 @@ public final class SsrfGuard {
         }
         int port = explicitPort == -1 ? (scheme.equals("https") ? 443 : 80) : explicitPort;
         if (port < 1 || port > 65535) {
-            throw new TargetDeniedException(DenialReason.INVALID_PORT, "url: port %d (expected: 1..65535)".formatted(port));
+            throw new TargetDeniedException(
+                    DenialReason.INVALID_PORT, "url: port %d (expected: 1..65535)".formatted(port));
         }
         return vetHost(uri, scheme, rawHost, explicitPort, port);
     }
@@ -154,14 +156,16 @@ public final class SsrfGuard {
         } else if (Ipv4Literals.looksNumeric(host)) {
             IPAddress v4 = Ipv4Literals.parseLenient(host);
             if (v4 == null) {
-                throw new TargetDeniedException(DenialReason.INVALID_HOST, "url: host '%s' is not a valid IPv4 address".formatted(host));
+                throw new TargetDeniedException(
+                        DenialReason.INVALID_HOST, "url: host '%s' is not a valid IPv4 address".formatted(host));
             }
             literal = Addresses.toInet(v4);
             uriHost = literal.getHostAddress();
         } else if (HOST_NAME.matcher(host).matches() && host.length() <= 253) {
             uriHost = host;
         } else {
-            throw new TargetDeniedException(DenialReason.INVALID_HOST, "url: host '%s' is not a valid name".formatted(host));
+            throw new TargetDeniedException(
+                    DenialReason.INVALID_HOST, "url: host '%s' is not a valid name".formatted(host));
         }
         if (literal != null) {
             vetAddress(literal, port);
@@ -188,7 +192,8 @@ public final class SsrfGuard {
         if (Ipv4Literals.looksNumeric(h)) {
             IPAddress v4 = Ipv4Literals.parseLenient(h);
             if (v4 == null) {
-                throw new TargetDeniedException(DenialReason.INVALID_HOST, "host '%s' is not a valid IPv4 address".formatted(h));
+                throw new TargetDeniedException(
+                        DenialReason.INVALID_HOST, "host '%s' is not a valid IPv4 address".formatted(h));
             }
             return Optional.of(Addresses.toInet(v4));
         }
@@ -262,34 +267,39 @@ public final class SsrfGuard {
         String shown = a.toCanonicalString();
         for (Cidr range : denied) {
             if (range.contains(a)) {
-                throw new TargetDeniedException(DenialReason.OPERATOR_DENIED,
+                throw new TargetDeniedException(
+                        DenialReason.OPERATOR_DENIED,
                         "%s is in the operator's denied range %s".formatted(shown, range));
             }
             for (IPv4Address e : embedded) {
                 if (range.contains(e)) {
-                    throw new TargetDeniedException(DenialReason.OPERATOR_DENIED,
+                    throw new TargetDeniedException(
+                            DenialReason.OPERATOR_DENIED,
                             "%s embeds %s, in the operator's denied range %s".formatted(shown, e, range));
                 }
             }
         }
         if (own.isOwnListener(a, port)) {
-            throw new TargetDeniedException(DenialReason.OWN_ADDRESS,
+            throw new TargetDeniedException(
+                    DenialReason.OWN_ADDRESS,
                     "%s port %d is this Border's own listening address".formatted(shown, port));
         }
         AllowedRange allowing = allowing(a, port);
         if (allowing != null && own.isOwnHost(a) && !allowing.explicitPorts()) {
-            throw new TargetDeniedException(DenialReason.OWN_ADDRESS,
-                    "%s is an address of this host; only an allowed range naming port %d may reopen it".formatted(shown, port));
+            throw new TargetDeniedException(
+                    DenialReason.OWN_ADDRESS,
+                    "%s is an address of this host; only an allowed range naming port %d may reopen it"
+                            .formatted(shown, port));
         }
         for (IPv4Address e : embedded) {
             Cidr range = DenyList.denyingRange(e);
             if (range != null) {
-                throw new TargetDeniedException(DenialReason.DENIED_RANGE,
-                        "%s embeds %s, in the denied range %s".formatted(shown, e, range));
+                throw new TargetDeniedException(
+                        DenialReason.DENIED_RANGE, "%s embeds %s, in the denied range %s".formatted(shown, e, range));
             }
             if (own.isOwnHost(e)) {
-                throw new TargetDeniedException(DenialReason.OWN_ADDRESS,
-                        "%s embeds %s, an address of this host".formatted(shown, e));
+                throw new TargetDeniedException(
+                        DenialReason.OWN_ADDRESS, "%s embeds %s, an address of this host".formatted(shown, e));
             }
         }
         if (allowing != null) {
@@ -297,12 +307,15 @@ public final class SsrfGuard {
         }
         Cidr range = DenyList.denyingRange(a);
         if (range != null) {
-            throw new TargetDeniedException(DenialReason.DENIED_RANGE, "%s is in the denied range %s".formatted(shown, range));
+            throw new TargetDeniedException(
+                    DenialReason.DENIED_RANGE, "%s is in the denied range %s".formatted(shown, range));
         }
         if (own.isOwnHost(a)) {
             // Outside every deny range, yet this host: the node's own address under hostNetwork.
-            throw new TargetDeniedException(DenialReason.OWN_ADDRESS,
-                    "%s is an address of this host; only an allowed range naming port %d may reopen it".formatted(shown, port));
+            throw new TargetDeniedException(
+                    DenialReason.OWN_ADDRESS,
+                    "%s is an address of this host; only an allowed range naming port %d may reopen it"
+                            .formatted(shown, port));
         }
     }
 
@@ -319,13 +332,15 @@ public final class SsrfGuard {
         int zone = text.indexOf('%');
         String bare = zone < 0 ? text : text.substring(0, zone);
         if (bare.isEmpty() || !bare.matches("[0-9a-f:.]+") || !bare.contains(":")) {
-            throw new TargetDeniedException(DenialReason.INVALID_HOST, "url: host '[%s]' is not a valid IPv6 address".formatted(text));
+            throw new TargetDeniedException(
+                    DenialReason.INVALID_HOST, "url: host '[%s]' is not a valid IPv6 address".formatted(text));
         }
         try {
             // A colon makes this a literal parse: InetAddress never resolves it.
             return InetAddress.getByName(bare);
         } catch (UnknownHostException e) {
-            throw new TargetDeniedException(DenialReason.INVALID_HOST, "url: host '[%s]' is not a valid IPv6 address".formatted(text));
+            throw new TargetDeniedException(
+                    DenialReason.INVALID_HOST, "url: host '[%s]' is not a valid IPv6 address".formatted(text));
         }
     }
 }

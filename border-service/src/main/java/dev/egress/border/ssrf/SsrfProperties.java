@@ -18,5 +18,6 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("egress.ssrf")
-public record SsrfProperties(@DefaultValue List<String> allowedRanges, @DefaultValue List<String> deniedRanges) {
-}
+public record SsrfProperties(
+        @DefaultValue List<String> allowedRanges,
+        @DefaultValue List<String> deniedRanges) {}

@@ -17,7 +17,10 @@ public final class TargetDeniedException extends BorderException {
      * @param detail what exactly was refused
      */
     public TargetDeniedException(DenialReason reason, String detail) {
-        super(Problem.of(ProblemType.TARGET_DENIED, detail).withTargetContact(TargetContact.NONE).withReason(reason),
+        super(
+                Problem.of(ProblemType.TARGET_DENIED, detail)
+                        .withTargetContact(TargetContact.NONE)
+                        .withReason(reason),
                 null);
         this.reason = reason;
     }

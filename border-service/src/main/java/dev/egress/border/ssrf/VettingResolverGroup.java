@@ -15,11 +15,11 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.Locale;
 
 /**
  * The only resolver the egress clients use. Names are resolved by Netty's non-blocking DNS resolver
@@ -59,7 +59,8 @@ public final class VettingResolverGroup extends AddressResolverGroup<InetSocketA
     @Override
     protected AddressResolver<InetSocketAddress> newResolver(EventExecutor executor) {
         if (!(executor instanceof EventLoop)) {
-            throw new IllegalStateException("unsupported executor type: " + executor.getClass().getName() + " (expected: EventLoop)");
+            throw new IllegalStateException(
+                    "unsupported executor type: " + executor.getClass().getName() + " (expected: EventLoop)");
         }
         return new Resolver(executor, dns.getResolver(executor));
     }
@@ -122,11 +123,15 @@ public final class VettingResolverGroup extends AddressResolverGroup<InetSocketA
                 return;
             }
             Future<List<InetSocketAddress>> lookup = names.resolveAll(unresolved);
-            ScheduledFuture<?> deadline = executor().schedule(() -> {
-                if (promise.tryFailure(DnsFailedException.timeout(name, resolveTimeout))) {
-                    lookup.cancel(false);
-                }
-            }, resolveTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            ScheduledFuture<?> deadline = executor()
+                    .schedule(
+                            () -> {
+                                if (promise.tryFailure(DnsFailedException.timeout(name, resolveTimeout))) {
+                                    lookup.cancel(false);
+                                }
+                            },
+                            resolveTimeout.toNanos(),
+                            TimeUnit.NANOSECONDS);
             lookup.addListener(done -> {
                 deadline.cancel(false);
                 release(name, waiting);
@@ -138,7 +143,9 @@ public final class VettingResolverGroup extends AddressResolverGroup<InetSocketA
                     return;
                 }
                 try {
-                    List<InetAddress> addresses = lookup.getNow().stream().map(InetSocketAddress::getAddress).toList();
+                    List<InetAddress> addresses = lookup.getNow().stream()
+                            .map(InetSocketAddress::getAddress)
+                            .toList();
                     promise.trySuccess(sockets(guard.vetResolved(name, port, addresses), port));
                 } catch (RuntimeException e) {
                     promise.tryFailure(e);

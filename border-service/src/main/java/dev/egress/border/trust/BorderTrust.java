@@ -16,8 +16,8 @@ import dev.egress.discovery.trust.TrustBundle;
  * @param id       the SPIFFE id the identity must keep naming
  * @param apps     the trust manager for App client certificates
  */
-public record BorderTrust(ReloadingFile<Identity> identity, ReloadingFile<TrustBundle> appCa, SpiffeId id,
-                          PeerTrustManager apps) {
+public record BorderTrust(
+        ReloadingFile<Identity> identity, ReloadingFile<TrustBundle> appCa, SpiffeId id, PeerTrustManager apps) {
 
     /**
      * Assembles the material for one Border.
@@ -28,9 +28,9 @@ public record BorderTrust(ReloadingFile<Identity> identity, ReloadingFile<TrustB
      * @param borderId    this Border
      * @return the material
      */
-    public static BorderTrust of(ReloadingFile<Identity> identity, ReloadingFile<TrustBundle> appCa, String trustDomain,
-                                 BorderId borderId) {
-        return new BorderTrust(identity, appCa, SpiffeId.border(trustDomain, borderId),
-                PeerTrustManager.apps(appCa, trustDomain));
+    public static BorderTrust of(
+            ReloadingFile<Identity> identity, ReloadingFile<TrustBundle> appCa, String trustDomain, BorderId borderId) {
+        return new BorderTrust(
+                identity, appCa, SpiffeId.border(trustDomain, borderId), PeerTrustManager.apps(appCa, trustDomain));
     }
 }

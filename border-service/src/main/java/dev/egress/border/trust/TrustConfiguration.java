@@ -1,7 +1,7 @@
 package dev.egress.border.trust;
 
-import dev.egress.border.registration.BorderProperties;
 import dev.egress.border.SecurityProperties;
+import dev.egress.border.registration.BorderProperties;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.discovery.AnnouncementWriter;
 import dev.egress.discovery.BorderId;
@@ -69,8 +69,10 @@ class TrustConfiguration {
         ReloadingFile<TrustBundle> appCa = files.watchPeerCa();
         BorderTrust material = BorderTrust.of(identity, appCa, trust.domain(), BorderId.of(border.id()));
         requireNamesThisBorder(identity.get(), material.id());
-        log.info("Trust: serving TLS and signing announcements as {}; forwards accepted from App certificates of {}",
-                material.id(), trust.appCa());
+        log.info(
+                "Trust: serving TLS and signing announcements as {}; forwards accepted from App certificates of {}",
+                material.id(),
+                trust.appCa());
         return TrustMode.secure(material);
     }
 
@@ -78,13 +80,16 @@ class TrustConfiguration {
         List<SpiffeId> named = SpiffeId.of(identity.leaf());
         if (!named.contains(expected)) {
             throw new TrustMaterialException(("egress.trust.certificate: names %s (expected: %s, from egress.border.id "
-                    + "and egress.trust.domain)").formatted(named.isEmpty() ? "no SPIFFE URI SAN" : named, expected));
+                            + "and egress.trust.domain)")
+                    .formatted(named.isEmpty() ? "no SPIFFE URI SAN" : named, expected));
         }
     }
 
     @Bean
     AnnouncementWriter announcementWriter(TrustMode mode) {
-        return mode.material().<AnnouncementWriter>map(t -> new AnnouncementSigner(t.identity())).orElseGet(AnnouncementWriter::unsigned);
+        return mode.material()
+                .<AnnouncementWriter>map(t -> new AnnouncementSigner(t.identity()))
+                .orElseGet(AnnouncementWriter::unsigned);
     }
 
     @Bean
@@ -105,12 +110,15 @@ class TrustConfiguration {
         BorderTrust material = mode.material().get();
         material.identity().onChange(next -> {
             if (!SpiffeId.of(next.leaf()).contains(material.id())) {
-                log.error("Rotated egress.trust.certificate names {} (expected: {}): Apps will refuse this Border",
-                        SpiffeId.of(next.leaf()), material.id());
+                log.error(
+                        "Rotated egress.trust.certificate names {} (expected: {}): Apps will refuse this Border",
+                        SpiffeId.of(next.leaf()),
+                        material.id());
             }
             registrar.ifAvailable(r -> r.republish().whenComplete((published, failure) -> {
                 if (failure == null) {
-                    log.info("Republished the announcement signed with the rotated certificate (generation {})",
+                    log.info(
+                            "Republished the announcement signed with the rotated certificate (generation {})",
                             published.generation());
                 } else {
                     log.warn("Could not republish after a certificate rotation: {}", failure.toString());
@@ -118,7 +126,8 @@ class TrustConfiguration {
             }));
         });
         SslContext context = serverContext(material);
-        return server -> http2(server).protocol(HttpProtocol.HTTP11, HttpProtocol.H2).secure(spec -> spec.sslContext(context));
+        return server ->
+                http2(server).protocol(HttpProtocol.HTTP11, HttpProtocol.H2).secure(spec -> spec.sslContext(context));
     }
 
     /**
@@ -137,10 +146,12 @@ class TrustConfiguration {
             return SslContextBuilder.forServer(new KeyManagerFactoryWrapper(new IdentityKeyManager(trust.identity())))
                     .trustManager(trust.apps())
                     .clientAuth(ClientAuth.OPTIONAL)
-                    .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                    .applicationProtocolConfig(new ApplicationProtocolConfig(
+                            ApplicationProtocolConfig.Protocol.ALPN,
                             ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
                             ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
-                            ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1))
+                            ApplicationProtocolNames.HTTP_2,
+                            ApplicationProtocolNames.HTTP_1_1))
                     .build();
         } catch (SSLException e) {
             throw new TrustMaterialException("cannot build the Border's TLS context", e);

@@ -19,9 +19,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param checkInterval how often the files are compared for a rotation
  */
 @ConfigurationProperties("egress.trust")
-public record TrustProperties(@DefaultValue("") String certificate, @DefaultValue("") String privateKey,
-                              @DefaultValue("") String appCa, @DefaultValue("egress.local") String domain,
-                              @DefaultValue("2s") Duration checkInterval) {
+public record TrustProperties(
+        @DefaultValue("") String certificate,
+        @DefaultValue("") String privateKey,
+        @DefaultValue("") String appCa,
+        @DefaultValue("egress.local") String domain,
+        @DefaultValue("2s") Duration checkInterval) {
 
     /** Trims the paths. */
     public TrustProperties {

@@ -6,8 +6,8 @@ import dev.egress.discovery.EgressIp;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.Test;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
 
 class AdmissionTest {
 

@@ -36,12 +36,16 @@ class DrainOnShutdownTest {
     @BeforeEach
     void start() throws Exception {
         sink = RecordingSink.start();
-        border = new SpringApplicationBuilder(BorderApplication.class, InMemoryRegistryConfiguration.class).run(
-                "--server.port=0", "--egress.border.id=border-drain", "--egress.border.ips=127.0.0.8",
-                "--egress.border.advertised-url=http://127.0.0.1:8181",
-                "--egress.security.internal-token=" + Tokens.INTERNAL, "--egress.security.insecure-local=true",
-                "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
-                "--egress.border.drain-timeout=30s");
+        border = new SpringApplicationBuilder(BorderApplication.class, InMemoryRegistryConfiguration.class)
+                .run(
+                        "--server.port=0",
+                        "--egress.border.id=border-drain",
+                        "--egress.border.ips=127.0.0.8",
+                        "--egress.border.advertised-url=http://127.0.0.1:8181",
+                        "--egress.security.internal-token=" + Tokens.INTERNAL,
+                        "--egress.security.insecure-local=true",
+                        "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
+                        "--egress.border.drain-timeout=30s");
     }
 
     @AfterEach
@@ -56,7 +60,8 @@ class DrainOnShutdownTest {
     void publishesDrainingThenLetsInFlightCallsFinishThenReleasesTheSlot() {
         InMemoryBorderRegistry registry = border.getBean(InMemoryBorderRegistry.class);
         Admission admission = border.getBean(Admission.class);
-        WebClient client = WebClient.create("http://127.0.0.1:" + ((WebServerApplicationContext) border).getWebServer().getPort());
+        WebClient client = WebClient.create("http://127.0.0.1:"
+                + ((WebServerApplicationContext) border).getWebServer().getPort());
         sink.reply(new RecordingSink.Reply(200, "finished", Duration.ofSeconds(3), Map.of()));
 
         CompletableFuture<ForwardResponse> inFlight = forward(client).toFuture();
@@ -65,24 +70,36 @@ class DrainOnShutdownTest {
         await().atMost(Duration.ofSeconds(30)).until(admission::draining);
 
         // Still listening while draining, but taking nothing new.
-        assertThat(forward(client).map(r -> 200).onErrorResume(WebClientResponseException.class,
-                e -> Mono.just(e.getStatusCode().value())).block(Duration.ofSeconds(30))).isEqualTo(409);
+        assertThat(forward(client)
+                        .map(r -> 200)
+                        .onErrorResume(
+                                WebClientResponseException.class,
+                                e -> Mono.just(e.getStatusCode().value()))
+                        .block(Duration.ofSeconds(30)))
+                .isEqualTo(409);
 
         assertThat(inFlight.join().body()).isEqualTo("finished");
         shutdown.join();
         List<InMemoryBorderRegistry.Event> events = registry.events();
         assertThat(events).hasSize(3);
-        assertThat(((InMemoryBorderRegistry.Published) events.get(0)).announcement().statusOf(EgressIp.of("127.0.0.8")))
+        assertThat(((InMemoryBorderRegistry.Published) events.get(0))
+                        .announcement()
+                        .statusOf(EgressIp.of("127.0.0.8")))
                 .contains(IpStatus.ACTIVE);
-        assertThat(((InMemoryBorderRegistry.Published) events.get(1)).announcement().statusOf(EgressIp.of("127.0.0.8")))
+        assertThat(((InMemoryBorderRegistry.Published) events.get(1))
+                        .announcement()
+                        .statusOf(EgressIp.of("127.0.0.8")))
                 .contains(IpStatus.DRAINING);
         assertThat(events.get(2)).isInstanceOf(InMemoryBorderRegistry.Released.class);
     }
 
     private Mono<ForwardResponse> forward(WebClient client) {
-        return client.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
+        return client.post()
+                .uri("/internal/v1/egress")
+                .header("Authorization", "Bearer " + Tokens.INTERNAL)
                 .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(new ForwardRequest("d", "127.0.0.8", sink.baseUri() + "/", "POST", Map.of(), "x"))
-                .retrieve().bodyToMono(ForwardResponse.class);
+                .retrieve()
+                .bodyToMono(ForwardResponse.class);
     }
 }

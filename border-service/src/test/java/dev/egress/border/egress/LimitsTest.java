@@ -6,11 +6,11 @@ import static org.awaitility.Awaitility.await;
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.Tokens;
+import dev.egress.border.testing.TricklingTarget;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.testing.RecordingSink;
-import dev.egress.border.testing.TricklingTarget;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -18,29 +18,32 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 @LocalBorderTest({
-        "egress.border.id=border-limits",
-        "egress.border.ips=127.0.0.2,127.0.0.3",
-        BorderTestProperties.LOCAL,
-        BorderTestProperties.LOOPBACK_TARGETS,
-        "egress.limits.max-concurrency-per-ip=1",
-        "egress.limits.max-request-body=1KB",
-        // Above the 3 s the slow sink below takes, so only the trickling target hits it.
-        "egress.limits.call-timeout=6s"})
+    "egress.border.id=border-limits",
+    "egress.border.ips=127.0.0.2,127.0.0.3",
+    BorderTestProperties.LOCAL,
+    BorderTestProperties.LOOPBACK_TARGETS,
+    "egress.limits.max-concurrency-per-ip=1",
+    "egress.limits.max-request-body=1KB",
+    // Above the 3 s the slow sink below takes, so only the trickling target hits it.
+    "egress.limits.call-timeout=6s"
+})
 class LimitsTest {
 
     static RecordingSink sink;
 
     @Autowired
     WebTestClient web;
+
     @Autowired
     Admission admission;
+
     @LocalServerPort
     int port;
 
@@ -58,17 +61,27 @@ class LimitsTest {
     void refusesACallOverTheIpsConcurrencyLimitButNotOnAnotherIp() {
         sink.reply(new RecordingSink.Reply(200, "slow", Duration.ofSeconds(3), Map.of()));
         // WebTestClient blocks until the answer; the slow call needs a client that does not.
-        Mono<ForwardResponse> slow = WebClient.create("http://127.0.0.1:" + port).post().uri("/internal/v1/egress")
-                .header("Authorization", "Bearer " + Tokens.INTERNAL).contentType(MediaType.APPLICATION_JSON)
+        Mono<ForwardResponse> slow = WebClient.create("http://127.0.0.1:" + port)
+                .post()
+                .uri("/internal/v1/egress")
+                .header("Authorization", "Bearer " + Tokens.INTERNAL)
+                .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(new ForwardRequest("slow", "127.0.0.2", sink.baseUri() + "/", "POST", Map.of(), "x"))
-                .retrieve().bodyToMono(ForwardResponse.class);
+                .retrieve()
+                .bodyToMono(ForwardResponse.class);
 
         StepVerifier.create(slow)
                 .then(() -> {
-                    await().atMost(Duration.ofSeconds(30)).until(() -> admission.inFlight(EgressIp.of("127.0.0.2")) == 1);
-                    forward("127.0.0.2").expectStatus().isEqualTo(429)
-                            .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:too-many-requests")
-                            .jsonPath("$.targetContacted").isEqualTo(false);
+                    await().atMost(Duration.ofSeconds(30))
+                            .until(() -> admission.inFlight(EgressIp.of("127.0.0.2")) == 1);
+                    forward("127.0.0.2")
+                            .expectStatus()
+                            .isEqualTo(429)
+                            .expectBody()
+                            .jsonPath("$.type")
+                            .isEqualTo("urn:egress:problem:too-many-requests")
+                            .jsonPath("$.targetContacted")
+                            .isEqualTo(false);
                     sink.reply(RecordingSink.Reply.ok());
                     forward("127.0.0.3").expectStatus().isOk().expectBody().returnResult();
                 })
@@ -82,22 +95,36 @@ class LimitsTest {
     void refusesAnEnvelopeFarOverTheCapWithPayloadTooLarge() {
         String huge = "{\"deliveryId\":\"d\",\"sourceIp\":\"127.0.0.2\",\"url\":\"http://127.0.0.1/\",\"body\":\""
                 + "x".repeat(2 * 1024 * 1024) + "\"}";
-        web.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
-                .contentType(MediaType.APPLICATION_JSON).bodyValue(huge).exchange()
-                .expectStatus().isEqualTo(413)
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:payload-too-large");
+        web.post()
+                .uri("/internal/v1/egress")
+                .header("Authorization", "Bearer " + Tokens.INTERNAL)
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(huge)
+                .exchange()
+                .expectStatus()
+                .isEqualTo(413)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:payload-too-large");
     }
 
     @Test
     void cutsOffATargetThatTricklesItsAnswerAndFreesTheSlot() throws Exception {
         try (TricklingTarget target = TricklingTarget.start()) {
-            web.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
+            web.post()
+                    .uri("/internal/v1/egress")
+                    .header("Authorization", "Bearer " + Tokens.INTERNAL)
                     .contentType(MediaType.APPLICATION_JSON)
-                    .bodyValue(new ForwardRequest("d", "127.0.0.3", "http://127.0.0.1:" + target.port() + "/", "POST", Map.of(), "x"))
+                    .bodyValue(new ForwardRequest(
+                            "d", "127.0.0.3", "http://127.0.0.1:" + target.port() + "/", "POST", Map.of(), "x"))
                     .exchange()
-                    .expectStatus().isEqualTo(504)
-                    .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:target-timeout")
-                    .jsonPath("$.targetContacted").isEqualTo(true);
+                    .expectStatus()
+                    .isEqualTo(504)
+                    .expectBody()
+                    .jsonPath("$.type")
+                    .isEqualTo("urn:egress:problem:target-timeout")
+                    .jsonPath("$.targetContacted")
+                    .isEqualTo(true);
 
             // The bytes kept coming faster than the response timeout; only the call deadline ended it.
             assertThat(target.bytesSent()).isGreaterThan(1);
@@ -107,8 +134,11 @@ class LimitsTest {
     }
 
     private WebTestClient.ResponseSpec forward(String ip) {
-        return web.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
+        return web.post()
+                .uri("/internal/v1/egress")
+                .header("Authorization", "Bearer " + Tokens.INTERNAL)
                 .contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(new ForwardRequest("d", ip, sink.baseUri() + "/", "POST", Map.of(), "x")).exchange();
+                .bodyValue(new ForwardRequest("d", ip, sink.baseUri() + "/", "POST", Map.of(), "x"))
+                .exchange();
     }
 }

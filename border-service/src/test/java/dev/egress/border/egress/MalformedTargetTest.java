@@ -22,10 +22,11 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** A target that answers with broken HTTP gets a typed problem, and the log does not grow with it. */
 @LocalBorderTest({
-        "egress.border.id=border-garbage",
-        "egress.border.ips=127.0.0.2",
-        BorderTestProperties.LOCAL,
-        BorderTestProperties.LOOPBACK_TARGETS})
+    "egress.border.id=border-garbage",
+    "egress.border.ips=127.0.0.2",
+    BorderTestProperties.LOCAL,
+    BorderTestProperties.LOOPBACK_TARGETS
+})
 @ExtendWith(OutputCaptureExtension.class)
 class MalformedTargetTest {
 
@@ -46,7 +47,8 @@ class MalformedTargetTest {
 
     static String answer(String kind) {
         return switch (kind) {
-            case "oversized-header" -> "HTTP/1.1 200 OK\r\nX-Big: " + "a".repeat(20_000) + "\r\nContent-Length: 0\r\n\r\n";
+            case "oversized-header" ->
+                "HTTP/1.1 200 OK\r\nX-Big: " + "a".repeat(20_000) + "\r\nContent-Length: 0\r\n\r\n";
             case "oversized-status-line" -> "HTTP/1.1 200 " + "O".repeat(10_000) + "\r\nContent-Length: 0\r\n\r\n";
             case "garbage" -> "\u0000\u0001BLAH BLAH\r\n\r\nmore garbage\r\n\r\n";
             case "bad-chunk" -> "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nZZZZ\r\nxx\r\n0\r\n\r\n";
@@ -57,23 +59,43 @@ class MalformedTargetTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"oversized-header", "oversized-status-line", "garbage", "bad-chunk", "two-lengths", "log-injection"})
+    @ValueSource(
+            strings = {
+                "oversized-header",
+                "oversized-status-line",
+                "garbage",
+                "bad-chunk",
+                "two-lengths",
+                "log-injection"
+            })
     void answersTargetProtocolErrorWithOneRateLimitedLogLineAndNoStackTraces(String kind, CapturedOutput output) {
         target.answer(answer(kind).getBytes(StandardCharsets.ISO_8859_1));
         int before = output.getAll().length();
         for (int i = 0; i < 20; i++) {
-            web.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
+            web.post()
+                    .uri("/internal/v1/egress")
+                    .header("Authorization", "Bearer " + Tokens.INTERNAL)
                     .contentType(MediaType.APPLICATION_JSON)
-                    .bodyValue(new ForwardRequest("d" + i, "127.0.0.2", "http://127.0.0.1:" + target.port() + "/hook", "POST", Map.of(), "{}"))
+                    .bodyValue(new ForwardRequest(
+                            "d" + i,
+                            "127.0.0.2",
+                            "http://127.0.0.1:" + target.port() + "/hook",
+                            "POST",
+                            Map.of(),
+                            "{}"))
                     .exchange()
-                    .expectStatus().isEqualTo(502)
+                    .expectStatus()
+                    .isEqualTo(502)
                     .expectBody()
-                    .jsonPath("$.type").isEqualTo("urn:egress:problem:target-protocol-error")
-                    .jsonPath("$.targetContacted").isEqualTo(true);
+                    .jsonPath("$.type")
+                    .isEqualTo("urn:egress:problem:target-protocol-error")
+                    .jsonPath("$.targetContacted")
+                    .isEqualTo(true);
         }
         String logged = output.getAll().substring(before);
         assertThat(logged).doesNotContain("\tat io.netty").doesNotContain("\tat reactor.");
-        assertThat(logged.lines().filter(l -> l.contains("malformed response")).count()).isLessThanOrEqualTo(1);
+        assertThat(logged.lines().filter(l -> l.contains("malformed response")).count())
+                .isLessThanOrEqualTo(1);
         assertThat(logged.lines().filter(l -> l.startsWith("FAKE LOG LINE"))).isEmpty();
     }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.testing.BorderTestProperties;
-import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.InMemoryBorderRegistry;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.EgressIp;
@@ -29,19 +29,22 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * the real NAT is exercised by system-tests' PublicAddressNatIT.
  */
 @LocalBorderTest({
-        "egress.border.id=border-nat",
-        "egress.border.ips=127.0.0.5=127.0.0.2,127.0.0.3",
-        BorderTestProperties.LOCAL,
-        BorderTestProperties.OPERATOR,
-        BorderTestProperties.LOOPBACK_TARGETS})
+    "egress.border.id=border-nat",
+    "egress.border.ips=127.0.0.5=127.0.0.2,127.0.0.3",
+    BorderTestProperties.LOCAL,
+    BorderTestProperties.OPERATOR,
+    BorderTestProperties.LOOPBACK_TARGETS
+})
 class NatMappedForwardTest {
 
     static RecordingSink sink;
 
     @Autowired
     WebTestClient web;
+
     @Autowired
     BorderRegistrar registrar;
+
     @Autowired
     InMemoryBorderRegistry registry;
 
@@ -63,25 +66,35 @@ class NatMappedForwardTest {
 
     @Test
     void announcesThePublicAddressAsTheIpAndTheBindAddressBesideIt() {
-        assertThat(registry.held().ips()).containsExactly(
-                new AnnouncedIp(EgressIp.of("127.0.0.2"), EgressIp.of("127.0.0.5"), IpStatus.ACTIVE),
-                new AnnouncedIp(EgressIp.of("127.0.0.3"), IpStatus.ACTIVE));
+        assertThat(registry.held().ips())
+                .containsExactly(
+                        new AnnouncedIp(EgressIp.of("127.0.0.2"), EgressIp.of("127.0.0.5"), IpStatus.ACTIVE),
+                        new AnnouncedIp(EgressIp.of("127.0.0.3"), IpStatus.ACTIVE));
     }
 
     @Test
     void sendsFromTheBindAddressWhenAskedForThePublicOneAndReportsTheBindAddress() throws Exception {
-        ForwardResponse response = forward("127.0.0.2").expectStatus().isOk()
-                .expectBody(ForwardResponse.class).returnResult().getResponseBody();
+        ForwardResponse response = forward("127.0.0.2")
+                .expectStatus()
+                .isOk()
+                .expectBody(ForwardResponse.class)
+                .returnResult()
+                .getResponseBody();
 
         assertThat(response.sourceIp()).isEqualTo("127.0.0.5");
-        assertThat(sink.received()).singleElement()
+        assertThat(sink.received())
+                .singleElement()
                 .satisfies(r -> assertThat(r.peer()).isEqualTo(InetAddress.getByName("127.0.0.5")));
     }
 
     @Test
     void refusesARequestNamingTheBindAddressAsNotHosted() {
-        forward("127.0.0.5").expectStatus().isNotFound()
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:ip-not-hosted");
+        forward("127.0.0.5")
+                .expectStatus()
+                .isNotFound()
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:ip-not-hosted");
         assertThat(sink.received()).isEmpty();
     }
 
@@ -89,23 +102,37 @@ class NatMappedForwardTest {
     void refusesThePublicAddressWhileItIsNotActive() {
         registrar.setStatus(EgressIp.of("127.0.0.2"), IpStatus.DRAINING).join();
 
-        forward("127.0.0.2").expectStatus().isEqualTo(409)
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:ip-not-active");
+        forward("127.0.0.2")
+                .expectStatus()
+                .isEqualTo(409)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:ip-not-active");
         assertThat(sink.received()).isEmpty();
     }
 
     @Test
     void theOpsViewShowsBothAddresses() {
-        web.get().uri("/ops/v1/ips").header("Authorization", "Bearer " + Tokens.OPERATOR).exchange()
-                .expectStatus().isOk().expectBody()
-                .jsonPath("$.ips[?(@.ip == '127.0.0.2')].bind").isEqualTo("127.0.0.5")
-                .jsonPath("$.ips[?(@.ip == '127.0.0.3')].bind").isEqualTo("127.0.0.3");
+        web.get()
+                .uri("/ops/v1/ips")
+                .header("Authorization", "Bearer " + Tokens.OPERATOR)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.ips[?(@.ip == '127.0.0.2')].bind")
+                .isEqualTo("127.0.0.5")
+                .jsonPath("$.ips[?(@.ip == '127.0.0.3')].bind")
+                .isEqualTo("127.0.0.3");
     }
 
     private WebTestClient.ResponseSpec forward(String sourceIp) {
-        return web.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
+        return web.post()
+                .uri("/internal/v1/egress")
+                .header("Authorization", "Bearer " + Tokens.INTERNAL)
                 .contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(new ForwardRequest("d-" + sourceIp, sourceIp, sink.baseUri() + "/hook", "POST", Map.of(), "{}"))
+                .bodyValue(
+                        new ForwardRequest("d-" + sourceIp, sourceIp, sink.baseUri() + "/hook", "POST", Map.of(), "{}"))
                 .exchange();
     }
 }

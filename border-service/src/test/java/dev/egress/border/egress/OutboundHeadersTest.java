@@ -11,9 +11,21 @@ class OutboundHeadersTest {
 
     @Test
     void keepsEndToEndHeadersAndDropsHopByHopOnes() {
-        assertThat(OutboundHeaders.filter(Map.of("Content-Type", "application/json", "X-Signature", "s",
-                "Authorization", "Bearer target-token", "Proxy-Connection", "keep-alive", "Via", "1.1 app",
-                "Forwarded", "for=10.0.0.1", "Expect", "100-continue")))
+        assertThat(OutboundHeaders.filter(Map.of(
+                        "Content-Type",
+                        "application/json",
+                        "X-Signature",
+                        "s",
+                        "Authorization",
+                        "Bearer target-token",
+                        "Proxy-Connection",
+                        "keep-alive",
+                        "Via",
+                        "1.1 app",
+                        "Forwarded",
+                        "for=10.0.0.1",
+                        "Expect",
+                        "100-continue")))
                 .containsOnlyKeys("Content-Type", "X-Signature", "Authorization");
     }
 

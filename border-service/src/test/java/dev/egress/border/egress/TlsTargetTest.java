@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.LocalBorderTest;
-import dev.egress.discovery.testing.TestCertificates;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.testing.RecordingSink;
+import dev.egress.discovery.testing.TestCertificates;
 import java.net.InetAddress;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -23,10 +23,11 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** https targets: delivered from the bound IP with the certificate and host name verified, refused otherwise. */
 @LocalBorderTest({
-        "egress.border.id=border-tls",
-        "egress.border.ips=127.0.0.2,127.0.0.3",
-        BorderTestProperties.LOCAL,
-        BorderTestProperties.LOOPBACK_TARGETS})
+    "egress.border.id=border-tls",
+    "egress.border.ips=127.0.0.2,127.0.0.3",
+    BorderTestProperties.LOCAL,
+    BorderTestProperties.LOOPBACK_TARGETS
+})
 class TlsTargetTest {
 
     /** Trusted through egress.tls.trusted-certificates. */
@@ -70,7 +71,11 @@ class TlsTargetTest {
     @Test
     void deliversToAnHttpsTargetFromTheRequestedIpWithTheNameVerified() throws Exception {
         ForwardResponse response = forward("127.0.0.3", "https://localhost:" + trustedSink.port() + "/tls")
-                .expectStatus().isOk().expectBody(ForwardResponse.class).returnResult().getResponseBody();
+                .expectStatus()
+                .isOk()
+                .expectBody(ForwardResponse.class)
+                .returnResult()
+                .getResponseBody();
 
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.sourceIp()).isEqualTo("127.0.0.3");
@@ -85,31 +90,48 @@ class TlsTargetTest {
     void refusesACertificateThatDoesNotNameTheHost() {
         // Same trusted certificate, but it names localhost and the URL names 127.0.0.1.
         forward("127.0.0.2", "https://127.0.0.1:" + trustedSink.port() + "/tls")
-                .expectStatus().isEqualTo(502)
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:target-unreachable")
-                .jsonPath("$.targetContacted").isEqualTo(false);
+                .expectStatus()
+                .isEqualTo(502)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:target-unreachable")
+                .jsonPath("$.targetContacted")
+                .isEqualTo(false);
         assertThat(trustedSink.received()).isEmpty();
     }
 
     @Test
     void refusesACertificateNoTrustedAuthoritySigned() {
         forward("127.0.0.2", "https://localhost:" + untrustedSink.port() + "/tls")
-                .expectStatus().isEqualTo(502)
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:target-unreachable")
-                .jsonPath("$.targetContacted").isEqualTo(false);
+                .expectStatus()
+                .isEqualTo(502)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:target-unreachable")
+                .jsonPath("$.targetContacted")
+                .isEqualTo(false);
         assertThat(untrustedSink.received()).isEmpty();
     }
 
     @Test
     void keepsPlainHttpForAnHttpTarget() {
-        forward("127.0.0.2", plainSink.baseUri() + "/plain").expectStatus().isOk().expectBody().returnResult();
-        assertThat(plainSink.received()).singleElement().satisfies(r -> assertThat(r.path()).isEqualTo("/plain"));
+        forward("127.0.0.2", plainSink.baseUri() + "/plain")
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+        assertThat(plainSink.received())
+                .singleElement()
+                .satisfies(r -> assertThat(r.path()).isEqualTo("/plain"));
     }
 
     private WebTestClient.ResponseSpec forward(String sourceIp, String url) {
-        return web.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
+        return web.post()
+                .uri("/internal/v1/egress")
+                .header("Authorization", "Bearer " + Tokens.INTERNAL)
                 .contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(new ForwardRequest("d", sourceIp, url, "POST", Map.of("Content-Type", "text/plain"), "hello"))
+                .bodyValue(
+                        new ForwardRequest("d", sourceIp, url, "POST", Map.of("Content-Type", "text/plain"), "hello"))
                 .exchange();
     }
 }

@@ -3,8 +3,8 @@ package dev.egress.border.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.border.testing.BorderTestProperties;
-import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.InMemoryBorderRegistry;
+import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
@@ -16,37 +16,52 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 @LocalBorderTest({
-        "egress.border.id=border-ops",
-        "egress.border.ips=127.0.0.7,127.0.0.8",
-        BorderTestProperties.LOCAL,
-        BorderTestProperties.OPERATOR})
+    "egress.border.id=border-ops",
+    "egress.border.ips=127.0.0.7,127.0.0.8",
+    BorderTestProperties.LOCAL,
+    BorderTestProperties.OPERATOR
+})
 class OpsApiTest {
 
     @Autowired
     WebTestClient web;
+
     @Autowired
     InMemoryBorderRegistry registry;
 
     @Test
     void listsEveryIpWithItsStatusAndTheRegistrationState() {
-        web.get().uri("/ops/v1/ips").header("Authorization", "Bearer " + Tokens.OPERATOR).exchange()
-                .expectStatus().isOk()
+        web.get()
+                .uri("/ops/v1/ips")
+                .header("Authorization", "Bearer " + Tokens.OPERATOR)
+                .exchange()
+                .expectStatus()
+                .isOk()
                 .expectBody()
-                .jsonPath("$.borderId").isEqualTo("border-ops")
-                .jsonPath("$.registration").isEqualTo("REGISTERED")
-                .jsonPath("$.ips[0].ip").isEqualTo("127.0.0.7")
-                .jsonPath("$.ips[1].ip").isEqualTo("127.0.0.8")
-                .jsonPath("$.ips[0].inFlight").isEqualTo(0);
+                .jsonPath("$.borderId")
+                .isEqualTo("border-ops")
+                .jsonPath("$.registration")
+                .isEqualTo("REGISTERED")
+                .jsonPath("$.ips[0].ip")
+                .isEqualTo("127.0.0.7")
+                .jsonPath("$.ips[1].ip")
+                .isEqualTo("127.0.0.8")
+                .jsonPath("$.ips[0].inFlight")
+                .isEqualTo(0);
     }
 
     @Test
     void republishesTheWholeAnnouncementWhenAnOperatorChangesAStatus() {
         long before = registry.held().generation();
 
-        put("127.0.0.8", "draining").expectStatus().isOk()
+        put("127.0.0.8", "draining")
+                .expectStatus()
+                .isOk()
                 .expectBody()
-                .jsonPath("$.ips[?(@.ip == '127.0.0.8')].status").isEqualTo("DRAINING")
-                .jsonPath("$.ips[?(@.ip == '127.0.0.7')].status").isEqualTo("ACTIVE");
+                .jsonPath("$.ips[?(@.ip == '127.0.0.8')].status")
+                .isEqualTo("DRAINING")
+                .jsonPath("$.ips[?(@.ip == '127.0.0.7')].status")
+                .isEqualTo("ACTIVE");
 
         assertThat(registry.held().generation()).isGreaterThan(before);
         assertThat(registry.held().statusOf(EgressIp.of("127.0.0.8"))).contains(IpStatus.DRAINING);
@@ -58,38 +73,66 @@ class OpsApiTest {
 
     @Test
     void answersNotHostedForAnUnknownIp() {
-        put("127.0.0.9", "DISABLED").expectStatus().isNotFound()
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:ip-not-hosted");
+        put("127.0.0.9", "DISABLED")
+                .expectStatus()
+                .isNotFound()
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:ip-not-hosted");
         put("not-an-ip", "DISABLED").expectStatus().isNotFound().expectBody().returnResult();
     }
 
     @Test
     void answersInvalidRequestForAnUnknownStatus() {
-        put("127.0.0.7", "SLEEPING").expectStatus().isBadRequest()
-                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:invalid-request");
+        put("127.0.0.7", "SLEEPING")
+                .expectStatus()
+                .isBadRequest()
+                .expectHeader()
+                .contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:invalid-request");
         assertThat(registry.held().statusOf(EgressIp.of("127.0.0.7"))).contains(IpStatus.ACTIVE);
     }
 
     @Test
     void namesEveryStatusWhenRefusingAnUnknownOne() {
-        put("127.0.0.7", "SLEEPING").expectStatus().isBadRequest()
-                .expectBody().jsonPath("$.detail").value(detail -> assertThat((String) detail)
+        put("127.0.0.7", "SLEEPING")
+                .expectStatus()
+                .isBadRequest()
+                .expectBody()
+                .jsonPath("$.detail")
+                .value(detail -> assertThat((String) detail)
                         .contains("(expected: " + IpStatus.choices() + ")")
-                        .contains(Arrays.stream(IpStatus.values()).map(Enum::name).toList()));
+                        .contains(
+                                Arrays.stream(IpStatus.values()).map(Enum::name).toList()));
     }
 
     @Test
     void appChangesAStatusOnTheInternalRouteWithTheInternalTokenOnly() {
-        web.put().uri("/internal/v1/ips/{ip}", "127.0.0.7").header("Authorization", "Bearer " + Tokens.OPERATOR)
-                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("status", "DISABLED")).exchange()
-                .expectStatus().isUnauthorized().expectBody().returnResult();
+        web.put()
+                .uri("/internal/v1/ips/{ip}", "127.0.0.7")
+                .header("Authorization", "Bearer " + Tokens.OPERATOR)
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("status", "DISABLED"))
+                .exchange()
+                .expectStatus()
+                .isUnauthorized()
+                .expectBody()
+                .returnResult();
         assertThat(registry.held().statusOf(EgressIp.of("127.0.0.7"))).contains(IpStatus.ACTIVE);
 
-        web.put().uri("/internal/v1/ips/{ip}", "127.0.0.7").header("Authorization", "Bearer " + Tokens.INTERNAL)
-                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("status", "DISABLED")).exchange()
-                .expectStatus().isOk()
-                .expectBody().jsonPath("$.ips[?(@.ip == '127.0.0.7')].status").isEqualTo("DISABLED");
+        web.put()
+                .uri("/internal/v1/ips/{ip}", "127.0.0.7")
+                .header("Authorization", "Bearer " + Tokens.INTERNAL)
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("status", "DISABLED"))
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.ips[?(@.ip == '127.0.0.7')].status")
+                .isEqualTo("DISABLED");
         assertThat(registry.held().statusOf(EgressIp.of("127.0.0.7"))).contains(IpStatus.DISABLED);
 
         put("127.0.0.7", "ACTIVE").expectStatus().isOk().expectBody().returnResult();
@@ -97,16 +140,29 @@ class OpsApiTest {
 
     @Test
     void anUnknownPathIsA404NotFoundAsOnApp() {
-        web.get().uri("/ops/v1/nowhere").header("Authorization", "Bearer " + Tokens.OPERATOR).exchange()
-                .expectStatus().isNotFound()
-                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:not-found")
-                .jsonPath("$.detail").isEqualTo("no endpoint answers GET /ops/v1/nowhere")
-                .jsonPath("$.targetContacted").isEqualTo(false);
+        web.get()
+                .uri("/ops/v1/nowhere")
+                .header("Authorization", "Bearer " + Tokens.OPERATOR)
+                .exchange()
+                .expectStatus()
+                .isNotFound()
+                .expectHeader()
+                .contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:not-found")
+                .jsonPath("$.detail")
+                .isEqualTo("no endpoint answers GET /ops/v1/nowhere")
+                .jsonPath("$.targetContacted")
+                .isEqualTo(false);
     }
 
     private WebTestClient.ResponseSpec put(String ip, String status) {
-        return web.put().uri("/ops/v1/ips/{ip}", ip).header("Authorization", "Bearer " + Tokens.OPERATOR)
-                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("status", status)).exchange();
+        return web.put()
+                .uri("/ops/v1/ips/{ip}", ip)
+                .header("Authorization", "Bearer " + Tokens.OPERATOR)
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("status", status))
+                .exchange();
     }
 }

@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -29,22 +30,23 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
-import java.net.SocketTimeoutException;
 
 /** Clients that send their request slowly are cut off; the Border keeps serving everyone else. */
 @LocalBorderTest({
-        "egress.border.id=border-slow",
-        "egress.border.ips=127.0.0.2",
-        BorderTestProperties.LOCAL,
-        BorderTestProperties.LOOPBACK_TARGETS,
-        // Short so that the test is quick; the default is 10 s.
-        "egress.server.request-header-timeout=1500ms"})
+    "egress.border.id=border-slow",
+    "egress.border.ips=127.0.0.2",
+    BorderTestProperties.LOCAL,
+    BorderTestProperties.LOOPBACK_TARGETS,
+    // Short so that the test is quick; the default is 10 s.
+    "egress.server.request-header-timeout=1500ms"
+})
 class SlowClientsTest {
 
     private static final int SLOW_CLIENTS = 500;
 
     @Autowired
     WebTestClient web;
+
     @LocalServerPort
     int port;
 
@@ -61,15 +63,19 @@ class SlowClientsTest {
             }
             // One header byte every 5 s per connection: far more often than any idle timer would allow.
             int[] sent = new int[SLOW_CLIENTS];
-            trickle.scheduleAtFixedRate(() -> {
-                for (int i = 0; i < SLOW_CLIENTS; i++) {
-                    try {
-                        slow.get(i).write(ByteBuffer.wrap(head, sent[i]++ % head.length, 1));
-                    } catch (IOException closed) {
-                        // Closed by the Border: that is the point.
-                    }
-                }
-            }, 0, 5, TimeUnit.SECONDS);
+            trickle.scheduleAtFixedRate(
+                    () -> {
+                        for (int i = 0; i < SLOW_CLIENTS; i++) {
+                            try {
+                                slow.get(i).write(ByteBuffer.wrap(head, sent[i]++ % head.length, 1));
+                            } catch (IOException closed) {
+                                // Closed by the Border: that is the point.
+                            }
+                        }
+                    },
+                    0,
+                    5,
+                    TimeUnit.SECONDS);
             // And one that sends a byte every 200 ms: the deadline counts from the first byte, not from the last.
             AtomicBoolean fastTrickleClosed = new AtomicBoolean();
             Thread fast = new Thread(() -> fastTrickleClosed.set(trickleUntilClosed(head)), "fast-trickle");
@@ -78,19 +84,37 @@ class SlowClientsTest {
 
             // Deliveries go on meanwhile.
             for (int i = 0; i < 3; i++) {
-                web.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
+                web.post()
+                        .uri("/internal/v1/egress")
+                        .header("Authorization", "Bearer " + Tokens.INTERNAL)
                         .contentType(MediaType.APPLICATION_JSON)
-                        .bodyValue(new ForwardRequest("d" + i, "127.0.0.2", sink.baseUri() + "/during-" + i, "POST", Map.of(), "{}"))
-                        .exchange().expectStatus().isOk().expectBody().returnResult();
+                        .bodyValue(new ForwardRequest(
+                                "d" + i, "127.0.0.2", sink.baseUri() + "/during-" + i, "POST", Map.of(), "{}"))
+                        .exchange()
+                        .expectStatus()
+                        .isOk()
+                        .expectBody()
+                        .returnResult();
             }
             assertThat(sink.received()).hasSize(3);
 
-            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                    .untilAsserted(() -> assertThat(slow.stream().filter(SlowClientsTest::isOpen).count()).isZero());
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(200))
+                    .untilAsserted(() -> assertThat(slow.stream()
+                                    .filter(SlowClientsTest::isOpen)
+                                    .count())
+                            .isZero());
             Awaitility.await().atMost(Duration.ofSeconds(30)).untilTrue(fastTrickleClosed);
 
             // And the Border still serves whole requests.
-            web.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk().expectBody().returnResult();
+            web.get()
+                    .uri("/actuator/health/liveness")
+                    .exchange()
+                    .expectStatus()
+                    .isOk()
+                    .expectBody()
+                    .returnResult();
         } finally {
             trickle.shutdownNow();
             for (SocketChannel channel : slow) {
@@ -102,18 +126,22 @@ class SlowClientsTest {
     @Test
     void anHttp2ConnectionIsNotCutByTheHeaderDeadlineWhileItsCallWaitsForASlowTarget() throws Exception {
         try (RecordingSink sink = RecordingSink.start()) {
-            // Twice the header deadline: a deadline started by the h2c preface would close the connection under the call.
+            // Twice the header deadline: a deadline started by the h2c preface would close the connection under the
+            // call.
             sink.reply(new RecordingSink.Reply(200, "slow", Duration.ofSeconds(3), Map.of()));
             String body = "{\"deliveryId\":\"h2\",\"sourceIp\":\"127.0.0.2\",\"url\":\"" + sink.baseUri()
                     + "/h2\",\"method\":\"POST\",\"headers\":{},\"body\":\"{}\"}";
             String[] version = new String[1];
             String answer = reactor.netty.http.client.HttpClient.create()
                     .protocol(reactor.netty.http.HttpProtocol.H2C)
-                    .headers(h -> h.set("Authorization", "Bearer " + Tokens.INTERNAL).set("Content-Type", "application/json"))
-                    .post().uri("http://127.0.0.1:" + port + "/internal/v1/egress")
+                    .headers(h ->
+                            h.set("Authorization", "Bearer " + Tokens.INTERNAL).set("Content-Type", "application/json"))
+                    .post()
+                    .uri("http://127.0.0.1:" + port + "/internal/v1/egress")
                     .send(reactor.netty.ByteBufFlux.fromString(reactor.core.publisher.Mono.just(body)))
                     .responseSingle((response, content) -> {
-                        version[0] = response.version().text() + " " + response.status().code();
+                        version[0] = response.version().text() + " "
+                                + response.status().code();
                         return content.asString();
                     })
                     .block(Duration.ofSeconds(30));
@@ -128,18 +156,24 @@ class SlowClientsTest {
     void aBurstOfCancelledHttp2CallsDoesNotCloseTheConnectionOtherCallsShare() throws Exception {
         try (RecordingSink sink = RecordingSink.start()) {
             sink.reply(new RecordingSink.Reply(200, "kept", Duration.ofSeconds(15), Map.of()));
-            reactor.netty.resources.ConnectionProvider one = reactor.netty.resources.ConnectionProvider.create("one-h2c", 1);
+            reactor.netty.resources.ConnectionProvider one =
+                    reactor.netty.resources.ConnectionProvider.create("one-h2c", 1);
             try {
                 reactor.netty.http.client.HttpClient client = reactor.netty.http.client.HttpClient.create(one)
                         .protocol(reactor.netty.http.HttpProtocol.H2C)
-                        .headers(h -> h.set("Authorization", "Bearer " + Tokens.INTERNAL).set("Content-Type", "application/json"));
+                        .headers(h -> h.set("Authorization", "Bearer " + Tokens.INTERNAL)
+                                .set("Content-Type", "application/json"));
                 String body = "{\"deliveryId\":\"kept\",\"sourceIp\":\"127.0.0.2\",\"url\":\"" + sink.baseUri()
                         + "/kept\",\"method\":\"POST\",\"headers\":{},\"body\":\"{}\"}";
-                var kept = client.post().uri("http://127.0.0.1:" + port + "/internal/v1/egress")
+                var kept = client.post()
+                        .uri("http://127.0.0.1:" + port + "/internal/v1/egress")
                         .send(reactor.netty.ByteBufFlux.fromString(reactor.core.publisher.Mono.just(body)))
-                        .responseSingle((response, content) -> content.asString().map(text -> response.status().code() + " " + text))
+                        .responseSingle((response, content) ->
+                                content.asString().map(text -> response.status().code() + " " + text))
                         .toFuture();
-                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> sink.received().size() == 1);
+                Awaitility.await()
+                        .atMost(Duration.ofSeconds(30))
+                        .until(() -> sink.received().size() == 1);
 
                 // 300 streams on the same connection whose bodies never end, then given up: 300 RST_STREAM frames,
                 // as App sends when its clients leave. Netty's default guard closes the connection after 200. In
@@ -149,9 +183,11 @@ class SlowClientsTest {
                     List<reactor.core.Disposable> abandoned = new ArrayList<>();
                     for (int i = 0; i < 90; i++) {
                         abandoned.add(client.doOnRequest((request, connection) -> opened.incrementAndGet())
-                                .post().uri("http://127.0.0.1:" + port + "/internal/v1/egress")
+                                .post()
+                                .uri("http://127.0.0.1:" + port + "/internal/v1/egress")
                                 .send(reactor.netty.ByteBufFlux.fromString(reactor.core.publisher.Flux.never()))
-                                .response().subscribe(r -> { }, e -> { }));
+                                .response()
+                                .subscribe(r -> {}, e -> {}));
                     }
                     int expected = round * 90;
                     Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> opened.get() == expected);

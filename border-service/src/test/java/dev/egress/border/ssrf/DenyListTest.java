@@ -18,20 +18,24 @@ class DenyListTest {
 
     @ParameterizedTest(name = "{0} embeds {1}")
     @CsvSource({
-            "::ffff:1.2.3.4, 1.2.3.4",
-            "64:ff9b::102:304, 1.2.3.4",
-            "::ffff:0:102:304, 1.2.3.4",
-            "::102:304, 1.2.3.4",
-            "64:ff9b:1::102:304, 1.2.3.4",
-            "2002:102:304::1, 1.2.3.4"})
+        "::ffff:1.2.3.4, 1.2.3.4",
+        "64:ff9b::102:304, 1.2.3.4",
+        "::ffff:0:102:304, 1.2.3.4",
+        "::102:304, 1.2.3.4",
+        "64:ff9b:1::102:304, 1.2.3.4",
+        "2002:102:304::1, 1.2.3.4"
+    })
     void readsTheIpv4AddressOfEveryTranslationForm(String address, String embedded) {
-        assertThat(DenyList.embeddedIpv4(ip(address))).extracting(IPv4Address::toCanonicalString).containsExactly(embedded);
+        assertThat(DenyList.embeddedIpv4(ip(address)))
+                .extracting(IPv4Address::toCanonicalString)
+                .containsExactly(embedded);
     }
 
     @Test
     void readsBothTeredoAddresses() {
         assertThat(DenyList.embeddedIpv4(ip("2001:0:4136:e378:8000:63bf:80ff:fffe")))
-                .extracting(IPv4Address::toCanonicalString).containsExactly("127.0.0.1", "65.54.227.120");
+                .extracting(IPv4Address::toCanonicalString)
+                .containsExactly("127.0.0.1", "65.54.227.120");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -42,24 +46,34 @@ class DenyListTest {
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource({
-            "10.0.0.0, 10.0.0.0/8",
-            "10.255.255.255, 10.0.0.0/8",
-            "0.0.0.0, 0.0.0.0/8",
-            "255.255.255.255, 240.0.0.0/4",
-            "168.63.129.16, 168.63.129.16/32",
-            "100.64.0.1, 100.64.0.0/10",
-            "::, ::/128",
-            "::1, ::1/128",
-            "fc00::1, fc00::/7",
-            "fe80::1, fe80::/10",
-            "2001:db8::1, 2001:db8::/32",
-            "5f00::1, 5f00::/16"})
+        "10.0.0.0, 10.0.0.0/8",
+        "10.255.255.255, 10.0.0.0/8",
+        "0.0.0.0, 0.0.0.0/8",
+        "255.255.255.255, 240.0.0.0/4",
+        "168.63.129.16, 168.63.129.16/32",
+        "100.64.0.1, 100.64.0.0/10",
+        "::, ::/128",
+        "::1, ::1/128",
+        "fc00::1, fc00::/7",
+        "fe80::1, fe80::/10",
+        "2001:db8::1, 2001:db8::/32",
+        "5f00::1, 5f00::/16"
+    })
     void namesTheFirstRangeDenyingTheAddress(String address, String range) {
         assertThat(DenyList.denyingRange(ip(address))).hasToString(range);
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"9.255.255.255", "11.0.0.0", "100.128.0.0", "168.63.129.17", "93.184.215.14", "2606:4700::1", "2001:db9::1"})
+    @ValueSource(
+            strings = {
+                "9.255.255.255",
+                "11.0.0.0",
+                "100.128.0.0",
+                "168.63.129.17",
+                "93.184.215.14",
+                "2606:4700::1",
+                "2001:db9::1"
+            })
     void deniesNothingElse(String address) {
         assertThat(DenyList.denyingRange(ip(address))).isNull();
     }

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -23,21 +24,21 @@ import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Name resolution on the egress path, against a DNS server on 127.0.0.1 (never the machine's own):
  * non-blocking, bounded in time, and every resolved address vetted before any connect.
  */
 @LocalBorderTest({
-        "egress.border.id=border-dns",
-        "egress.border.ips=127.0.0.2",
-        BorderTestProperties.LOCAL,
-        BorderTestProperties.LOOPBACK_TARGETS,
-        "egress.limits.max-concurrency-per-ip=200",
-        "egress.dns.query-timeout=1s",
-        "egress.dns.resolve-timeout=4s",
-        "egress.dns.max-queries-per-resolve=2"})
+    "egress.border.id=border-dns",
+    "egress.border.ips=127.0.0.2",
+    BorderTestProperties.LOCAL,
+    BorderTestProperties.LOOPBACK_TARGETS,
+    "egress.limits.max-concurrency-per-ip=200",
+    "egress.dns.query-timeout=1s",
+    "egress.dns.resolve-timeout=4s",
+    "egress.dns.max-queries-per-resolve=2"
+})
 class DnsResolutionTest {
 
     static final RecordingSink sink = start();
@@ -77,7 +78,9 @@ class DnsResolutionTest {
     }
 
     private WebTestClient.ResponseSpec forward(String url) {
-        return web.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
+        return web.post()
+                .uri("/internal/v1/egress")
+                .header("Authorization", "Bearer " + Tokens.INTERNAL)
                 .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(new ForwardRequest("d", "127.0.0.2", url, "POST", Map.of(), "{}"))
                 .exchange();
@@ -85,20 +88,34 @@ class DnsResolutionTest {
 
     @Test
     void deliversToANameThatResolvesToAnAllowedAddress() {
-        forward("http://hook.test:" + sink.port() + "/named").expectStatus().isOk().expectBody().returnResult();
+        forward("http://hook.test:" + sink.port() + "/named")
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
         assertThat(sink.received()).anySatisfy(r -> assertThat(r.path()).isEqualTo("/named"));
     }
 
     @Test
     void refusesANameThatResolvesToADeniedAddress() {
-        forward("http://private.test:" + sink.port() + "/x").expectStatus().isForbidden()
-                .expectBody().jsonPath("$.reason").isEqualTo("DENIED_RANGE").jsonPath("$.targetContacted").isEqualTo(false);
+        forward("http://private.test:" + sink.port() + "/x")
+                .expectStatus()
+                .isForbidden()
+                .expectBody()
+                .jsonPath("$.reason")
+                .isEqualTo("DENIED_RANGE")
+                .jsonPath("$.targetContacted")
+                .isEqualTo(false);
     }
 
     @Test
     void refusesANameThatDoesNotExist() {
-        forward("http://nowhere.test:" + sink.port() + "/x").expectStatus().isForbidden()
-                .expectBody().jsonPath("$.reason").isEqualTo("UNRESOLVABLE");
+        forward("http://nowhere.test:" + sink.port() + "/x")
+                .expectStatus()
+                .isForbidden()
+                .expectBody()
+                .jsonPath("$.reason")
+                .isEqualTo("UNRESOLVABLE");
     }
 
     @Test
@@ -108,14 +125,25 @@ class DnsResolutionTest {
         List<Mono<EntityExchangeResult<byte[]>>> stalled = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             String url = "http://n" + i + "." + LocalDnsServer.SILENT_ZONE + ":" + sink.port() + "/stalled";
-            stalled.add(Mono.fromCallable(() -> forward(url).expectBody().returnResult()).subscribeOn(Schedulers.boundedElastic()));
+            stalled.add(Mono.fromCallable(() -> forward(url).expectBody().returnResult())
+                    .subscribeOn(Schedulers.boundedElastic()));
         }
         var pending = Mono.zip(stalled, results -> results).toFuture();
 
         // Meanwhile an IP-literal delivery and a named one that does get answers go through.
-        forward("http://127.0.0.1:" + sink.port() + "/literal").expectStatus().isOk().expectBody().returnResult();
-        forward("http://hook.test:" + sink.port() + "/answered").expectStatus().isOk().expectBody().returnResult();
-        assertThat(pending).as("the stalled deliveries are still waiting on DNS").isNotDone();
+        forward("http://127.0.0.1:" + sink.port() + "/literal")
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+        forward("http://hook.test:" + sink.port() + "/answered")
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+        assertThat(pending)
+                .as("the stalled deliveries are still waiting on DNS")
+                .isNotDone();
 
         Object[] results = pending.orTimeout(30, TimeUnit.SECONDS).join();
         for (Object r : results) {
@@ -132,8 +160,12 @@ class DnsResolutionTest {
     @Test
     void resolveTimeoutBoundsOneDelivery() {
         long started = System.nanoTime();
-        forward("http://one." + LocalDnsServer.SILENT_ZONE + ":" + sink.port() + "/x").expectStatus().isEqualTo(502)
-                .expectBody().jsonPath("$.type").isEqualTo("urn:egress:problem:dns-failed");
+        forward("http://one." + LocalDnsServer.SILENT_ZONE + ":" + sink.port() + "/x")
+                .expectStatus()
+                .isEqualTo(502)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:dns-failed");
         // Not a speed assertion: an upper bound that a resolver without a deadline would never meet.
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(20));
     }

@@ -6,15 +6,15 @@ import inet.ipaddr.IPAddress;
 import inet.ipaddr.IPAddressString;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import java.net.SocketException;
-import java.util.Set;
 
 class OwnAddressesTest {
 

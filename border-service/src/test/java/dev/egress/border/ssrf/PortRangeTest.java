@@ -11,13 +11,37 @@ import org.junit.jupiter.params.provider.ValueSource;
 class PortRangeTest {
 
     @ParameterizedTest(name = "{0} -> {1}-{2}")
-    @CsvSource({"1, 1, 1", "65535, 65535, 65535", "08080, 8080, 8080", "1-65535, 1, 65535", "8000-8999, 8000, 8999", "80-80, 80, 80"})
+    @CsvSource({
+        "1, 1, 1",
+        "65535, 65535, 65535",
+        "08080, 8080, 8080",
+        "1-65535, 1, 65535",
+        "8000-8999, 8000, 8999",
+        "80-80, 80, 80"
+    })
     void parsesOnePortOrARange(String text, int from, int to) {
         assertThat(PortRange.parse(text)).isEqualTo(new PortRange(from, to));
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"0", "65536", "99999", "000080", "", "-", "-80", "80-", "8a", "http", "9000-8000", "0-80", "80-65536", "1-2-3", "+80"})
+    @ValueSource(
+            strings = {
+                "0",
+                "65536",
+                "99999",
+                "000080",
+                "",
+                "-",
+                "-80",
+                "80-",
+                "8a",
+                "http",
+                "9000-8000",
+                "0-80",
+                "80-65536",
+                "1-2-3",
+                "+80"
+            })
     void refusesWhatIsNotAPortOrAnOrderedRange(String text) {
         assertThatThrownBy(() -> PortRange.parse(text)).isInstanceOf(IllegalArgumentException.class);
     }

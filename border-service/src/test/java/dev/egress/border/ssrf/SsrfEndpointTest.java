@@ -6,19 +6,16 @@ import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
-import org.assertj.core.api.Assertions;
 
 /** The SSRF table through the real endpoint, with the production deny list and no allowed ranges. */
-@LocalBorderTest({
-        "egress.border.id=border-ssrf",
-        "egress.border.ips=127.0.0.5",
-        BorderTestProperties.LOCAL})
+@LocalBorderTest({"egress.border.id=border-ssrf", "egress.border.ips=127.0.0.5", BorderTestProperties.LOCAL})
 class SsrfEndpointTest {
 
     @Autowired
@@ -36,17 +33,25 @@ class SsrfEndpointTest {
     @MethodSource("deniedWithoutDns")
     void answersTargetDeniedWithTheReasonAndWithoutContactingTheTarget(String url, String reason) {
         refusedBeforeAnyLookup(guard, url);
-        web.post().uri("/internal/v1/egress").header("Authorization", "Bearer " + Tokens.INTERNAL)
+        web.post()
+                .uri("/internal/v1/egress")
+                .header("Authorization", "Bearer " + Tokens.INTERNAL)
                 .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(new ForwardRequest("d", "127.0.0.5", url, "POST", Map.of(), "{}"))
                 .exchange()
-                .expectStatus().isForbidden()
-                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectStatus()
+                .isForbidden()
+                .expectHeader()
+                .contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
                 .expectBody()
-                .jsonPath("$.type").isEqualTo("urn:egress:problem:target-denied")
-                .jsonPath("$.status").isEqualTo(403)
-                .jsonPath("$.reason").isEqualTo(reason)
-                .jsonPath("$.targetContacted").isEqualTo(false);
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:target-denied")
+                .jsonPath("$.status")
+                .isEqualTo(403)
+                .jsonPath("$.reason")
+                .isEqualTo(reason)
+                .jsonPath("$.targetContacted")
+                .isEqualTo(false);
     }
 
     /**
@@ -59,8 +64,11 @@ class SsrfEndpointTest {
         try {
             SsrfGuard.VettedUrl vetted = guard.vetUrl(url);
             Assertions.assertThat(vetted.literal())
-                    .as("%s passed the guard's lexical check; refusing to send it anywhere", url).isNull();
-            Assertions.assertThat(vetted.host()).as("only local names may reach the resolver").isEqualTo("localhost");
+                    .as("%s passed the guard's lexical check; refusing to send it anywhere", url)
+                    .isNull();
+            Assertions.assertThat(vetted.host())
+                    .as("only local names may reach the resolver")
+                    .isEqualTo("localhost");
         } catch (TargetDeniedException expected) {
             // Refused without any lookup or connection.
         }

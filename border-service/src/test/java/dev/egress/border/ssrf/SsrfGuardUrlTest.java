@@ -3,18 +3,18 @@ package dev.egress.border.ssrf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.NullAndEmptySource;
 import org.junit.jupiter.params.provider.ValueSource;
-import java.net.Inet6Address;
-import java.net.UnknownHostException;
-import java.util.Set;
 
 /** {@link SsrfGuard}'s lexical checks and the edges of its rules; vetting only, nothing connects. */
 class SsrfGuardUrlTest {
@@ -34,7 +34,9 @@ class SsrfGuardUrlTest {
     }
 
     private static void refused(Runnable vet, DenialReason reason) {
-        assertThatThrownBy(vet::run).isInstanceOfSatisfying(TargetDeniedException.class, e -> assertThat(e.reason()).isEqualTo(reason));
+        assertThatThrownBy(vet::run)
+                .isInstanceOfSatisfying(
+                        TargetDeniedException.class, e -> assertThat(e.reason()).isEqualTo(reason));
     }
 
     @ParameterizedTest(name = "''{0}''")
@@ -45,31 +47,55 @@ class SsrfGuardUrlTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"ftp://public.test/", "file:///etc/passwd", "//public.test/", "gopher://public.test/", "httpx://public.test/"})
+    @ValueSource(
+            strings = {
+                "ftp://public.test/",
+                "file:///etc/passwd",
+                "//public.test/",
+                "gopher://public.test/",
+                "httpx://public.test/"
+            })
     void refusesSchemesOtherThanHttpAndHttps(String url) {
         refused(() -> guard.vetUrl(url), DenialReason.SCHEME_NOT_ALLOWED);
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"http://user@public.test/", "http://user:pw@public.test/", "http://a@0177.0.0.1/", "http://@public.test/"})
+    @ValueSource(
+            strings = {
+                "http://user@public.test/",
+                "http://user:pw@public.test/",
+                "http://a@0177.0.0.1/",
+                "http://@public.test/"
+            })
     void refusesUserInfo(String url) {
         refused(() -> guard.vetUrl(url), DenialReason.USERINFO_NOT_ALLOWED);
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"http://public.test:0/", "http://public.test:65536/", "http://2130706433:0/", "http://2130706433:65536/",
-            "http://0177.0.0.1:x/", "http://127.1:0/", "http://127.1:65536/", "http://127.1:x/", "http://127.1:/"})
+    @ValueSource(
+            strings = {
+                "http://public.test:0/",
+                "http://public.test:65536/",
+                "http://2130706433:0/",
+                "http://2130706433:65536/",
+                "http://0177.0.0.1:x/",
+                "http://127.1:0/",
+                "http://127.1:65536/",
+                "http://127.1:x/",
+                "http://127.1:/"
+            })
     void refusesPortsOutsideOneTo65535(String url) {
         refused(() -> guard.vetUrl(url), DenialReason.INVALID_PORT);
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource({
-            "http://public.test:1/, 1",
-            "http://public.test:65535/, 65535",
-            "http://public.test/, 80",
-            "HTTPS://public.test/, 443",
-            "https://public.test:80/, 80"})
+        "http://public.test:1/, 1",
+        "http://public.test:65535/, 65535",
+        "http://public.test/, 80",
+        "HTTPS://public.test/, 443",
+        "https://public.test:80/, 80"
+    })
     void usesTheExplicitPortOrTheSchemesDefault(String url, int port) {
         assertThat(guard.vetUrl(url).port()).isEqualTo(port);
     }
@@ -107,11 +133,21 @@ class SsrfGuardUrlTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"http://1.2.3.256/", "http://4294967296/", "http://-bad.test/", "http://a..b/", "http://:80/",
-            "http://[zz::1]/", "http://[1.2.3.4]/"})
+    @ValueSource(
+            strings = {
+                "http://1.2.3.256/",
+                "http://4294967296/",
+                "http://-bad.test/",
+                "http://a..b/",
+                "http://:80/",
+                "http://[zz::1]/",
+                "http://[1.2.3.4]/"
+            })
     void refusesInvalidHosts(String url) {
-        assertThatThrownBy(() -> guard.vetUrl(url)).isInstanceOfSatisfying(TargetDeniedException.class,
-                e -> assertThat(e.reason()).isIn(DenialReason.INVALID_HOST, DenialReason.INVALID_URL));
+        assertThatThrownBy(() -> guard.vetUrl(url))
+                .isInstanceOfSatisfying(
+                        TargetDeniedException.class,
+                        e -> assertThat(e.reason()).isIn(DenialReason.INVALID_HOST, DenialReason.INVALID_URL));
     }
 
     @Test
@@ -120,7 +156,8 @@ class SsrfGuardUrlTest {
         SsrfGuard.VettedUrl v6 = open.vetUrl("http://[FD12::5]:8080/x");
         assertThat(v6.literal()).isEqualTo(InetAddress.getByName("fd12::5"));
         assertThat(v6.host()).isEqualTo(InetAddress.getByName("fd12::5").getHostAddress());
-        assertThat(v6.uri().getHost()).isEqualTo("[" + InetAddress.getByName("fd12::5").getHostAddress() + "]");
+        assertThat(v6.uri().getHost())
+                .isEqualTo("[" + InetAddress.getByName("fd12::5").getHostAddress() + "]");
         assertThat(v6.uri().getPort()).isEqualTo(8080);
         SsrfGuard.VettedUrl mapped = open.vetUrl("http://[::ffff:10.1.1.1]/");
         assertThat(mapped.uri()).hasToString("http://10.1.1.1/");
@@ -167,8 +204,8 @@ class SsrfGuardUrlTest {
 
     @Test
     void exposesItsRanges() {
-        SsrfGuard configured = new SsrfGuard(List.of(AllowedRange.parse("10.0.0.0/8:443")), List.of(Cidr.parse("10.96.0.0/12")),
-                new OwnAddresses());
+        SsrfGuard configured = new SsrfGuard(
+                List.of(AllowedRange.parse("10.0.0.0/8:443")), List.of(Cidr.parse("10.96.0.0/12")), new OwnAddresses());
         assertThat(configured.allowed()).containsExactly(AllowedRange.parse("10.0.0.0/8:443"));
         assertThat(configured.denied()).containsExactly(Cidr.parse("10.96.0.0/12"));
     }
@@ -177,7 +214,8 @@ class SsrfGuardUrlTest {
     void anOperatorDeniedRangeWinsOverTheOwnListenerAndOverAnAllowedRange() throws Exception {
         OwnAddresses own = new OwnAddresses();
         own.addListeningPort(8181);
-        SsrfGuard guard = new SsrfGuard(List.of(AllowedRange.parse("127.0.0.0/8:8181")), List.of(Cidr.parse("127.0.0.5/32")), own);
+        SsrfGuard guard = new SsrfGuard(
+                List.of(AllowedRange.parse("127.0.0.0/8:8181")), List.of(Cidr.parse("127.0.0.5/32")), own);
         refused(() -> guard.vetAddress(ip("127.0.0.5"), 8181), DenialReason.OPERATOR_DENIED);
         refused(() -> guard.vetAddress(ip("127.0.0.6"), 8181), DenialReason.OWN_ADDRESS);
         refused(() -> guard.vetAddress(ip("::ffff:127.0.0.5"), 80), DenialReason.OPERATOR_DENIED);
@@ -198,7 +236,8 @@ class SsrfGuardUrlTest {
     @Test
     void aNodeAddressOutsideTheDenyListIsRefusedAsThisHostAlsoWhenEmbedded() {
         // Under hostNetwork the node's own (public) address is an interface address; vetting only.
-        OwnAddresses node = new OwnAddresses(() -> Set.of(new inet.ipaddr.IPAddressString("93.184.215.14").getAddress()));
+        OwnAddresses node =
+                new OwnAddresses(() -> Set.of(new inet.ipaddr.IPAddressString("93.184.215.14").getAddress()));
         SsrfGuard onNode = new SsrfGuard(List.of(AllowedRange.parse("64:ff9b::/96")), List.of(), node);
         refused(() -> onNode.vetAddress(ip("93.184.215.14"), 443), DenialReason.OWN_ADDRESS);
         refused(() -> onNode.vetAddress(ip("64:ff9b::5db8:d70e"), 443), DenialReason.OWN_ADDRESS);
@@ -221,8 +260,8 @@ class SsrfGuardUrlTest {
 
     @Test
     void anOperatorDeniedRangeRefusesOnlyWhatItContains() {
-        SsrfGuard guard = new SsrfGuard(List.of(AllowedRange.parse("64:ff9b::/96")), List.of(Cidr.parse("10.96.0.0/12")),
-                new OwnAddresses());
+        SsrfGuard guard = new SsrfGuard(
+                List.of(AllowedRange.parse("64:ff9b::/96")), List.of(Cidr.parse("10.96.0.0/12")), new OwnAddresses());
         guard.vetAddress(ip("64:ff9b::5db8:d70e"), 443);
         guard.vetAddress(ip("93.184.215.14"), 443);
         refused(() -> guard.vetAddress(ip("64:ff9b::a60:1"), 443), DenialReason.OPERATOR_DENIED);

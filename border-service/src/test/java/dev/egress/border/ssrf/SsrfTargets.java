@@ -6,8 +6,7 @@ import org.junit.jupiter.params.provider.Arguments;
 /** The table of targets the SSRF guard must refuse, with the reason it must give. Shared by unit and endpoint tests. */
 public final class SsrfTargets {
 
-    private SsrfTargets() {
-    }
+    private SsrfTargets() {}
 
     /**
      * URL and expected reason, none of which may ever be connected to.

@@ -25,6 +25,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,10 +33,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import java.util.ArrayList;
-import org.awaitility.Awaitility;
 
 /**
  * The egress resolver against a name resolver this test scripts: no DNS server, no network. Every address a
@@ -48,6 +48,7 @@ class VettingResolverGroupTest {
 
     /** What the scripted resolver does per name; a name without a script never answers. */
     private final Map<String, Consumer<Promise<List<InetSocketAddress>>>> script = new ConcurrentHashMap<>();
+
     private final Map<String, Promise<List<InetSocketAddress>>> asked = new ConcurrentHashMap<>();
     private final AtomicInteger lookups = new AtomicInteger();
     private final AtomicBoolean dnsClosed = new AtomicBoolean();
@@ -55,8 +56,10 @@ class VettingResolverGroupTest {
 
     private final DnsAddressResolverGroup dns = new DnsAddressResolverGroup(NioDatagramChannel.class, NO_SERVER) {
         @Override
-        protected AddressResolver<InetSocketAddress> newResolver(EventLoop eventLoop,
-                ChannelFactory<? extends DatagramChannel> channelFactory, DnsServerAddressStreamProvider servers) {
+        protected AddressResolver<InetSocketAddress> newResolver(
+                EventLoop eventLoop,
+                ChannelFactory<? extends DatagramChannel> channelFactory,
+                DnsServerAddressStreamProvider servers) {
             return new AbstractAddressResolver<>(eventLoop, InetSocketAddress.class) {
                 @Override
                 protected boolean doIsResolved(InetSocketAddress address) {
@@ -93,7 +96,8 @@ class VettingResolverGroupTest {
     }
 
     private VettingResolverGroup group(List<AllowedRange> allowed, Duration timeout, int maxPending) {
-        return new VettingResolverGroup(new SsrfGuard(allowed, List.of(), new OwnAddresses()), dns, timeout, maxPending);
+        return new VettingResolverGroup(
+                new SsrfGuard(allowed, List.of(), new OwnAddresses()), dns, timeout, maxPending);
     }
 
     private VettingResolverGroup group() {
@@ -136,9 +140,10 @@ class VettingResolverGroupTest {
     void handsOnEveryVettedAddressOfANameWithTheRequestedPort() throws Exception {
         answers("hook.test", "93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c");
         AddressResolver<InetSocketAddress> resolver = group().getResolver(loop);
-        assertThat(await(resolver.resolveAll(unresolved("hook.test", 8443)))).containsExactly(
-                new InetSocketAddress(InetAddress.getByName("93.184.215.14"), 8443),
-                new InetSocketAddress(InetAddress.getByName("2606:2800:21f:cb07:6820:80da:af6b:8b2c"), 8443));
+        assertThat(await(resolver.resolveAll(unresolved("hook.test", 8443))))
+                .containsExactly(
+                        new InetSocketAddress(InetAddress.getByName("93.184.215.14"), 8443),
+                        new InetSocketAddress(InetAddress.getByName("2606:2800:21f:cb07:6820:80da:af6b:8b2c"), 8443));
         assertThat(await(resolver.resolve(unresolved("hook.test", 443))))
                 .isEqualTo(new InetSocketAddress(InetAddress.getByName("93.184.215.14"), 443));
     }
@@ -147,21 +152,25 @@ class VettingResolverGroupTest {
     void refusesANameWhenAnyOfItsAddressesIsDenied() throws Exception {
         answers("rebind.test", "93.184.215.14", "127.0.0.1");
         AddressResolver<InetSocketAddress> resolver = group().getResolver(loop);
-        assertThat(failure(resolver.resolveAll(unresolved("rebind.test", 80)))).isInstanceOfSatisfying(TargetDeniedException.class,
-                e -> assertThat(e.reason()).isEqualTo(DenialReason.DENIED_RANGE));
+        assertThat(failure(resolver.resolveAll(unresolved("rebind.test", 80))))
+                .isInstanceOfSatisfying(
+                        TargetDeniedException.class, e -> assertThat(e.reason()).isEqualTo(DenialReason.DENIED_RANGE));
         assertThat(failure(resolver.resolve(unresolved("rebind.test", 80)))).isInstanceOf(TargetDeniedException.class);
     }
 
     @Test
     void vetsLiteralsWithoutAnyLookup() throws Exception {
-        AddressResolver<InetSocketAddress> resolver = group(List.of(AllowedRange.parse("10.0.0.0/8")), Duration.ofSeconds(30), 10)
+        AddressResolver<InetSocketAddress> resolver = group(
+                        List.of(AllowedRange.parse("10.0.0.0/8")), Duration.ofSeconds(30), 10)
                 .getResolver(loop);
         assertThat(await(resolver.resolveAll(unresolved("10.1.2.3", 80))))
                 .containsExactly(new InetSocketAddress(InetAddress.getByName("10.1.2.3"), 80));
-        assertThat(failure(resolver.resolveAll(unresolved("0x7f000001", 80)))).isInstanceOfSatisfying(TargetDeniedException.class,
-                e -> assertThat(e.reason()).isEqualTo(DenialReason.DENIED_RANGE));
-        assertThat(failure(resolver.resolveAll(unresolved("1.2.3.999", 80)))).isInstanceOfSatisfying(TargetDeniedException.class,
-                e -> assertThat(e.reason()).isEqualTo(DenialReason.INVALID_HOST));
+        assertThat(failure(resolver.resolveAll(unresolved("0x7f000001", 80))))
+                .isInstanceOfSatisfying(
+                        TargetDeniedException.class, e -> assertThat(e.reason()).isEqualTo(DenialReason.DENIED_RANGE));
+        assertThat(failure(resolver.resolveAll(unresolved("1.2.3.999", 80))))
+                .isInstanceOfSatisfying(
+                        TargetDeniedException.class, e -> assertThat(e.reason()).isEqualTo(DenialReason.INVALID_HOST));
         assertThat(lookups).hasValue(0);
     }
 
@@ -169,27 +178,35 @@ class VettingResolverGroupTest {
     void aNameThatDoesNotExistIsUnresolvable() throws Exception {
         script.put("nx.test", p -> p.setFailure(new UnknownHostException("nx.test")));
         assertThat(failure(group().getResolver(loop).resolveAll(unresolved("nx.test", 80))))
-                .isInstanceOfSatisfying(TargetDeniedException.class, e -> assertThat(e.reason()).isEqualTo(DenialReason.UNRESOLVABLE));
+                .isInstanceOfSatisfying(
+                        TargetDeniedException.class, e -> assertThat(e.reason()).isEqualTo(DenialReason.UNRESOLVABLE));
     }
 
     @Test
     void silentServersAndResolverErrorsAreDnsFailures() throws Exception {
         DnsNameResolverTimeoutException silent = new DnsNameResolverTimeoutException(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 53), new DefaultDnsQuestion("slow.test", DnsRecordType.A), "timeout");
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 53),
+                new DefaultDnsQuestion("slow.test", DnsRecordType.A),
+                "timeout");
         script.put("slow.test", p -> p.setFailure(new UnknownHostException("slow.test").initCause(silent)));
         script.put("broken.test", p -> p.setFailure(new IOException("socket closed")));
         AddressResolver<InetSocketAddress> resolver = group().getResolver(loop);
-        assertThat(failure(resolver.resolveAll(unresolved("slow.test", 80)))).isInstanceOf(DnsFailedException.class)
+        assertThat(failure(resolver.resolveAll(unresolved("slow.test", 80))))
+                .isInstanceOf(DnsFailedException.class)
                 .hasMessageContaining("did not answer");
-        assertThat(failure(resolver.resolveAll(unresolved("broken.test", 80)))).isInstanceOf(DnsFailedException.class)
+        assertThat(failure(resolver.resolveAll(unresolved("broken.test", 80))))
+                .isInstanceOf(DnsFailedException.class)
                 .hasMessageContaining("socket closed");
     }
 
     @Test
     void endsAResolutionAtTheTimeoutAndCancelsTheLookup() throws Exception {
-        AddressResolver<InetSocketAddress> resolver = group(List.of(), Duration.ofMillis(100), 1).getResolver(loop);
-        assertThat(failure(resolver.resolveAll(unresolved("never.test", 80)))).isInstanceOf(DnsFailedException.class)
-                .hasMessageContaining("never.test").hasMessageContaining("within");
+        AddressResolver<InetSocketAddress> resolver =
+                group(List.of(), Duration.ofMillis(100), 1).getResolver(loop);
+        assertThat(failure(resolver.resolveAll(unresolved("never.test", 80))))
+                .isInstanceOf(DnsFailedException.class)
+                .hasMessageContaining("never.test")
+                .hasMessageContaining("within");
         Awaitility.await().until(() -> asked.get("never.test").isCancelled());
         // The cancelled lookup released its place: the next attempt waits again instead of being refused as busy.
         answers("never.test", "93.184.215.14");
@@ -198,10 +215,12 @@ class VettingResolverGroupTest {
 
     @Test
     void refusesMoreWaitersOnOneNameThanTheCapAndFreesThePlacesWhenTheAnswerComes() throws Exception {
-        AddressResolver<InetSocketAddress> resolver = group(List.of(), Duration.ofSeconds(30), 2).getResolver(loop);
+        AddressResolver<InetSocketAddress> resolver =
+                group(List.of(), Duration.ofSeconds(30), 2).getResolver(loop);
         Future<List<InetSocketAddress>> first = resolver.resolveAll(unresolved("wait.test", 80));
         Future<List<InetSocketAddress>> second = resolver.resolveAll(unresolved("WAIT.test", 80));
-        assertThat(failure(resolver.resolveAll(unresolved("wait.test", 80)))).isInstanceOf(DnsFailedException.class)
+        assertThat(failure(resolver.resolveAll(unresolved("wait.test", 80))))
+                .isInstanceOf(DnsFailedException.class)
                 .hasMessageContaining("2 deliveries");
         answers("other.test", "93.184.215.14");
         assertThat(await(resolver.resolveAll(unresolved("other.test", 80)))).hasSize(1);
@@ -238,7 +257,8 @@ class VettingResolverGroupTest {
 
     @Test
     void aRefusedWaiterDoesNotKeepAPlace() throws Exception {
-        AddressResolver<InetSocketAddress> resolver = group(List.of(), Duration.ofSeconds(30), 1).getResolver(loop);
+        AddressResolver<InetSocketAddress> resolver =
+                group(List.of(), Duration.ofSeconds(30), 1).getResolver(loop);
         Future<List<InetSocketAddress>> first = resolver.resolveAll(unresolved("one.test", 80));
         assertThat(failure(resolver.resolveAll(unresolved("ONE.test", 80)))).isInstanceOf(DnsFailedException.class);
         List<InetSocketAddress> answer = List.of(new InetSocketAddress(InetAddress.getByName("93.184.215.14"), 53));
@@ -252,7 +272,8 @@ class VettingResolverGroupTest {
 
     @Test
     void aPlaceFreedByOneAnswerIsTakenByExactlyOneNewWaiter() throws Exception {
-        AddressResolver<InetSocketAddress> resolver = group(List.of(), Duration.ofSeconds(30), 2).getResolver(loop);
+        AddressResolver<InetSocketAddress> resolver =
+                group(List.of(), Duration.ofSeconds(30), 2).getResolver(loop);
         Future<List<InetSocketAddress>> first = resolver.resolveAll(unresolved("two.test", 80));
         resolver.resolveAll(unresolved("TWO.test", 80));
         List<InetSocketAddress> answer = List.of(new InetSocketAddress(InetAddress.getByName("93.184.215.14"), 53));
@@ -260,7 +281,8 @@ class VettingResolverGroupTest {
         assertThat(await(first)).hasSize(1);
         resolver.resolveAll(unresolved("Two.test", 80));
         assertThat(asked).containsKey("Two.test");
-        assertThat(failure(resolver.resolveAll(unresolved("tWo.test", 80)))).isInstanceOf(DnsFailedException.class)
+        assertThat(failure(resolver.resolveAll(unresolved("tWo.test", 80))))
+                .isInstanceOf(DnsFailedException.class)
                 .hasMessageContaining("2 deliveries");
         assertThat(asked).doesNotContainKey("tWo.test");
     }

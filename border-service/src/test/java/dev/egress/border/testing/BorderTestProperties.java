@@ -22,6 +22,5 @@ public final class BorderTestProperties {
     /** Targets on 127.0.0.1 (the tests' sinks) allowed, on unprivileged ports only. */
     public static final String LOOPBACK_TARGETS = "egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535";
 
-    private BorderTestProperties() {
-    }
+    private BorderTestProperties() {}
 }

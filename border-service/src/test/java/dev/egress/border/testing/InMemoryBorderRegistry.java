@@ -17,16 +17,13 @@ import java.util.function.Consumer;
 public final class InMemoryBorderRegistry implements BorderRegistry {
 
     /** One thing the Border did to its slot, in order. */
-    public sealed interface Event {
-    }
+    public sealed interface Event {}
 
     /** @param announcement what was published */
-    public record Published(Announcement announcement) implements Event {
-    }
+    public record Published(Announcement announcement) implements Event {}
 
     /** The slot was released. */
-    public record Released() implements Event {
-    }
+    public record Released() implements Event {}
 
     private final List<Event> events = new CopyOnWriteArrayList<>();
     private volatile boolean holdSlot = true;
@@ -77,8 +74,7 @@ public final class InMemoryBorderRegistry implements BorderRegistry {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     /** The registration double. */
     public final class InMemoryRegistration implements Registration {

@@ -42,7 +42,8 @@ public final class LocalDnsServer implements AutoCloseable {
      * @throws SocketException if the port cannot be bound
      */
     public static LocalDnsServer start(Map<String, InetAddress> records) throws SocketException {
-        LocalDnsServer server = new LocalDnsServer(new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)), records);
+        LocalDnsServer server = new LocalDnsServer(
+                new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)), records);
         server.thread.start();
         return server;
     }

@@ -8,6 +8,5 @@ public final class Tokens {
     /** Operator's token. */
     public static final String OPERATOR = "operator-test-token";
 
-    private Tokens() {
-    }
+    private Tokens() {}
 }

@@ -67,8 +67,11 @@ class MutualTlsTest {
     }
 
     private static ConfigurableApplicationContext run(String... args) {
-        List<String> all = new ArrayList<>(List.of("--server.port=0", "--egress.border.id=border-a",
-                "--egress.border.ips=127.0.0.2", "--egress.security.internal-token=" + Tokens.INTERNAL,
+        List<String> all = new ArrayList<>(List.of(
+                "--server.port=0",
+                "--egress.border.id=border-a",
+                "--egress.border.ips=127.0.0.2",
+                "--egress.security.internal-token=" + Tokens.INTERNAL,
                 "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535"));
         all.addAll(List.of(args));
         return new SpringApplicationBuilder(BorderApplication.class, InMemoryRegistryConfiguration.class)
@@ -76,9 +79,13 @@ class MutualTlsTest {
     }
 
     private static String[] secure(TestPki.Issued border) {
-        return new String[] {"--egress.border.advertised-url=https://127.0.0.1:8181",
-                "--egress.trust.certificate=" + border.certificate(), "--egress.trust.private-key=" + border.privateKey(),
-                "--egress.trust.app-ca=" + appCa.caPem(), "--egress.trust.check-interval=100ms"};
+        return new String[] {
+            "--egress.border.advertised-url=https://127.0.0.1:8181",
+            "--egress.trust.certificate=" + border.certificate(),
+            "--egress.trust.private-key=" + border.privateKey(),
+            "--egress.trust.app-ca=" + appCa.caPem(),
+            "--egress.trust.check-interval=100ms"
+        };
     }
 
     private static int port(ConfigurableApplicationContext context) {
@@ -87,12 +94,19 @@ class MutualTlsTest {
 
     private static HttpResponse<String> forward(int port, SSLContext tls) throws Exception {
         // A new client per call: a new connection, so a new handshake.
-        HttpClient client = HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(10)).build();
+        HttpClient client = HttpClient.newBuilder()
+                .sslContext(tls)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
         String body = "{\"deliveryId\":\"d-1\",\"sourceIp\":\"127.0.0.2\",\"url\":\"" + sink.baseUri() + "/hook\","
                 + "\"method\":\"POST\",\"headers\":{},\"body\":\"{}\"}";
-        return client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/internal/v1/egress"))
-                .header("Authorization", "Bearer " + Tokens.INTERNAL).header("Content-Type", "application/json")
-                .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        return client.send(
+                HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/internal/v1/egress"))
+                        .header("Authorization", "Bearer " + Tokens.INTERNAL)
+                        .header("Content-Type", "application/json")
+                        .timeout(Duration.ofSeconds(30))
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -123,7 +137,8 @@ class MutualTlsTest {
         try (ConfigurableApplicationContext border = run(secure(borderCa.border("border-a")))) {
             int port = port(border);
 
-            assertThat(setStatus(port, TestPki.context(null, borderCa.caPem())).statusCode()).isEqualTo(403);
+            assertThat(setStatus(port, TestPki.context(null, borderCa.caPem())).statusCode())
+                    .isEqualTo(403);
             HttpResponse<String> withCertificate = setStatus(port, TestPki.context(app, borderCa.caPem()));
             assertThat(withCertificate.statusCode()).as(withCertificate.body()).isEqualTo(200);
             assertThat(withCertificate.body()).contains("\"status\":\"DRAINING\"");
@@ -131,19 +146,30 @@ class MutualTlsTest {
     }
 
     private static HttpResponse<String> setStatus(int port, SSLContext tls) throws Exception {
-        HttpClient client = HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(10)).build();
-        return client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/internal/v1/ips/127.0.0.2"))
-                .header("Authorization", "Bearer " + Tokens.INTERNAL).header("Content-Type", "application/json")
-                .timeout(Duration.ofSeconds(30)).PUT(HttpRequest.BodyPublishers.ofString("{\"status\":\"DRAINING\"}")).build(),
+        HttpClient client = HttpClient.newBuilder()
+                .sslContext(tls)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
+        return client.send(
+                HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/internal/v1/ips/127.0.0.2"))
+                        .header("Authorization", "Bearer " + Tokens.INTERNAL)
+                        .header("Content-Type", "application/json")
+                        .timeout(Duration.ofSeconds(30))
+                        .PUT(HttpRequest.BodyPublishers.ofString("{\"status\":\"DRAINING\"}"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
     void probesAnswerOverTlsWithoutAClientCertificate() throws Exception {
         try (ConfigurableApplicationContext border = run(secure(borderCa.border("border-a")))) {
-            HttpClient client = HttpClient.newBuilder().sslContext(TestPki.context(null, borderCa.caPem())).build();
-            HttpResponse<String> liveness = client.send(HttpRequest.newBuilder(
-                    URI.create("https://127.0.0.1:" + port(border) + "/actuator/health/liveness")).build(),
+            HttpClient client = HttpClient.newBuilder()
+                    .sslContext(TestPki.context(null, borderCa.caPem()))
+                    .build();
+            HttpResponse<String> liveness = client.send(
+                    HttpRequest.newBuilder(
+                                    URI.create("https://127.0.0.1:" + port(border) + "/actuator/health/liveness"))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(liveness.statusCode()).isEqualTo(200);
         }
@@ -160,30 +186,38 @@ class MutualTlsTest {
 
             files.replaceWith(borderCa.border("border-a"));
 
-            await().atMost(Duration.ofSeconds(20)).until(() -> !servedSerial(port).equals(before));
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> !servedSerial(port).equals(before));
             // Republished, so that the registry holds an announcement signed with the new key.
             await().atMost(Duration.ofSeconds(20)).until(() -> registry.held().generation() > generation);
         }
     }
 
     private static BigInteger servedSerial(int port) throws Exception {
-        HttpClient client = HttpClient.newBuilder().sslContext(TestPki.context(null, borderCa.caPem())).build();
-        HttpResponse<String> response = client.send(HttpRequest.newBuilder(
-                URI.create("https://127.0.0.1:" + port + "/actuator/health/liveness")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpClient client = HttpClient.newBuilder()
+                .sslContext(TestPki.context(null, borderCa.caPem()))
+                .build();
+        HttpResponse<String> response = client.send(
+                HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/actuator/health/liveness"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         return ((X509Certificate) response.sslSession().orElseThrow().getPeerCertificates()[0]).getSerialNumber();
     }
 
     @Test
     void refusesToStartWithoutTrustMaterialNamingTheProperties() {
         assertThatThrownBy(() -> run("--egress.border.advertised-url=https://127.0.0.1:8181"))
-                .rootCause().hasMessageContaining("egress.trust.certificate").hasMessageContaining("egress.trust.app-ca")
+                .rootCause()
+                .hasMessageContaining("egress.trust.certificate")
+                .hasMessageContaining("egress.trust.app-ca")
                 .hasMessageContaining("egress.security.insecure-local=true");
     }
 
     @Test
     void refusesToStartWithACertificateNamingAnotherBorder() {
         assertThatThrownBy(() -> run(secure(borderCa.border("border-b"))))
-                .rootCause().hasMessageContaining("spiffe://egress.local/border/border-b")
+                .rootCause()
+                .hasMessageContaining("spiffe://egress.local/border/border-b")
                 .hasMessageContaining("expected: spiffe://egress.local/border/border-a");
     }
 
@@ -192,6 +226,8 @@ class MutualTlsTest {
         List<String> args = new ArrayList<>(List.of(secure(borderCa.border("border-a"))));
         args.set(0, "--egress.border.advertised-url=http://127.0.0.1:8181");
         assertThatThrownBy(() -> run(args.toArray(String[]::new)))
-                .rootCause().hasMessageContaining("egress.border.advertised-url").hasMessageContaining("expected: https");
+                .rootCause()
+                .hasMessageContaining("egress.border.advertised-url")
+                .hasMessageContaining("expected: https");
     }
 }

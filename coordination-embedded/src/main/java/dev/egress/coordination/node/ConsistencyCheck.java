@@ -1,10 +1,10 @@
 package dev.egress.coordination.node;
 
+import static dev.egress.coordination.node.Limits.INFINITE;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static dev.egress.coordination.node.Limits.INFINITE;
 
 /**
  * Cross-checks a node's bookkeeping from every side (semaphores against sessions and back), so that robustness
@@ -12,11 +12,14 @@ import static dev.egress.coordination.node.Limits.INFINITE;
  */
 final class ConsistencyCheck {
 
-    private ConsistencyCheck() {
-    }
+    private ConsistencyCheck() {}
 
-    static NodeStateReport run(String path, Map<Long, Session> sessions, Map<SessionPeer, Session> attached,
-                               Map<String, Semaphore> semaphores, int queuedTasks) {
+    static NodeStateReport run(
+            String path,
+            Map<Long, Session> sessions,
+            Map<SessionPeer, Session> attached,
+            Map<String, Semaphore> semaphores,
+            int queuedTasks) {
         List<String> violations = new ArrayList<>();
         long owners = 0;
         long waiters = 0;
@@ -36,8 +39,16 @@ final class ConsistencyCheck {
                 violations.add("stream attached to a stale session " + entry.getValue().id);
             }
         }
-        return new NodeStateReport(path, sessions.size(), attached.size(), semaphores.size(), owners, waiters,
-                watches, queuedTasks, violations);
+        return new NodeStateReport(
+                path,
+                sessions.size(),
+                attached.size(),
+                semaphores.size(),
+                owners,
+                waiters,
+                watches,
+                queuedTasks,
+                violations);
     }
 
     /** The invariants of one semaphore: its owners, count, waiters and watches agree with the sessions. */
@@ -56,8 +67,8 @@ final class ConsistencyCheck {
             }
         }
         if (sum != s.count) {
-            violations.add("semaphore " + name + " count " + Long.toUnsignedString(s.count)
-                    + " != sum of owners " + Long.toUnsignedString(sum));
+            violations.add("semaphore " + name + " count " + Long.toUnsignedString(s.count) + " != sum of owners "
+                    + Long.toUnsignedString(sum));
         }
         if (Long.compareUnsigned(s.count, s.limit) > 0) {
             violations.add("semaphore " + name + " count exceeds its limit");
@@ -86,8 +97,11 @@ final class ConsistencyCheck {
     }
 
     /** The invariants of one session: what it owns, waits on and is attached to exists and lists it. */
-    private static void checkSession(Session session, Map<String, Semaphore> semaphores,
-                                     Map<SessionPeer, Session> attached, List<String> violations) {
+    private static void checkSession(
+            Session session,
+            Map<String, Semaphore> semaphores,
+            Map<SessionPeer, Session> attached,
+            List<String> violations) {
         for (Semaphore s : session.owned.keySet()) {
             if (semaphores.get(s.name) != s || s.owners.get(session) == null) {
                 violations.add("session " + session.id + " owns a semaphore that does not list it: " + s.name);

@@ -1,14 +1,8 @@
 package dev.egress.coordination.node;
 
-import com.google.protobuf.ByteString;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
-import tech.ydb.proto.coordination.SemaphoreDescription;
-import tech.ydb.proto.coordination.SemaphoreSession;
-import tech.ydb.proto.coordination.SessionRequest;
-import tech.ydb.proto.coordination.SessionResponse;
+import static dev.egress.coordination.node.Limits.INFINITE;
 
+import com.google.protobuf.ByteString;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -22,8 +16,13 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-
-import static dev.egress.coordination.node.Limits.INFINITE;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
+import tech.ydb.proto.coordination.SemaphoreDescription;
+import tech.ydb.proto.coordination.SemaphoreSession;
+import tech.ydb.proto.coordination.SessionRequest;
+import tech.ydb.proto.coordination.SessionResponse;
 
 /**
  * One coordination node: its sessions and semaphores, a deliberate single-threaded state machine modelled on
@@ -124,8 +123,14 @@ public final class CoordinationNode {
     public Optional<NodeStateReport> report() {
         try {
             return Optional.of(CompletableFuture.supplyAsync(
-                    () -> ConsistencyCheck.run(path, sessions, attached, semaphores, executor.getQueue().size()),
-                    executor).get(30, TimeUnit.SECONDS));
+                            () -> ConsistencyCheck.run(
+                                    path,
+                                    sessions,
+                                    attached,
+                                    semaphores,
+                                    executor.getQueue().size()),
+                            executor)
+                    .get(30, TimeUnit.SECONDS));
         } catch (RejectedExecutionException e) {
             return Optional.empty();
         } catch (InterruptedException e) {
@@ -231,8 +236,12 @@ public final class CoordinationNode {
             peer.fail(StatusCode.PRECONDITION_FAILED, "Too many sessions already exist");
             return null;
         }
-        Session session = new Session(nextSessionId++, start.getTimeoutMillis(), start.getDescription(),
-                start.getProtectionKey(), start.getSeqNo());
+        Session session = new Session(
+                nextSessionId++,
+                start.getTimeoutMillis(),
+                start.getDescription(),
+                start.getProtectionKey(),
+                start.getSeqNo());
         sessions.put(session.id, session);
         log.debug("Node {}: session {} created (timeout {} ms)", path, session.id, start.getTimeoutMillis());
         return session;
@@ -300,8 +309,13 @@ public final class CoordinationNode {
         int waiting = session.waiting.size();
         deleteSession(session);
         // A state change worth INFO: a client (a Border) vanished and its slots are gone now.
-        log.info("Node {}: session {} expired after {} ms detached; released {} owned and {} waiting semaphores",
-                path, session.id, Long.toUnsignedString(session.timeoutMillis), owned, waiting);
+        log.info(
+                "Node {}: session {} expired after {} ms detached; released {} owned and {} waiting semaphores",
+                path,
+                session.id,
+                Long.toUnsignedString(session.timeoutMillis),
+                owned,
+                waiting);
     }
 
     private void doStop(SessionPeer peer) {
@@ -366,9 +380,8 @@ public final class CoordinationNode {
             return;
         }
         Waiter queued = session.waiting.get(semaphore);
-        Waiter waiter = queued != null
-                ? requeue(session, semaphore, queued, request)
-                : enqueue(session, semaphore, request);
+        Waiter waiter =
+                queued != null ? requeue(session, semaphore, queued, request) : enqueue(session, semaphore, request);
         if (waiter != null) {
             awaitGrant(session, semaphore, waiter, acquire.getReqId());
         }
@@ -401,19 +414,23 @@ public final class CoordinationNode {
             return null;
         }
         if (semaphore != null && semaphore.ephemeral != acquire.getEphemeral()) {
-            reply(session, Responses.error(request, StatusCode.PRECONDITION_FAILED,
-                    "Semaphore ephemeral mode mismatch"));
+            reply(
+                    session,
+                    Responses.error(request, StatusCode.PRECONDITION_FAILED, "Semaphore ephemeral mode mismatch"));
             return null;
         }
         if (semaphore != null && Long.compareUnsigned(acquire.getCount(), semaphore.limit) > 0) {
-            reply(session, Responses.error(request, StatusCode.BAD_REQUEST,
-                    "Cannot acquire more than allowed by the semaphore"));
+            reply(
+                    session,
+                    Responses.error(
+                            request, StatusCode.BAD_REQUEST, "Cannot acquire more than allowed by the semaphore"));
             return null;
         }
         if (semaphore == null) {
             if (semaphores.size() >= Limits.MAX_SEMAPHORES) {
-                reply(session, Responses.error(request, StatusCode.PRECONDITION_FAILED,
-                        "Too many semaphores already exist"));
+                reply(
+                        session,
+                        Responses.error(request, StatusCode.PRECONDITION_FAILED, "Too many semaphores already exist"));
                 return null;
             }
             semaphore = new Semaphore(acquire.getName(), INFINITE, ByteString.EMPTY, true);
@@ -569,13 +586,19 @@ public final class CoordinationNode {
             semaphore.owners.values().stream()
                     .sorted(Comparator.comparing(o -> o.orderId, Long::compareUnsigned))
                     .forEach(o -> description.addOwners(SemaphoreSession.newBuilder()
-                            .setOrderId(o.orderId).setSessionId(o.session.id).setCount(o.count).setData(o.data)));
+                            .setOrderId(o.orderId)
+                            .setSessionId(o.session.id)
+                            .setCount(o.count)
+                            .setData(o.data)));
         }
         if (describe.getIncludeWaiters()) {
             for (Waiter w : semaphore.waiters.values()) {
                 description.addWaiters(SemaphoreSession.newBuilder()
-                        .setOrderId(w.orderId).setSessionId(w.session.id).setTimeoutMillis(w.timeoutMillis)
-                        .setCount(w.count).setData(w.data));
+                        .setOrderId(w.orderId)
+                        .setSessionId(w.session.id)
+                        .setTimeoutMillis(w.timeoutMillis)
+                        .setCount(w.count)
+                        .setData(w.data));
             }
         }
         boolean watch = describe.getWatchData() || describe.getWatchOwners();
@@ -613,15 +636,20 @@ public final class CoordinationNode {
         }
         Semaphore existing = semaphores.get(create.getName());
         if (existing != null) {
-            reply(session, existing.ephemeral
-                    ? Responses.error(request, StatusCode.PRECONDITION_FAILED,
-                            "Cannot create semaphore due to ephemeral locks")
-                    : Responses.error(request, StatusCode.ALREADY_EXISTS, "Semaphore already exists"));
+            reply(
+                    session,
+                    existing.ephemeral
+                            ? Responses.error(
+                                    request,
+                                    StatusCode.PRECONDITION_FAILED,
+                                    "Cannot create semaphore due to ephemeral locks")
+                            : Responses.error(request, StatusCode.ALREADY_EXISTS, "Semaphore already exists"));
             return;
         }
         if (semaphores.size() >= Limits.MAX_SEMAPHORES) {
-            reply(session, Responses.error(request, StatusCode.PRECONDITION_FAILED,
-                    "Too many semaphores already exist"));
+            reply(
+                    session,
+                    Responses.error(request, StatusCode.PRECONDITION_FAILED, "Too many semaphores already exist"));
             return;
         }
         semaphores.put(create.getName(), new Semaphore(create.getName(), create.getLimit(), create.getData(), false));
@@ -659,8 +687,9 @@ public final class CoordinationNode {
             return;
         }
         if (semaphore.ephemeral) {
-            reply(session, Responses.error(request, StatusCode.PRECONDITION_FAILED,
-                    "Cannot delete ephemeral semaphores"));
+            reply(
+                    session,
+                    Responses.error(request, StatusCode.PRECONDITION_FAILED, "Cannot delete ephemeral semaphores"));
             return;
         }
         if (!delete.getForce() && !semaphore.isEmpty()) {

@@ -1,14 +1,13 @@
 package dev.egress.coordination.node;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
-import tech.ydb.proto.coordination.Config;
-
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
+import tech.ydb.proto.coordination.Config;
 
 /**
  * The coordination nodes of one database, by absolute path: the "scheme" side (create, alter, drop, describe).
@@ -80,8 +79,9 @@ public final class CoordinationNodes implements AutoCloseable {
      * @throws NodeOperationException SCHEME_ERROR for a missing node or a path outside the database
      */
     public CoordinationNode require(String rawPath) {
-        return find(rawPath).orElseThrow(() ->
-                new NodeOperationException(StatusCode.SCHEME_ERROR, "Path does not exist: " + rawPath));
+        return find(rawPath)
+                .orElseThrow(
+                        () -> new NodeOperationException(StatusCode.SCHEME_ERROR, "Path does not exist: " + rawPath));
     }
 
     /** The node at a path, if any (a bad path finds nothing). */
@@ -116,8 +116,8 @@ public final class CoordinationNodes implements AutoCloseable {
             path = path.substring(0, path.length() - 1);
         }
         if (!path.startsWith(database + "/") || path.length() == database.length() + 1 || path.contains("//")) {
-            throw new NodeOperationException(StatusCode.SCHEME_ERROR, "Path is not a valid node path in "
-                    + database + ": " + rawPath);
+            throw new NodeOperationException(
+                    StatusCode.SCHEME_ERROR, "Path is not a valid node path in " + database + ": " + rawPath);
         }
         return path;
     }

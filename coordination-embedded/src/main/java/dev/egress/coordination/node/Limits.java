@@ -22,6 +22,5 @@ final class Limits {
     /** {@code Max<ui64>()}: an infinite timeout and the limit of ephemeral semaphores. */
     static final long INFINITE = -1L;
 
-    private Limits() {
-    }
+    private Limits() {}
 }

@@ -14,14 +14,21 @@ import tech.ydb.proto.coordination.RateLimiterCountersMode;
  * @param attachConsistencyMode     attach consistency
  * @param rateLimiterCountersMode   rate limiter counters mode
  */
-public record NodeConfig(int selfCheckPeriodMillis, int sessionGracePeriodMillis,
-                         ConsistencyMode readConsistencyMode, ConsistencyMode attachConsistencyMode,
-                         RateLimiterCountersMode rateLimiterCountersMode) {
+public record NodeConfig(
+        int selfCheckPeriodMillis,
+        int sessionGracePeriodMillis,
+        ConsistencyMode readConsistencyMode,
+        ConsistencyMode attachConsistencyMode,
+        RateLimiterCountersMode rateLimiterCountersMode) {
 
     /** YDB's defaults: self-check 1 s, grace 10 s, relaxed reads, strict attach, aggregated counters. */
     public static NodeConfig defaults() {
-        return new NodeConfig(1_000, 10_000, ConsistencyMode.CONSISTENCY_MODE_RELAXED,
-                ConsistencyMode.CONSISTENCY_MODE_STRICT, RateLimiterCountersMode.RATE_LIMITER_COUNTERS_MODE_AGGREGATED);
+        return new NodeConfig(
+                1_000,
+                10_000,
+                ConsistencyMode.CONSISTENCY_MODE_RELAXED,
+                ConsistencyMode.CONSISTENCY_MODE_STRICT,
+                RateLimiterCountersMode.RATE_LIMITER_COUNTERS_MODE_AGGREGATED);
     }
 
     /**
@@ -30,13 +37,20 @@ public record NodeConfig(int selfCheckPeriodMillis, int sessionGracePeriodMillis
      * when it restarts, which an in-memory node never does.
      */
     public NodeConfig apply(Config change) {
-        int selfCheck = change.getSelfCheckPeriodMillis() != 0 ? change.getSelfCheckPeriodMillis() : selfCheckPeriodMillis;
-        int grace = change.getSessionGracePeriodMillis() != 0 ? change.getSessionGracePeriodMillis() : sessionGracePeriodMillis;
-        ConsistencyMode read = set(change.getReadConsistencyMode()) ? change.getReadConsistencyMode() : readConsistencyMode;
-        ConsistencyMode attach = set(change.getAttachConsistencyMode()) ? change.getAttachConsistencyMode() : attachConsistencyMode;
-        RateLimiterCountersMode counters = change.getRateLimiterCountersMode() != RateLimiterCountersMode.RATE_LIMITER_COUNTERS_MODE_UNSET
-                && change.getRateLimiterCountersMode() != RateLimiterCountersMode.UNRECOGNIZED
-                ? change.getRateLimiterCountersMode() : rateLimiterCountersMode;
+        int selfCheck =
+                change.getSelfCheckPeriodMillis() != 0 ? change.getSelfCheckPeriodMillis() : selfCheckPeriodMillis;
+        int grace = change.getSessionGracePeriodMillis() != 0
+                ? change.getSessionGracePeriodMillis()
+                : sessionGracePeriodMillis;
+        ConsistencyMode read =
+                set(change.getReadConsistencyMode()) ? change.getReadConsistencyMode() : readConsistencyMode;
+        ConsistencyMode attach =
+                set(change.getAttachConsistencyMode()) ? change.getAttachConsistencyMode() : attachConsistencyMode;
+        RateLimiterCountersMode counters =
+                change.getRateLimiterCountersMode() != RateLimiterCountersMode.RATE_LIMITER_COUNTERS_MODE_UNSET
+                                && change.getRateLimiterCountersMode() != RateLimiterCountersMode.UNRECOGNIZED
+                        ? change.getRateLimiterCountersMode()
+                        : rateLimiterCountersMode;
         return new NodeConfig(selfCheck, grace, read, attach, counters);
     }
 

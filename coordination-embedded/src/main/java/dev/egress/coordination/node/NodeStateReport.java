@@ -16,8 +16,16 @@ import java.util.List;
  * @param scheduledTasks   timers and tasks queued on the node thread
  * @param violations       broken invariants; empty when consistent
  */
-public record NodeStateReport(String path, int sessions, int attachedSessions, int semaphores, long owners,
-                              long waiters, long watches, int scheduledTasks, List<String> violations) {
+public record NodeStateReport(
+        String path,
+        int sessions,
+        int attachedSessions,
+        int semaphores,
+        long owners,
+        long waiters,
+        long watches,
+        int scheduledTasks,
+        List<String> violations) {
 
     /** Copies the violations. */
     public NodeStateReport {

@@ -9,8 +9,7 @@ import tech.ydb.proto.coordination.SessionResponse;
 /** Builders for the session stream's responses, so that the state machine reads as YDB's transactions do. */
 public final class Responses {
 
-    private Responses() {
-    }
+    private Responses() {}
 
     /** One issue carrying only its message, as YDB's session actor and coordination tablet write them. */
     public static IssueMessage issue(String message) {
@@ -20,7 +19,8 @@ public final class Responses {
     /** {@code failure{status, issues}}: a connection-level error, always the last message of a stream. */
     public static SessionResponse failure(StatusCode status, String message) {
         return SessionResponse.newBuilder()
-                .setFailure(SessionResponse.Failure.newBuilder().setStatus(status).addIssues(issue(message)))
+                .setFailure(
+                        SessionResponse.Failure.newBuilder().setStatus(status).addIssues(issue(message)))
                 .build();
     }
 
@@ -40,42 +40,53 @@ public final class Responses {
     static SessionResponse acquired(long reqId, boolean acquired) {
         return SessionResponse.newBuilder()
                 .setAcquireSemaphoreResult(SessionResponse.AcquireSemaphoreResult.newBuilder()
-                        .setReqId(reqId).setStatus(StatusCode.SUCCESS).setAcquired(acquired))
+                        .setReqId(reqId)
+                        .setStatus(StatusCode.SUCCESS)
+                        .setAcquired(acquired))
                 .build();
     }
 
     static SessionResponse acquireFailed(long reqId, StatusCode status, String message) {
         return SessionResponse.newBuilder()
                 .setAcquireSemaphoreResult(SessionResponse.AcquireSemaphoreResult.newBuilder()
-                        .setReqId(reqId).setStatus(status).addIssues(issue(message)))
+                        .setReqId(reqId)
+                        .setStatus(status)
+                        .addIssues(issue(message)))
                 .build();
     }
 
     static SessionResponse pending(long reqId) {
         return SessionResponse.newBuilder()
-                .setAcquireSemaphorePending(SessionResponse.AcquireSemaphorePending.newBuilder().setReqId(reqId))
+                .setAcquireSemaphorePending(
+                        SessionResponse.AcquireSemaphorePending.newBuilder().setReqId(reqId))
                 .build();
     }
 
     static SessionResponse released(long reqId, boolean released) {
         return SessionResponse.newBuilder()
                 .setReleaseSemaphoreResult(SessionResponse.ReleaseSemaphoreResult.newBuilder()
-                        .setReqId(reqId).setStatus(StatusCode.SUCCESS).setReleased(released))
+                        .setReqId(reqId)
+                        .setStatus(StatusCode.SUCCESS)
+                        .setReleased(released))
                 .build();
     }
 
     static SessionResponse described(long reqId, SemaphoreDescription description, boolean watchAdded) {
         return SessionResponse.newBuilder()
                 .setDescribeSemaphoreResult(SessionResponse.DescribeSemaphoreResult.newBuilder()
-                        .setReqId(reqId).setStatus(StatusCode.SUCCESS)
-                        .setSemaphoreDescription(description).setWatchAdded(watchAdded))
+                        .setReqId(reqId)
+                        .setStatus(StatusCode.SUCCESS)
+                        .setSemaphoreDescription(description)
+                        .setWatchAdded(watchAdded))
                 .build();
     }
 
     static SessionResponse changed(long reqId, boolean dataChanged, boolean ownersChanged) {
         return SessionResponse.newBuilder()
                 .setDescribeSemaphoreChanged(SessionResponse.DescribeSemaphoreChanged.newBuilder()
-                        .setReqId(reqId).setDataChanged(dataChanged).setOwnersChanged(ownersChanged))
+                        .setReqId(reqId)
+                        .setDataChanged(dataChanged)
+                        .setOwnersChanged(ownersChanged))
                 .build();
     }
 
@@ -97,7 +108,8 @@ public final class Responses {
         switch (request.getRequestCase()) {
             case ACQUIRE_SEMAPHORE -> {
                 var b = SessionResponse.AcquireSemaphoreResult.newBuilder()
-                        .setReqId(request.getAcquireSemaphore().getReqId()).setStatus(status);
+                        .setReqId(request.getAcquireSemaphore().getReqId())
+                        .setStatus(status);
                 if (message != null) {
                     b.addIssues(issue(message));
                 }
@@ -105,7 +117,8 @@ public final class Responses {
             }
             case RELEASE_SEMAPHORE -> {
                 var b = SessionResponse.ReleaseSemaphoreResult.newBuilder()
-                        .setReqId(request.getReleaseSemaphore().getReqId()).setStatus(status);
+                        .setReqId(request.getReleaseSemaphore().getReqId())
+                        .setStatus(status);
                 if (message != null) {
                     b.addIssues(issue(message));
                 }
@@ -113,7 +126,8 @@ public final class Responses {
             }
             case DESCRIBE_SEMAPHORE -> {
                 var b = SessionResponse.DescribeSemaphoreResult.newBuilder()
-                        .setReqId(request.getDescribeSemaphore().getReqId()).setStatus(status);
+                        .setReqId(request.getDescribeSemaphore().getReqId())
+                        .setStatus(status);
                 if (message != null) {
                     b.addIssues(issue(message));
                 }
@@ -121,7 +135,8 @@ public final class Responses {
             }
             case CREATE_SEMAPHORE -> {
                 var b = SessionResponse.CreateSemaphoreResult.newBuilder()
-                        .setReqId(request.getCreateSemaphore().getReqId()).setStatus(status);
+                        .setReqId(request.getCreateSemaphore().getReqId())
+                        .setStatus(status);
                 if (message != null) {
                     b.addIssues(issue(message));
                 }
@@ -129,7 +144,8 @@ public final class Responses {
             }
             case UPDATE_SEMAPHORE -> {
                 var b = SessionResponse.UpdateSemaphoreResult.newBuilder()
-                        .setReqId(request.getUpdateSemaphore().getReqId()).setStatus(status);
+                        .setReqId(request.getUpdateSemaphore().getReqId())
+                        .setStatus(status);
                 if (message != null) {
                     b.addIssues(issue(message));
                 }
@@ -137,7 +153,8 @@ public final class Responses {
             }
             case DELETE_SEMAPHORE -> {
                 var b = SessionResponse.DeleteSemaphoreResult.newBuilder()
-                        .setReqId(request.getDeleteSemaphore().getReqId()).setStatus(status);
+                        .setReqId(request.getDeleteSemaphore().getReqId())
+                        .setStatus(status);
                 if (message != null) {
                     b.addIssues(issue(message));
                 }

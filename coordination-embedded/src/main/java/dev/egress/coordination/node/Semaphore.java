@@ -1,7 +1,6 @@
 package dev.egress.coordination.node;
 
 import com.google.protobuf.ByteString;
-
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -20,9 +19,11 @@ final class Semaphore {
     ByteString data;
     /** Tokens currently acquired, the sum of the owners' counts (unsigned). */
     long count;
+
     final Map<Session, Owner> owners = new LinkedHashMap<>();
     /** Waiters by order id: the head of the queue is the first entry. */
     final TreeMap<Long, Waiter> waiters = new TreeMap<>(Long::compareUnsigned);
+
     final Set<Session> dataWatchers = new LinkedHashSet<>();
     final Set<Session> ownersWatchers = new LinkedHashSet<>();
 

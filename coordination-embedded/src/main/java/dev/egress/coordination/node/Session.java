@@ -1,7 +1,6 @@
 package dev.egress.coordination.node;
 
 import com.google.protobuf.ByteString;
-
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,6 +18,7 @@ final class Session {
     SessionPeer peer;
     /** Fires the expiry of a detached session. */
     ScheduledFuture<?> expiry;
+
     final Map<Semaphore, Owner> owned = new LinkedHashMap<>();
     final Map<Semaphore, Waiter> waiting = new LinkedHashMap<>();
     /** The req_id of the pending acquire to answer per semaphore ("wait cookie"); cleared on re-attach. */

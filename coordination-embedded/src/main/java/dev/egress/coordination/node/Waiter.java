@@ -1,7 +1,6 @@
 package dev.egress.coordination.node;
 
 import com.google.protobuf.ByteString;
-
 import java.util.concurrent.ScheduledFuture;
 
 /** A session queued for tokens of a semaphore. Mutable, owned by the node thread. */

@@ -6,6 +6,10 @@ import dev.egress.coordination.node.NodeOperationException;
 import io.grpc.Context;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tech.ydb.proto.OperationProtos.Operation;
@@ -23,11 +27,6 @@ import tech.ydb.proto.coordination.SessionRequest;
 import tech.ydb.proto.coordination.SessionResponse;
 import tech.ydb.proto.coordination.v1.CoordinationServiceGrpc;
 import tech.ydb.proto.scheme.SchemeOperationProtos.Entry;
-
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.function.Supplier;
 
 /**
  * {@code Ydb.Coordination.V1.CoordinationService}: the node RPCs (answered inside {@code Operation}, errors
@@ -57,8 +56,8 @@ public final class CoordinationGrpcService extends CoordinationServiceGrpc.Coord
 
     @Override
     public StreamObserver<SessionRequest> session(StreamObserver<SessionResponse> responseObserver) {
-        SessionStream stream = new SessionStream((ServerCallStreamObserver<SessionResponse>) responseObserver,
-                nodes, pinger, streams::remove);
+        SessionStream stream = new SessionStream(
+                (ServerCallStreamObserver<SessionResponse>) responseObserver, nodes, pinger, streams::remove);
         streams.add(stream);
         // The call's context is cancelled however the call ends — including paths that never reach the request
         // observer, such as a request that fails to parse — so it is the one reliable "stream is gone" signal.
@@ -72,7 +71,8 @@ public final class CoordinationGrpcService extends CoordinationServiceGrpc.Coord
             nodes.create(request.getPath(), request.getConfig());
             return Operations.success();
         });
-        responseObserver.onNext(CreateNodeResponse.newBuilder().setOperation(operation).build());
+        responseObserver.onNext(
+                CreateNodeResponse.newBuilder().setOperation(operation).build());
         responseObserver.onCompleted();
     }
 
@@ -82,7 +82,8 @@ public final class CoordinationGrpcService extends CoordinationServiceGrpc.Coord
             nodes.alter(request.getPath(), request.getConfig());
             return Operations.success();
         });
-        responseObserver.onNext(AlterNodeResponse.newBuilder().setOperation(operation).build());
+        responseObserver.onNext(
+                AlterNodeResponse.newBuilder().setOperation(operation).build());
         responseObserver.onCompleted();
     }
 
@@ -92,7 +93,8 @@ public final class CoordinationGrpcService extends CoordinationServiceGrpc.Coord
             nodes.drop(request.getPath());
             return Operations.success();
         });
-        responseObserver.onNext(DropNodeResponse.newBuilder().setOperation(operation).build());
+        responseObserver.onNext(
+                DropNodeResponse.newBuilder().setOperation(operation).build());
         responseObserver.onCompleted();
     }
 
@@ -110,7 +112,8 @@ public final class CoordinationGrpcService extends CoordinationServiceGrpc.Coord
                     .setConfig(node.config().toProto(path))
                     .build());
         });
-        responseObserver.onNext(DescribeNodeResponse.newBuilder().setOperation(operation).build());
+        responseObserver.onNext(
+                DescribeNodeResponse.newBuilder().setOperation(operation).build());
         responseObserver.onCompleted();
     }
 

@@ -1,6 +1,7 @@
 package dev.egress.coordination.server;
 
 import io.grpc.stub.StreamObserver;
+import java.util.function.IntSupplier;
 import tech.ydb.proto.discovery.DiscoveryProtos.EndpointInfo;
 import tech.ydb.proto.discovery.DiscoveryProtos.ListEndpointsRequest;
 import tech.ydb.proto.discovery.DiscoveryProtos.ListEndpointsResponse;
@@ -9,8 +10,6 @@ import tech.ydb.proto.discovery.DiscoveryProtos.WhoAmIRequest;
 import tech.ydb.proto.discovery.DiscoveryProtos.WhoAmIResponse;
 import tech.ydb.proto.discovery.DiscoveryProtos.WhoAmIResult;
 import tech.ydb.proto.discovery.v1.DiscoveryServiceGrpc;
-
-import java.util.function.IntSupplier;
 
 /**
  * {@code Ydb.Discovery.V1.DiscoveryService}: advertises this process as the only endpoint. The SDK sends every
@@ -43,7 +42,9 @@ public final class DiscoveryGrpcService extends DiscoveryServiceGrpc.DiscoverySe
                         .setNodeId(1)
                         .setLoadFactor(0f))
                 .build();
-        responseObserver.onNext(ListEndpointsResponse.newBuilder().setOperation(Operations.success(result)).build());
+        responseObserver.onNext(ListEndpointsResponse.newBuilder()
+                .setOperation(Operations.success(result))
+                .build());
         responseObserver.onCompleted();
     }
 
@@ -51,7 +52,9 @@ public final class DiscoveryGrpcService extends DiscoveryServiceGrpc.DiscoverySe
     public void whoAmI(WhoAmIRequest request, StreamObserver<WhoAmIResponse> responseObserver) {
         // Anonymous access, as local-ydb without authentication.
         WhoAmIResult result = WhoAmIResult.newBuilder().setUser("anonymous").build();
-        responseObserver.onNext(WhoAmIResponse.newBuilder().setOperation(Operations.success(result)).build());
+        responseObserver.onNext(WhoAmIResponse.newBuilder()
+                .setOperation(Operations.success(result))
+                .build());
         responseObserver.onCompleted();
     }
 }

@@ -11,19 +11,28 @@ final class Operations {
 
     private static final int SEVERITY_ERROR = 1;
 
-    private Operations() {
-    }
+    private Operations() {}
 
     static Operation success() {
-        return Operation.newBuilder().setReady(true).setStatus(StatusCode.SUCCESS).build();
+        return Operation.newBuilder()
+                .setReady(true)
+                .setStatus(StatusCode.SUCCESS)
+                .build();
     }
 
     static Operation success(Message result) {
-        return Operation.newBuilder().setReady(true).setStatus(StatusCode.SUCCESS).setResult(Any.pack(result)).build();
+        return Operation.newBuilder()
+                .setReady(true)
+                .setStatus(StatusCode.SUCCESS)
+                .setResult(Any.pack(result))
+                .build();
     }
 
     static Operation failure(StatusCode status, String message) {
-        return Operation.newBuilder().setReady(true).setStatus(status).addIssues(IssueMessage.newBuilder()
-                .setMessage(message).setSeverity(SEVERITY_ERROR)).build();
+        return Operation.newBuilder()
+                .setReady(true)
+                .setStatus(status)
+                .addIssues(IssueMessage.newBuilder().setMessage(message).setSeverity(SEVERITY_ERROR))
+                .build();
     }
 }

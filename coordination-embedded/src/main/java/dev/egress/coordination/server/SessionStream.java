@@ -7,18 +7,17 @@ import dev.egress.coordination.node.SessionPeer;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
-import tech.ydb.proto.coordination.SessionRequest;
-import tech.ydb.proto.coordination.SessionResponse;
-
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
+import tech.ydb.proto.coordination.SessionRequest;
+import tech.ydb.proto.coordination.SessionResponse;
 
 /**
  * One {@code Session} gRPC stream, the counterpart of YDB's session actor: it checks the framing (first message
@@ -47,8 +46,11 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
     private long pendingPing;
     private ScheduledFuture<?> pingTask;
 
-    SessionStream(ServerCallStreamObserver<SessionResponse> out, CoordinationNodes nodes,
-                  ScheduledExecutorService pinger, Consumer<SessionStream> onClosed) {
+    SessionStream(
+            ServerCallStreamObserver<SessionResponse> out,
+            CoordinationNodes nodes,
+            ScheduledExecutorService pinger,
+            Consumer<SessionStream> onClosed) {
         this.out = out;
         this.nodes = nodes;
         this.pinger = pinger;
@@ -67,14 +69,20 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
             return;
         }
         switch (request.getRequestCase()) {
-            case PING -> send(SessionResponse.newBuilder()
-                    .setPong(SessionResponse.PingPong.newBuilder().setOpaque(request.getPing().getOpaque()))
-                    .build());
+            case PING ->
+                send(SessionResponse.newBuilder()
+                        .setPong(SessionResponse.PingPong.newBuilder()
+                                .setOpaque(request.getPing().getOpaque()))
+                        .build());
             case PONG -> pong(request.getPong().getOpaque());
             case SESSION_START -> fail(StatusCode.BAD_REQUEST, "Session cannot be started twice");
             case SESSION_STOP -> node.stop(this);
-            case ACQUIRE_SEMAPHORE, RELEASE_SEMAPHORE, DESCRIBE_SEMAPHORE, CREATE_SEMAPHORE, UPDATE_SEMAPHORE,
-                 DELETE_SEMAPHORE -> node.handle(this, request);
+            case ACQUIRE_SEMAPHORE,
+                    RELEASE_SEMAPHORE,
+                    DESCRIBE_SEMAPHORE,
+                    CREATE_SEMAPHORE,
+                    UPDATE_SEMAPHORE,
+                    DELETE_SEMAPHORE -> node.handle(this, request);
             case REQUEST_NOT_SET -> fail(StatusCode.BAD_REQUEST, "Empty request");
             default -> fail(StatusCode.BAD_REQUEST, "Unimplemented request");
         }
@@ -170,9 +178,13 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
         if (closed || pingTask != null) {
             return;
         }
-        long period = Math.max(MIN_PING_PERIOD_MILLIS, Math.min(MAX_PING_PERIOD_MILLIS,
-                Long.compareUnsigned(timeoutMillis, 3 * MAX_PING_PERIOD_MILLIS) > 0 ? MAX_PING_PERIOD_MILLIS
-                        : timeoutMillis / 3));
+        long period = Math.max(
+                MIN_PING_PERIOD_MILLIS,
+                Math.min(
+                        MAX_PING_PERIOD_MILLIS,
+                        Long.compareUnsigned(timeoutMillis, 3 * MAX_PING_PERIOD_MILLIS) > 0
+                                ? MAX_PING_PERIOD_MILLIS
+                                : timeoutMillis / 3));
         sendPing();
         try {
             pingTask = pinger.scheduleAtFixedRate(this::pingTick, period, period, TimeUnit.MILLISECONDS);
@@ -224,7 +236,8 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
         } while (opaque == 0);
         pendingPing = opaque;
         send(SessionResponse.newBuilder()
-                .setPing(SessionResponse.PingPong.newBuilder().setOpaque(opaque)).build());
+                .setPing(SessionResponse.PingPong.newBuilder().setOpaque(opaque))
+                .build());
     }
 
     private void pingTick() {

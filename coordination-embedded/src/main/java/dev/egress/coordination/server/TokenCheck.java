@@ -18,7 +18,8 @@ import java.util.Set;
 public final class TokenCheck implements ServerInterceptor {
 
     /** The header the YDB SDK sends its token in. */
-    public static final Metadata.Key<String> AUTH_TICKET = Metadata.Key.of("x-ydb-auth-ticket", Metadata.ASCII_STRING_MARSHALLER);
+    public static final Metadata.Key<String> AUTH_TICKET =
+            Metadata.Key.of("x-ydb-auth-ticket", Metadata.ASCII_STRING_MARSHALLER);
 
     private final List<byte[]> accepted;
 
@@ -31,17 +32,19 @@ public final class TokenCheck implements ServerInterceptor {
         if (tokens.isEmpty()) {
             throw new IllegalArgumentException("tokens: empty (expected: at least one accepted token)");
         }
-        this.accepted = tokens.stream().map(t -> t.getBytes(StandardCharsets.UTF_8)).toList();
+        this.accepted =
+                tokens.stream().map(t -> t.getBytes(StandardCharsets.UTF_8)).toList();
     }
 
     @Override
-    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+    public <Q, R> ServerCall.Listener<Q> interceptCall(
+            ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
         String ticket = headers.get(AUTH_TICKET);
         if (ticket == null || !matches(ticket.getBytes(StandardCharsets.UTF_8))) {
-            call.close(Status.UNAUTHENTICATED.withDescription(ticket == null ? "no access token" : "unknown access token"),
+            call.close(
+                    Status.UNAUTHENTICATED.withDescription(ticket == null ? "no access token" : "unknown access token"),
                     new Metadata());
-            return new ServerCall.Listener<>() {
-            };
+            return new ServerCall.Listener<>() {};
         }
         return next.startCall(call, headers);
     }

@@ -1,36 +1,17 @@
 package dev.egress.coordination.conformance;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
-import tech.ydb.coordination.CoordinationClient;
 import tech.ydb.coordination.CoordinationSession;
 import tech.ydb.coordination.SemaphoreLease;
-import tech.ydb.coordination.description.NodeConfig;
 import tech.ydb.coordination.description.SemaphoreChangedEvent;
 import tech.ydb.coordination.description.SemaphoreDescription;
 import tech.ydb.coordination.description.SemaphoreWatcher;
-import tech.ydb.coordination.settings.CoordinationNodeSettings;
-import tech.ydb.coordination.settings.CoordinationSessionSettings;
-import tech.ydb.coordination.settings.DescribeSemaphoreMode;
-import tech.ydb.coordination.settings.WatchSemaphoreMode;
 import tech.ydb.core.Result;
-import tech.ydb.core.Status;
 import tech.ydb.core.StatusCode;
-import tech.ydb.core.grpc.GrpcTransport;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The coordination-node rules our registry relies on, written only against the official SDK's public API, so
@@ -46,13 +27,21 @@ public abstract class AcquireConformanceSuite extends ConformanceFixture {
         CoordinationSession session = connect(client, SESSION_TIMEOUT);
         createSemaphore(session, 2);
 
-        assertThat(get(session.acquireSemaphore("missing", 1, PATIENCE)).getStatus().getCode())
+        assertThat(get(session.acquireSemaphore("missing", 1, PATIENCE))
+                        .getStatus()
+                        .getCode())
                 .isEqualTo(StatusCode.NOT_FOUND);
-        assertThat(get(session.acquireSemaphore(SEMAPHORE, 3, PATIENCE)).getStatus().getCode())
+        assertThat(get(session.acquireSemaphore(SEMAPHORE, 3, PATIENCE))
+                        .getStatus()
+                        .getCode())
                 .isEqualTo(StatusCode.BAD_REQUEST);
-        assertThat(get(session.acquireSemaphore(SEMAPHORE, 0, PATIENCE)).getStatus().getCode())
+        assertThat(get(session.acquireSemaphore(SEMAPHORE, 0, PATIENCE))
+                        .getStatus()
+                        .getCode())
                 .isEqualTo(StatusCode.BAD_REQUEST);
-        assertThat(get(session.acquireSemaphore(SEMAPHORE, 1, Duration.ofDays(2))).getStatus().getCode())
+        assertThat(get(session.acquireSemaphore(SEMAPHORE, 1, Duration.ofDays(2)))
+                        .getStatus()
+                        .getCode())
                 .isEqualTo(StatusCode.BAD_REQUEST);
     }
 
@@ -61,7 +50,8 @@ public abstract class AcquireConformanceSuite extends ConformanceFixture {
         CoordinationSession owner = connect(client, SESSION_TIMEOUT);
         CoordinationSession other = connect(client, SESSION_TIMEOUT);
         createSemaphore(owner, 1);
-        assertThat(get(other.acquireSemaphore(SEMAPHORE, 1, Duration.ZERO)).isSuccess()).isTrue();
+        assertThat(get(other.acquireSemaphore(SEMAPHORE, 1, Duration.ZERO)).isSuccess())
+                .isTrue();
 
         Result<SemaphoreLease> attempt = get(owner.acquireSemaphore(SEMAPHORE, 1, Duration.ZERO));
 
@@ -74,7 +64,8 @@ public abstract class AcquireConformanceSuite extends ConformanceFixture {
         CoordinationSession owner = connect(client, SESSION_TIMEOUT);
         CoordinationSession waiter = connect(client, SESSION_TIMEOUT);
         createSemaphore(owner, 1);
-        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, PATIENCE)).isSuccess()).isTrue();
+        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, PATIENCE)).isSuccess())
+                .isTrue();
 
         Result<SemaphoreLease> attempt = get(waiter.acquireSemaphore(SEMAPHORE, 1, Duration.ofMillis(300)));
 
@@ -88,7 +79,8 @@ public abstract class AcquireConformanceSuite extends ConformanceFixture {
         CoordinationSession first = connect(client, SESSION_TIMEOUT);
         CoordinationSession second = connect(client, SESSION_TIMEOUT);
         createSemaphore(owner, 1);
-        SemaphoreLease lease = get(owner.acquireSemaphore(SEMAPHORE, 1, PATIENCE)).getValue();
+        SemaphoreLease lease =
+                get(owner.acquireSemaphore(SEMAPHORE, 1, PATIENCE)).getValue();
         CompletableFuture<Result<SemaphoreLease>> firstWaiting = first.acquireSemaphore(SEMAPHORE, 1, PATIENCE);
         awaitWaiters(owner, 1);
         CompletableFuture<Result<SemaphoreLease>> secondWaiting = second.acquireSemaphore(SEMAPHORE, 1, PATIENCE);
@@ -99,9 +91,13 @@ public abstract class AcquireConformanceSuite extends ConformanceFixture {
         assertThat(get(firstWaiting).isSuccess()).isTrue();
         assertThat(secondWaiting).isNotDone();
         SemaphoreDescription described = describe(owner);
-        assertThat(described.getOwnersList()).singleElement().extracting(SemaphoreDescription.Session::getId)
+        assertThat(described.getOwnersList())
+                .singleElement()
+                .extracting(SemaphoreDescription.Session::getId)
                 .isEqualTo(first.getId());
-        assertThat(described.getWaitersList()).singleElement().extracting(SemaphoreDescription.Session::getId)
+        assertThat(described.getWaitersList())
+                .singleElement()
+                .extracting(SemaphoreDescription.Session::getId)
                 .isEqualTo(second.getId());
         assertThat(described.getWaitersList().get(0).getOrderId())
                 .isGreaterThan(described.getOwnersList().get(0).getOrderId());
@@ -113,7 +109,8 @@ public abstract class AcquireConformanceSuite extends ConformanceFixture {
         CoordinationSession big = connect(client, SESSION_TIMEOUT);
         CoordinationSession small = connect(client, SESSION_TIMEOUT);
         createSemaphore(owner, 2);
-        SemaphoreLease lease = get(owner.acquireSemaphore(SEMAPHORE, 1, PATIENCE)).getValue();
+        SemaphoreLease lease =
+                get(owner.acquireSemaphore(SEMAPHORE, 1, PATIENCE)).getValue();
         CompletableFuture<Result<SemaphoreLease>> bigWaiting = big.acquireSemaphore(SEMAPHORE, 2, PATIENCE);
         awaitWaiters(owner, 1);
 
@@ -131,10 +128,14 @@ public abstract class AcquireConformanceSuite extends ConformanceFixture {
         CoordinationSession owner = connect(client, SESSION_TIMEOUT);
         CoordinationSession watcher = connect(client, SESSION_TIMEOUT);
         createSemaphore(owner, 10);
-        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, bytes("v1"), PATIENCE)).isSuccess()).isTrue();
+        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, bytes("v1"), PATIENCE))
+                        .isSuccess())
+                .isTrue();
         SemaphoreWatcher watch = watchOwners(watcher);
 
-        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, bytes("v2"), PATIENCE)).isSuccess()).isTrue();
+        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, bytes("v2"), PATIENCE))
+                        .isSuccess())
+                .isTrue();
 
         SemaphoreChangedEvent event = get(watch.getChangedFuture()).getValue();
         assertThat(event.isOwnersChanged()).isTrue();
@@ -151,13 +152,17 @@ public abstract class AcquireConformanceSuite extends ConformanceFixture {
         CoordinationSession owner = connect(client, SESSION_TIMEOUT);
         CoordinationSession waiter = connect(client, SESSION_TIMEOUT);
         createSemaphore(owner, 3);
-        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 3, PATIENCE)).isSuccess()).isTrue();
+        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 3, PATIENCE)).isSuccess())
+                .isTrue();
         CompletableFuture<Result<SemaphoreLease>> waiting = waiter.acquireSemaphore(SEMAPHORE, 2, PATIENCE);
         awaitWaiters(owner, 1);
 
-        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 4, PATIENCE)).getStatus().getCode())
+        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 4, PATIENCE))
+                        .getStatus()
+                        .getCode())
                 .isEqualTo(StatusCode.BAD_REQUEST);
-        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, PATIENCE)).isSuccess()).isTrue();
+        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, PATIENCE)).isSuccess())
+                .isTrue();
 
         assertThat(get(waiting).isSuccess()).isTrue();
         assertThat(describe(owner).getCount()).isEqualTo(3);
@@ -168,16 +173,16 @@ public abstract class AcquireConformanceSuite extends ConformanceFixture {
         CoordinationSession owner = connect(client, SESSION_TIMEOUT);
         CoordinationSession waiter = connect(client, SESSION_TIMEOUT);
         createSemaphore(owner, 1);
-        SemaphoreLease lease = get(owner.acquireSemaphore(SEMAPHORE, 1, PATIENCE)).getValue();
-        CompletableFuture<Result<SemaphoreLease>> older = waiter.acquireSemaphore(SEMAPHORE, 1, bytes("old"),
-                PATIENCE);
+        SemaphoreLease lease =
+                get(owner.acquireSemaphore(SEMAPHORE, 1, PATIENCE)).getValue();
+        CompletableFuture<Result<SemaphoreLease>> older = waiter.acquireSemaphore(SEMAPHORE, 1, bytes("old"), PATIENCE);
         awaitWaiters(owner, 1);
 
-        CompletableFuture<Result<SemaphoreLease>> newer = waiter.acquireSemaphore(SEMAPHORE, 1, bytes("new"),
-                PATIENCE);
+        CompletableFuture<Result<SemaphoreLease>> newer = waiter.acquireSemaphore(SEMAPHORE, 1, bytes("new"), PATIENCE);
 
         assertThat(get(older).getStatus().getCode()).isEqualTo(StatusCode.ABORTED);
-        assertThat(describe(owner).getWaitersList()).singleElement()
+        assertThat(describe(owner).getWaitersList())
+                .singleElement()
                 .satisfies(w -> assertThat(w.getData()).isEqualTo(bytes("new")));
         get(lease.release());
         assertThat(get(newer).isSuccess()).isTrue();
@@ -188,7 +193,8 @@ public abstract class AcquireConformanceSuite extends ConformanceFixture {
         CoordinationSession owner = connect(client, SESSION_TIMEOUT);
         CoordinationSession waiter = connect(client, SESSION_TIMEOUT);
         createSemaphore(owner, 1);
-        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, PATIENCE)).isSuccess()).isTrue();
+        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, PATIENCE)).isSuccess())
+                .isTrue();
         CompletableFuture<Result<SemaphoreLease>> waiting = waiter.acquireSemaphore(SEMAPHORE, 1, PATIENCE);
         awaitWaiters(owner, 1);
 

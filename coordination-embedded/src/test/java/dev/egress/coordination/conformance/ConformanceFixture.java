@@ -1,16 +1,23 @@
 package dev.egress.coordination.conformance;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.egress.coordination.testing.StreamCutter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import tech.ydb.coordination.CoordinationClient;
 import tech.ydb.coordination.CoordinationSession;
-import tech.ydb.coordination.SemaphoreLease;
 import tech.ydb.coordination.description.NodeConfig;
-import tech.ydb.coordination.description.SemaphoreChangedEvent;
 import tech.ydb.coordination.description.SemaphoreDescription;
 import tech.ydb.coordination.description.SemaphoreWatcher;
 import tech.ydb.coordination.settings.CoordinationNodeSettings;
@@ -19,19 +26,7 @@ import tech.ydb.coordination.settings.DescribeSemaphoreMode;
 import tech.ydb.coordination.settings.WatchSemaphoreMode;
 import tech.ydb.core.Result;
 import tech.ydb.core.Status;
-import tech.ydb.core.StatusCode;
 import tech.ydb.core.grpc.GrpcTransport;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * What every conformance suite shares: a fresh coordination node per test, SDK clients and sessions that are
@@ -43,6 +38,7 @@ public abstract class ConformanceFixture {
 
     /** Generous: the machine is shared and slow; nothing here asserts speed. */
     protected static final Duration PATIENCE = Duration.ofSeconds(30);
+
     protected static final Duration SESSION_TIMEOUT = Duration.ofSeconds(5);
     protected static final String SEMAPHORE = "registry";
 
@@ -54,8 +50,7 @@ public abstract class ConformanceFixture {
     protected abstract String connectionString();
 
     /** One transport with its coordination client and a way to cut its session streams. */
-    protected record Client(GrpcTransport transport, CoordinationClient coordination, StreamCutter cutter) {
-    }
+    protected record Client(GrpcTransport transport, CoordinationClient coordination, StreamCutter cutter) {}
 
     @BeforeEach
     void createNode() {
@@ -77,8 +72,7 @@ public abstract class ConformanceFixture {
     }
 
     /** Hook for runs that can inspect the server after each test (the embedded one checks its bookkeeping). */
-    protected void verifyServer() {
-    }
+    protected void verifyServer() {}
 
     // ------------------------------------------------------------------ helpers
 
@@ -92,8 +86,12 @@ public abstract class ConformanceFixture {
     }
 
     protected CoordinationSession connect(Client owner, Duration timeout) {
-        CoordinationSession session = owner.coordination().createSession(node,
-                CoordinationSessionSettings.newBuilder().withConnectTimeout(timeout).build());
+        CoordinationSession session = owner.coordination()
+                .createSession(
+                        node,
+                        CoordinationSessionSettings.newBuilder()
+                                .withConnectTimeout(timeout)
+                                .build());
         closeables.add(() -> session.stop().get(5, TimeUnit.SECONDS));
         Status status = get(session.connect());
         assertThat(status.isSuccess()).as("connect: %s", status).isTrue();
@@ -106,15 +104,15 @@ public abstract class ConformanceFixture {
     }
 
     protected static SemaphoreDescription describe(CoordinationSession session) {
-        Result<SemaphoreDescription> result = get(session.describeSemaphore(SEMAPHORE,
-                DescribeSemaphoreMode.WITH_OWNERS_AND_WAITERS));
+        Result<SemaphoreDescription> result =
+                get(session.describeSemaphore(SEMAPHORE, DescribeSemaphoreMode.WITH_OWNERS_AND_WAITERS));
         assertThat(result.isSuccess()).as("describe: %s", result.getStatus()).isTrue();
         return result.getValue();
     }
 
     protected static SemaphoreWatcher watchOwners(CoordinationSession session) {
-        Result<SemaphoreWatcher> result = get(session.watchSemaphore(SEMAPHORE, DescribeSemaphoreMode.WITH_OWNERS,
-                WatchSemaphoreMode.WATCH_OWNERS));
+        Result<SemaphoreWatcher> result = get(
+                session.watchSemaphore(SEMAPHORE, DescribeSemaphoreMode.WITH_OWNERS, WatchSemaphoreMode.WATCH_OWNERS));
         assertThat(result.isSuccess()).as("watch: %s", result.getStatus()).isTrue();
         return result.getValue();
     }

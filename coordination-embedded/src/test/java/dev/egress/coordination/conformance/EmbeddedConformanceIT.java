@@ -1,11 +1,11 @@
 package dev.egress.coordination.conformance;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.egress.coordination.EmbeddedCoordinationNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The conformance suites against the in-process embedded node; after every test the node's bookkeeping must be

@@ -1,14 +1,13 @@
 package dev.egress.coordination.conformance;
 
 import dev.egress.coordination.testing.ListenPorts;
+import java.time.Duration;
 import org.junit.jupiter.api.Nested;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.utility.DockerImageName;
-
-import java.time.Duration;
 
 /**
  * The same conformance suites against real YDB ({@code ydbplatform/local-ydb}), to catch divergence of the

@@ -1,36 +1,23 @@
 package dev.egress.coordination.conformance;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
-import tech.ydb.coordination.CoordinationClient;
 import tech.ydb.coordination.CoordinationSession;
-import tech.ydb.coordination.SemaphoreLease;
 import tech.ydb.coordination.description.NodeConfig;
 import tech.ydb.coordination.description.SemaphoreChangedEvent;
 import tech.ydb.coordination.description.SemaphoreDescription;
 import tech.ydb.coordination.description.SemaphoreWatcher;
-import tech.ydb.coordination.settings.CoordinationNodeSettings;
 import tech.ydb.coordination.settings.CoordinationSessionSettings;
 import tech.ydb.coordination.settings.DescribeSemaphoreMode;
 import tech.ydb.coordination.settings.WatchSemaphoreMode;
 import tech.ydb.core.Result;
-import tech.ydb.core.Status;
 import tech.ydb.core.StatusCode;
-import tech.ydb.core.grpc.GrpcTransport;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The coordination-node rules our registry relies on, written only against the official SDK's public API, so
@@ -44,12 +31,17 @@ public abstract class SessionConformanceSuite extends ConformanceFixture {
     @Test
     void createNodeIsIdempotentAndKeepsTheFirstConfig() {
         String path = node + "-configured";
-        NodeConfig first = NodeConfig.create().withDurationsConfig(Duration.ofSeconds(2), Duration.ofSeconds(20))
+        NodeConfig first = NodeConfig.create()
+                .withDurationsConfig(Duration.ofSeconds(2), Duration.ofSeconds(20))
                 .withReadConsistencyMode(NodeConfig.ConsistencyMode.STRICT);
         NodeConfig second = NodeConfig.create().withDurationsConfig(Duration.ofSeconds(3), Duration.ofSeconds(25));
 
-        assertThat(get(client.coordination().createNode(path, nodeSettings(first))).isSuccess()).isTrue();
-        assertThat(get(client.coordination().createNode(path, nodeSettings(second))).isSuccess()).isTrue();
+        assertThat(get(client.coordination().createNode(path, nodeSettings(first)))
+                        .isSuccess())
+                .isTrue();
+        assertThat(get(client.coordination().createNode(path, nodeSettings(second)))
+                        .isSuccess())
+                .isTrue();
 
         NodeConfig described = get(client.coordination().describeNode(path)).getValue();
         assertThat(described.getSelfCheckPeriod()).isEqualTo(Duration.ofSeconds(2));
@@ -61,12 +53,17 @@ public abstract class SessionConformanceSuite extends ConformanceFixture {
     @Test
     void alterNodeWithUnsetModesKeepsTheirValues() {
         String path = node + "-altered";
-        NodeConfig relaxed = NodeConfig.create().withReadConsistencyMode(NodeConfig.ConsistencyMode.RELAXED)
+        NodeConfig relaxed = NodeConfig.create()
+                .withReadConsistencyMode(NodeConfig.ConsistencyMode.RELAXED)
                 .withAttachConsistencyMode(NodeConfig.ConsistencyMode.STRICT);
-        assertThat(get(client.coordination().createNode(path, nodeSettings(relaxed))).isSuccess()).isTrue();
+        assertThat(get(client.coordination().createNode(path, nodeSettings(relaxed)))
+                        .isSuccess())
+                .isTrue();
 
         NodeConfig change = NodeConfig.create().withAttachConsistencyMode(NodeConfig.ConsistencyMode.RELAXED);
-        assertThat(get(client.coordination().alterNode(path, nodeSettings(change))).isSuccess()).isTrue();
+        assertThat(get(client.coordination().alterNode(path, nodeSettings(change)))
+                        .isSuccess())
+                .isTrue();
 
         NodeConfig described = get(client.coordination().describeNode(path)).getValue();
         assertThat(described.getReadConsistencyMode()).isEqualTo(NodeConfig.ConsistencyMode.RELAXED);
@@ -104,8 +101,12 @@ public abstract class SessionConformanceSuite extends ConformanceFixture {
 
     @Test
     void sessionTimeoutAboveThirtyMinutesIsRejected() {
-        CoordinationSession session = client.coordination().createSession(node,
-                CoordinationSessionSettings.newBuilder().withConnectTimeout(Duration.ofMinutes(31)).build());
+        CoordinationSession session = client.coordination()
+                .createSession(
+                        node,
+                        CoordinationSessionSettings.newBuilder()
+                                .withConnectTimeout(Duration.ofMinutes(31))
+                                .build());
         closeables.add(() -> session.stop().get(5, TimeUnit.SECONDS));
 
         assertThat(get(session.connect()).getCode()).isEqualTo(StatusCode.BAD_REQUEST);
@@ -116,7 +117,9 @@ public abstract class SessionConformanceSuite extends ConformanceFixture {
         CoordinationSession owner = connect(client, SESSION_TIMEOUT);
         CoordinationSession watcher = connect(client, SESSION_TIMEOUT);
         createSemaphore(watcher, 10);
-        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, bytes("a"), PATIENCE)).isSuccess()).isTrue();
+        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, bytes("a"), PATIENCE))
+                        .isSuccess())
+                .isTrue();
         SemaphoreWatcher watch = watchOwners(watcher);
 
         assertThat(get(owner.stop()).isSuccess()).isTrue();
@@ -131,7 +134,9 @@ public abstract class SessionConformanceSuite extends ConformanceFixture {
         CoordinationSession owner = connect(doomed, Duration.ofSeconds(20));
         CoordinationSession observer = connect(client, SESSION_TIMEOUT);
         createSemaphore(observer, 10);
-        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, bytes("still here"), PATIENCE)).isSuccess()).isTrue();
+        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, bytes("still here"), PATIENCE))
+                        .isSuccess())
+                .isTrue();
         long id = owner.getId();
 
         doomed.transport().close(); // the channel dies; the session is never stopped
@@ -151,7 +156,9 @@ public abstract class SessionConformanceSuite extends ConformanceFixture {
         CoordinationSession owner = connect(doomed, timeout);
         CoordinationSession watcher = connect(client, SESSION_TIMEOUT);
         createSemaphore(watcher, 10);
-        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, bytes("doomed"), PATIENCE)).isSuccess()).isTrue();
+        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, bytes("doomed"), PATIENCE))
+                        .isSuccess())
+                .isTrue();
         SemaphoreWatcher watch = watchOwners(watcher);
 
         long killedAt = System.nanoTime();
@@ -173,9 +180,12 @@ public abstract class SessionConformanceSuite extends ConformanceFixture {
         owner.addStateListener(states::add);
         CoordinationSession observer = connect(client, SESSION_TIMEOUT);
         createSemaphore(observer, 10);
-        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, bytes("kept"), PATIENCE)).isSuccess()).isTrue();
-        SemaphoreWatcher ownWatch = get(owner.watchSemaphore(SEMAPHORE, DescribeSemaphoreMode.WITH_OWNERS,
-                WatchSemaphoreMode.WATCH_DATA)).getValue();
+        assertThat(get(owner.acquireSemaphore(SEMAPHORE, 1, bytes("kept"), PATIENCE))
+                        .isSuccess())
+                .isTrue();
+        SemaphoreWatcher ownWatch = get(owner.watchSemaphore(
+                        SEMAPHORE, DescribeSemaphoreMode.WITH_OWNERS, WatchSemaphoreMode.WATCH_DATA))
+                .getValue();
         long id = owner.getId();
 
         assertThat(flaky.cutter().cut()).isPositive();
@@ -190,9 +200,11 @@ public abstract class SessionConformanceSuite extends ConformanceFixture {
             assertThat(o.getData()).isEqualTo(bytes("kept"));
         });
         // The re-attached session works as before, new watches included.
-        SemaphoreWatcher newWatch = get(owner.watchSemaphore(SEMAPHORE, DescribeSemaphoreMode.DATA_ONLY,
-                WatchSemaphoreMode.WATCH_DATA)).getValue();
-        assertThat(get(observer.updateSemaphore(SEMAPHORE, bytes("v2"))).isSuccess()).isTrue();
+        SemaphoreWatcher newWatch = get(owner.watchSemaphore(
+                        SEMAPHORE, DescribeSemaphoreMode.DATA_ONLY, WatchSemaphoreMode.WATCH_DATA))
+                .getValue();
+        assertThat(get(observer.updateSemaphore(SEMAPHORE, bytes("v2"))).isSuccess())
+                .isTrue();
         assertThat(get(newWatch.getChangedFuture()).getValue().isDataChanged()).isTrue();
     }
 
@@ -202,7 +214,8 @@ public abstract class SessionConformanceSuite extends ConformanceFixture {
         List<CoordinationSession.State> states = new CopyOnWriteArrayList<>();
         session.addStateListener(states::add);
 
-        await().during(Duration.ofSeconds(36)).atMost(Duration.ofSeconds(60))
+        await().during(Duration.ofSeconds(36))
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> session.getState() == CoordinationSession.State.CONNECTED && states.isEmpty());
         assertThat(get(session.createSemaphore(SEMAPHORE, 1)).isSuccess()).isTrue();
     }

@@ -1,16 +1,15 @@
 package dev.egress.coordination.node;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.google.protobuf.ByteString;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
 import tech.ydb.proto.coordination.SessionRequest;
 import tech.ydb.proto.coordination.SessionResponse;
-
-import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** The state machine on its own, driven through {@link SessionPeer} stand-ins. */
 class CoordinationNodeTest {
@@ -30,7 +29,8 @@ class CoordinationNodeTest {
         RecordingPeer big = attach(5_000);
         RecordingPeer small = attach(5_000);
         create(owner, "s", 2);
-        assertThat(acquire(owner, "s", 1, 60_000).getAcquireSemaphoreResult().getAcquired()).isTrue();
+        assertThat(acquire(owner, "s", 1, 60_000).getAcquireSemaphoreResult().getAcquired())
+                .isTrue();
 
         assertThat(acquire(big, "s", 2, 60_000).hasAcquireSemaphorePending()).isTrue();
         assertThat(acquire(small, "s", 1, 60_000).hasAcquireSemaphorePending()).isTrue();
@@ -52,7 +52,8 @@ class CoordinationNodeTest {
         acquire(owner, "s", 3, 0);
         assertThat(acquire(waiter, "s", 2, 60_000).hasAcquireSemaphorePending()).isTrue();
 
-        assertThat(acquire(owner, "s", 1, 0).getAcquireSemaphoreResult().getAcquired()).isTrue();
+        assertThat(acquire(owner, "s", 1, 0).getAcquireSemaphoreResult().getAcquired())
+                .isTrue();
 
         assertThat(waiter.next().getAcquireSemaphoreResult().getAcquired()).isTrue();
     }
@@ -117,9 +118,15 @@ class CoordinationNodeTest {
     void ephemeralSemaphoreDisappearsWithItsLastOwner() {
         RecordingPeer a = attach(5_000);
         RecordingPeer watcher = attach(5_000);
-        SessionResponse acquired = send(a, SessionRequest.newBuilder().setAcquireSemaphore(
-                SessionRequest.AcquireSemaphore.newBuilder().setReqId(++reqId).setName("e").setCount(-1L)
-                        .setEphemeral(true)).build());
+        SessionResponse acquired = send(
+                a,
+                SessionRequest.newBuilder()
+                        .setAcquireSemaphore(SessionRequest.AcquireSemaphore.newBuilder()
+                                .setReqId(++reqId)
+                                .setName("e")
+                                .setCount(-1L)
+                                .setEphemeral(true))
+                        .build());
         assertThat(acquired.getAcquireSemaphoreResult().getAcquired()).isTrue();
         watch(watcher, "e", false, true);
 
@@ -138,9 +145,12 @@ class CoordinationNodeTest {
         RecordingPeer b = attach(5_000);
         create(a, "s", -1L); // 2^64-1
 
-        assertThat(acquire(a, "s", -2L, 0).getAcquireSemaphoreResult().getAcquired()).isTrue(); // 2^64-2
-        assertThat(acquire(b, "s", 1, 0).getAcquireSemaphoreResult().getAcquired()).isTrue();
-        assertThat(acquire(attach(5_000), "s", 1, 0).getAcquireSemaphoreResult().getAcquired()).isFalse();
+        assertThat(acquire(a, "s", -2L, 0).getAcquireSemaphoreResult().getAcquired())
+                .isTrue(); // 2^64-2
+        assertThat(acquire(b, "s", 1, 0).getAcquireSemaphoreResult().getAcquired())
+                .isTrue();
+        assertThat(acquire(attach(5_000), "s", 1, 0).getAcquireSemaphoreResult().getAcquired())
+                .isFalse();
         assertThat(node.report().orElseThrow().violations()).isEmpty();
     }
 
@@ -156,7 +166,8 @@ class CoordinationNodeTest {
         SessionResponse.AcquireSemaphoreResult result = waiter.next().getAcquireSemaphoreResult();
         assertThat(result.getStatus()).isEqualTo(StatusCode.SUCCESS);
         assertThat(result.getAcquired()).isFalse();
-        await().atMost(Duration.ofSeconds(30)).until(() -> node.report().orElseThrow().waiters() == 0);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> node.report().orElseThrow().waiters() == 0);
     }
 
     // ------------------------------------------------------------------ helpers
@@ -169,8 +180,12 @@ class CoordinationNodeTest {
     }
 
     private static SessionRequest.SessionStart start(long id, long timeoutMillis, String key, long seqNo) {
-        return SessionRequest.SessionStart.newBuilder().setPath("/local/test").setSessionId(id)
-                .setTimeoutMillis(timeoutMillis).setProtectionKey(ByteString.copyFromUtf8(key)).setSeqNo(seqNo)
+        return SessionRequest.SessionStart.newBuilder()
+                .setPath("/local/test")
+                .setSessionId(id)
+                .setTimeoutMillis(timeoutMillis)
+                .setProtectionKey(ByteString.copyFromUtf8(key))
+                .setSeqNo(seqNo)
                 .build();
     }
 
@@ -180,32 +195,61 @@ class CoordinationNodeTest {
     }
 
     private void create(RecordingPeer peer, String name, long limit) {
-        SessionResponse response = send(peer, SessionRequest.newBuilder().setCreateSemaphore(
-                SessionRequest.CreateSemaphore.newBuilder().setReqId(++reqId).setName(name).setLimit(limit)).build());
+        SessionResponse response = send(
+                peer,
+                SessionRequest.newBuilder()
+                        .setCreateSemaphore(SessionRequest.CreateSemaphore.newBuilder()
+                                .setReqId(++reqId)
+                                .setName(name)
+                                .setLimit(limit))
+                        .build());
         assertThat(response.getCreateSemaphoreResult().getStatus()).isEqualTo(StatusCode.SUCCESS);
     }
 
     private SessionResponse acquire(RecordingPeer peer, String name, long count, long timeoutMillis) {
-        return send(peer, SessionRequest.newBuilder().setAcquireSemaphore(SessionRequest.AcquireSemaphore.newBuilder()
-                .setReqId(++reqId).setName(name).setCount(count).setTimeoutMillis(timeoutMillis)).build());
+        return send(
+                peer,
+                SessionRequest.newBuilder()
+                        .setAcquireSemaphore(SessionRequest.AcquireSemaphore.newBuilder()
+                                .setReqId(++reqId)
+                                .setName(name)
+                                .setCount(count)
+                                .setTimeoutMillis(timeoutMillis))
+                        .build());
     }
 
     private void release(RecordingPeer peer, String name) {
-        node.handle(peer, SessionRequest.newBuilder().setReleaseSemaphore(
-                SessionRequest.ReleaseSemaphore.newBuilder().setReqId(++reqId).setName(name)).build());
+        node.handle(
+                peer,
+                SessionRequest.newBuilder()
+                        .setReleaseSemaphore(SessionRequest.ReleaseSemaphore.newBuilder()
+                                .setReqId(++reqId)
+                                .setName(name))
+                        .build());
     }
 
     private void update(RecordingPeer peer, String name, String data) {
-        SessionResponse response = send(peer, SessionRequest.newBuilder().setUpdateSemaphore(
-                SessionRequest.UpdateSemaphore.newBuilder().setReqId(++reqId).setName(name)
-                        .setData(ByteString.copyFromUtf8(data))).build());
+        SessionResponse response = send(
+                peer,
+                SessionRequest.newBuilder()
+                        .setUpdateSemaphore(SessionRequest.UpdateSemaphore.newBuilder()
+                                .setReqId(++reqId)
+                                .setName(name)
+                                .setData(ByteString.copyFromUtf8(data)))
+                        .build());
         assertThat(response.getUpdateSemaphoreResult().getStatus()).isEqualTo(StatusCode.SUCCESS);
     }
 
     private void watch(RecordingPeer peer, String name, boolean data, boolean owners) {
-        SessionResponse response = send(peer, SessionRequest.newBuilder().setDescribeSemaphore(
-                SessionRequest.DescribeSemaphore.newBuilder().setReqId(++reqId).setName(name)
-                        .setWatchData(data).setWatchOwners(owners)).build());
+        SessionResponse response = send(
+                peer,
+                SessionRequest.newBuilder()
+                        .setDescribeSemaphore(SessionRequest.DescribeSemaphore.newBuilder()
+                                .setReqId(++reqId)
+                                .setName(name)
+                                .setWatchData(data)
+                                .setWatchOwners(owners))
+                        .build());
         assertThat(response.getDescribeSemaphoreResult().getWatchAdded()).isTrue();
     }
 }

@@ -1,11 +1,10 @@
 package dev.egress.coordination.node;
 
-import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
-import tech.ydb.proto.coordination.SessionResponse;
-
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
+import tech.ydb.proto.coordination.SessionResponse;
 
 /** A stream stand-in that records what the node sends, in order. */
 final class RecordingPeer implements SessionPeer {
@@ -19,8 +18,7 @@ final class RecordingPeer implements SessionPeer {
     }
 
     @Override
-    public void onAttached(long timeoutMillis) {
-    }
+    public void onAttached(long timeoutMillis) {}
 
     @Override
     public void fail(StatusCode status, String message) {

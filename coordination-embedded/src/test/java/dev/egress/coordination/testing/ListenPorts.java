@@ -12,8 +12,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class ListenPorts {
 
-    private ListenPorts() {
-    }
+    private ListenPorts() {}
 
     /**
      * A port that is free on the wildcard address and lies below Linux's ephemeral range (32768+).

@@ -37,13 +37,15 @@ public final class StreamCutter implements ClientInterceptor {
             public void start(Listener<R> listener, Metadata headers) {
                 ClientCall<Q, R> self = this;
                 open.add(self);
-                super.start(new ForwardingClientCallListener.SimpleForwardingClientCallListener<>(listener) {
-                    @Override
-                    public void onClose(Status status, Metadata trailers) {
-                        open.remove(self);
-                        super.onClose(status, trailers);
-                    }
-                }, headers);
+                super.start(
+                        new ForwardingClientCallListener.SimpleForwardingClientCallListener<>(listener) {
+                            @Override
+                            public void onClose(Status status, Metadata trailers) {
+                                open.remove(self);
+                                super.onClose(status, trailers);
+                            }
+                        },
+                        headers);
             }
         };
     }

@@ -21,8 +21,8 @@ import reactor.core.publisher.Mono;
 public final class BearerAnswers {
 
     /** Open on both services, compared exactly (no variant of a probe path is open): the probes and the scrape. */
-    public static final Set<String> PROBE_PATHS = Set.of("/actuator/health/liveness", "/actuator/health/readiness",
-            "/actuator/prometheus");
+    public static final Set<String> PROBE_PATHS =
+            Set.of("/actuator/health/liveness", "/actuator/health/readiness", "/actuator/prometheus");
 
     private final TargetContact contact;
     private final Problem unauthorized;
@@ -36,7 +36,8 @@ public final class BearerAnswers {
      */
     public BearerAnswers(String unauthorizedDetail, TargetContact contact) {
         this.contact = contact;
-        this.unauthorized = Problem.of(ProblemType.UNAUTHORIZED, unauthorizedDetail).withTargetContact(contact);
+        this.unauthorized =
+                Problem.of(ProblemType.UNAUTHORIZED, unauthorizedDetail).withTargetContact(contact);
         this.unauthorizedBody = ProblemResponses.json(unauthorized);
     }
 
@@ -70,7 +71,8 @@ public final class BearerAnswers {
      * @return completes when written
      */
     public Mono<Void> refuse(ServerHttpResponse response, Problem problem) {
-        Problem answer = problem.targetContact() == TargetContact.UNSTATED ? problem.withTargetContact(contact) : problem;
+        Problem answer =
+                problem.targetContact() == TargetContact.UNSTATED ? problem.withTargetContact(contact) : problem;
         return ProblemResponses.write(response, answer);
     }
 

@@ -54,8 +54,8 @@ public abstract class BearerFilterSupport implements WebFilter, Ordered {
      * @param segments its segments as the router reads them
      * @return the chain's result, or the refusal
      */
-    protected abstract Mono<Void> authorise(ServerWebExchange exchange, WebFilterChain chain, String path,
-                                            List<String> segments);
+    protected abstract Mono<Void> authorise(
+            ServerWebExchange exchange, WebFilterChain chain, String path, List<String> segments);
 
     /**
      * The service's refusals.

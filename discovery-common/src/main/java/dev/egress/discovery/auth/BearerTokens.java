@@ -29,7 +29,10 @@ public final class BearerTokens {
      * @return the matcher; with no tokens it matches nothing
      */
     public static BearerTokens of(Collection<String> tokens) {
-        return new BearerTokens(tokens.stream().filter(t -> t != null && !t.isBlank()).map(BearerTokens::sha256).toList());
+        return new BearerTokens(tokens.stream()
+                .filter(t -> t != null && !t.isBlank())
+                .map(BearerTokens::sha256)
+                .toList());
     }
 
     /**
@@ -57,7 +60,8 @@ public final class BearerTokens {
      * @return the token's index in configuration order, or -1 if none matches
      */
     public int match(String authorizationHeader) {
-        if (authorizationHeader == null || authorizationHeader.length() <= PREFIX.length()
+        if (authorizationHeader == null
+                || authorizationHeader.length() <= PREFIX.length()
                 || !authorizationHeader.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
             return -1;
         }

@@ -18,8 +18,7 @@ package dev.egress.discovery.auth;
  */
 public final class CanonicalPath {
 
-    private CanonicalPath() {
-    }
+    private CanonicalPath() {}
 
     /**
      * Why a raw path is not canonical.
@@ -68,10 +67,19 @@ public final class CanonicalPath {
     }
 
     private static boolean mustNotBeEscaped(int b) {
-        return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')
-                || b == '-' || b == '.' || b == '_' || b == '~'
-                || b == '/' || b == '\\' || b == ';' || b == '%'
-                || b < 0x20 || b == 0x7f;
+        return (b >= 'a' && b <= 'z')
+                || (b >= 'A' && b <= 'Z')
+                || (b >= '0' && b <= '9')
+                || b == '-'
+                || b == '.'
+                || b == '_'
+                || b == '~'
+                || b == '/'
+                || b == '\\'
+                || b == ';'
+                || b == '%'
+                || b < 0x20
+                || b == 0x7f;
     }
 
     private static int hex(char c) {

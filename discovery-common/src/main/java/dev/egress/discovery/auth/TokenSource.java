@@ -35,8 +35,7 @@ public final class TokenSource {
     private final AtomicReference<Loaded> loaded;
     private final AtomicLong nextCheck;
 
-    private record Loaded(BearerTokens tokens, FileTime modified, long size) {
-    }
+    private record Loaded(BearerTokens tokens, FileTime modified, long size) {}
 
     private TokenSource(Path file, String property, LongSupplier nanos, Loaded initial) {
         this.file = file;
@@ -66,13 +65,15 @@ public final class TokenSource {
      * @return the source; empty when neither is set
      * @throws IllegalArgumentException naming the property at fault
      */
-    public static TokenSource of(String tokenProperty, Collection<String> tokens, String fileProperty, String fileLocation) {
+    public static TokenSource of(
+            String tokenProperty, Collection<String> tokens, String fileProperty, String fileLocation) {
         boolean inline = tokens.stream().anyMatch(t -> t != null && !t.isBlank());
         if (fileLocation == null || fileLocation.isBlank()) {
             return fixed(tokens);
         }
         if (inline) {
-            throw new IllegalArgumentException("%s and %s: set one of them, not both".formatted(tokenProperty, fileProperty));
+            throw new IllegalArgumentException(
+                    "%s and %s: set one of them, not both".formatted(tokenProperty, fileProperty));
         }
         return file(Path.of(fileLocation.strip()), fileProperty, System::nanoTime);
     }
@@ -94,7 +95,8 @@ public final class TokenSource {
             throw new IllegalArgumentException("%s: %s (expected: a readable file): %s".formatted(property, file, e));
         }
         if (first.tokens().isEmpty()) {
-            throw new IllegalArgumentException("%s: %s holds no token (expected: one token per line)".formatted(property, file));
+            throw new IllegalArgumentException(
+                    "%s: %s holds no token (expected: one token per line)".formatted(property, file));
         }
         return new TokenSource(file, property, nanos, first);
     }
@@ -148,14 +150,25 @@ public final class TokenSource {
             }
             Loaded fresh = read(file);
             if (fresh.tokens().isEmpty()) {
-                log.warn("{}: {} holds no token now; keeping the {} token(s) read before", property, file,
+                log.warn(
+                        "{}: {} holds no token now; keeping the {} token(s) read before",
+                        property,
+                        file,
                         last.tokens().size());
                 return;
             }
             loaded.set(fresh);
-            log.info("{}: re-read {}; {} token(s) accepted", property, file, fresh.tokens().size());
+            log.info(
+                    "{}: re-read {}; {} token(s) accepted",
+                    property,
+                    file,
+                    fresh.tokens().size());
         } catch (IOException | RuntimeException e) {
-            log.warn("{}: cannot read {}: {}; keeping the {} token(s) read before", property, file, e.getClass().getSimpleName(),
+            log.warn(
+                    "{}: cannot read {}: {}; keeping the {} token(s) read before",
+                    property,
+                    file,
+                    e.getClass().getSimpleName(),
                     last.tokens().size());
         }
     }
@@ -164,13 +177,16 @@ public final class TokenSource {
         FileTime modified = Files.getLastModifiedTime(file);
         long size = Files.size(file);
         // Blank lines need no filter here: BearerTokens ignores blank entries.
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8).stream().map(String::strip).toList();
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                .map(String::strip)
+                .toList();
         return new Loaded(BearerTokens.of(lines), modified, size);
     }
 
     @Override
     public String toString() {
-        return file == null ? "TokenSource[" + loaded.get().tokens().size() + " configured]"
+        return file == null
+                ? "TokenSource[" + loaded.get().tokens().size() + " configured]"
                 : "TokenSource[file " + file + "]";
     }
 }

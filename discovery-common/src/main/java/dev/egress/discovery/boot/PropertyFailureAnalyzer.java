@@ -16,8 +16,7 @@ public final class PropertyFailureAnalyzer implements FailureAnalyzer {
     private static final String PREFIX = "egress.";
 
     /** Creates the analyzer; Boot instantiates it from {@code META-INF/spring.factories}. */
-    public PropertyFailureAnalyzer() {
-    }
+    public PropertyFailureAnalyzer() {}
 
     @Override
     public FailureAnalysis analyze(Throwable failure) {
@@ -25,15 +24,19 @@ public final class PropertyFailureAnalyzer implements FailureAnalyzer {
         if (property == null) {
             return null;
         }
-        return new FailureAnalysis("Invalid configuration: " + property.getMessage(),
+        return new FailureAnalysis(
+                "Invalid configuration: " + property.getMessage(),
                 "Correct the property named above (as --name=value, an EGRESS_... environment variable or "
-                        + "application.yml; see docs/configuration/) and start again.", property);
+                        + "application.yml; see docs/configuration/) and start again.",
+                property);
     }
 
     /** The innermost-but-our-own cause: the first exception in the chain whose message names a property. */
     private static Throwable propertyCause(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (!(t instanceof BeanCreationException) && t.getMessage() != null && t.getMessage().startsWith(PREFIX)
+            if (!(t instanceof BeanCreationException)
+                    && t.getMessage() != null
+                    && t.getMessage().startsWith(PREFIX)
                     && (t instanceof IllegalArgumentException || t instanceof IllegalStateException)) {
                 return t;
             }

@@ -35,8 +35,7 @@ public class RegistryAutoConfiguration {
     private static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(500);
 
     /** Creates the configuration; Spring instantiates it from the auto-configuration imports. */
-    public RegistryAutoConfiguration() {
-    }
+    public RegistryAutoConfiguration() {}
 
     /**
      * Connects a Border to the registry (returns at once; I/O runs in the background).
@@ -50,8 +49,8 @@ public class RegistryAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnBean(AnnouncementWriter.class)
     @ConditionalOnMissingBean(BorderRegistry.class)
-    public BorderRegistry borderRegistry(RegistryProperties registry, Environment environment, MeterRegistry meters,
-                                         AnnouncementWriter writer) {
+    public BorderRegistry borderRegistry(
+            RegistryProperties registry, Environment environment, MeterRegistry meters, AnnouncementWriter writer) {
         return YdbBorderRegistry.connect(registry.publisherSettings(insecureLocal(environment)), meters, writer);
     }
 
@@ -71,14 +70,22 @@ public class RegistryAutoConfiguration {
     @ConditionalOnBean({RoutingTable.class, AnnouncementReader.class})
     @ConditionalOnMissingBean(RegistryWatcher.class)
     @ConditionalOnExpression("!'${egress.registry.connection-string:}'.isBlank()")
-    public RegistryWatcher registryWatcher(RegistryProperties registry, Environment environment, RoutingTable table,
-                                           MeterRegistry meters, AnnouncementReader reader) {
-        Duration poll = Binder.get(environment).bind("egress.routing.poll-interval", Duration.class)
+    public RegistryWatcher registryWatcher(
+            RegistryProperties registry,
+            Environment environment,
+            RoutingTable table,
+            MeterRegistry meters,
+            AnnouncementReader reader) {
+        Duration poll = Binder.get(environment)
+                .bind("egress.routing.poll-interval", Duration.class)
                 .orElse(DEFAULT_POLL_INTERVAL);
-        return YdbRegistryWatcher.start(registry.watcherSettings(poll, insecureLocal(environment)), table, meters, reader);
+        return YdbRegistryWatcher.start(
+                registry.watcherSettings(poll, insecureLocal(environment)), table, meters, reader);
     }
 
     private static boolean insecureLocal(Environment environment) {
-        return Binder.get(environment).bind("egress.security.insecure-local", Boolean.class).orElse(false);
+        return Binder.get(environment)
+                .bind("egress.security.insecure-local", Boolean.class)
+                .orElse(false);
     }
 }

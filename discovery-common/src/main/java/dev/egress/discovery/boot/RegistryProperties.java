@@ -107,6 +107,7 @@ public record RegistryProperties(
         // The token never appears in logs or failure reports.
         return "RegistryProperties[connectionString=" + connectionString + ", node=" + node + ", semaphore=" + semaphore
                 + ", sessionTimeout=" + sessionTimeout + ", token=" + (token.isBlank() ? "(none)" : "(set)")
-                + ", tokenFile=" + tokenFile + ", caCertificates=" + caCertificates + ", createIfMissing=" + createIfMissing + "]";
+                + ", tokenFile=" + tokenFile + ", caCertificates=" + caCertificates + ", createIfMissing="
+                + createIfMissing + "]";
     }
 }

@@ -14,8 +14,8 @@ import java.util.Map;
  * @param headers    request headers for the target (hop-by-hop ones are dropped by the Border)
  * @param body       request body as UTF-8 text, may be null
  */
-public record ForwardRequest(String deliveryId, String sourceIp, String url, String method,
-                             Map<String, String> headers, String body) {
+public record ForwardRequest(
+        String deliveryId, String sourceIp, String url, String method, Map<String, String> headers, String body) {
 
     /** Copies the headers; null headers become empty. */
     public ForwardRequest {

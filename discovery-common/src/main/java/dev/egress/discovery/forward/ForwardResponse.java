@@ -16,8 +16,15 @@ import java.util.Map;
  * @param bodyTruncated whether the body was cut at the cap
  * @param latencyMs     time from sending the request to the end of the response, in ms
  */
-public record ForwardResponse(String deliveryId, String sourceIp, String borderId, int status,
-                              Map<String, String> headers, String body, boolean bodyTruncated, long latencyMs) {
+public record ForwardResponse(
+        String deliveryId,
+        String sourceIp,
+        String borderId,
+        int status,
+        Map<String, String> headers,
+        String body,
+        boolean bodyTruncated,
+        long latencyMs) {
 
     /** Copies the headers; null headers become empty. */
     public ForwardResponse {

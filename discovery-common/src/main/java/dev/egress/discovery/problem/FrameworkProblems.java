@@ -74,7 +74,8 @@ public final class FrameworkProblems {
             case TOO_MANY_REQUESTS -> ProblemType.TOO_MANY_REQUESTS;
             default -> ProblemType.INVALID_REQUEST;
         };
-        Problem problem = Problem.of(type, wording(status, request, e.getReason())).withStatus(status);
+        Problem problem =
+                Problem.of(type, wording(status, request, e.getReason())).withStatus(status);
         return e.getReason() == null ? problem : problem.with("cause", e.getReason());
     }
 
@@ -82,11 +83,14 @@ public final class FrameworkProblems {
     private String wording(HttpStatus status, ServerHttpRequest request, String reason) {
         String call = request.getMethod().name() + " " + request.getPath().value();
         return switch (status) {
-            case NOT_FOUND -> apiDescription == null ? "no endpoint answers %s".formatted(call)
-                    : "no endpoint answers %s (the API is described at %s)".formatted(call, apiDescription);
+            case NOT_FOUND ->
+                apiDescription == null
+                        ? "no endpoint answers %s".formatted(call)
+                        : "no endpoint answers %s (the API is described at %s)".formatted(call, apiDescription);
             case METHOD_NOT_ALLOWED -> "%s: method not allowed on this path".formatted(call);
-            case UNSUPPORTED_MEDIA_TYPE -> "Content-Type %s is not accepted (expected: application/json)"
-                    .formatted(contentType(request.getHeaders().getContentType()));
+            case UNSUPPORTED_MEDIA_TYPE ->
+                "Content-Type %s is not accepted (expected: application/json)"
+                        .formatted(contentType(request.getHeaders().getContentType()));
             case NOT_ACCEPTABLE -> "Accept does not allow application/json or application/problem+json";
             default -> reason != null ? reason : status.getReasonPhrase();
         };

@@ -20,8 +20,14 @@ import org.springframework.http.HttpStatus;
  * @param extra         further members in order (not {@code reason}, not {@code targetContacted})
  * @param retryAfter    sent as {@code Retry-After} when not null
  */
-public record Problem(HttpStatus status, ProblemType type, String detail, TargetContact targetContact,
-                      ProblemReason reason, Map<String, Object> extra, Duration retryAfter) {
+public record Problem(
+        HttpStatus status,
+        ProblemType type,
+        String detail,
+        TargetContact targetContact,
+        ProblemReason reason,
+        Map<String, Object> extra,
+        Duration retryAfter) {
 
     /** Member: whether any byte of the request may have reached the target. */
     public static final String TARGET_CONTACTED = "targetContacted";

@@ -18,10 +18,10 @@ public final class ProblemResponses {
 
     /** Serialises problems written by filters the way WebFlux's encoder writes the advice's answers. */
     private static final JsonMapper JSON = JsonMapper.builder()
-            .addMixIn(ProblemDetail.class, ProblemDetailJacksonMixin.class).build();
+            .addMixIn(ProblemDetail.class, ProblemDetailJacksonMixin.class)
+            .build();
 
-    private ProblemResponses() {
-    }
+    private ProblemResponses() {}
 
     /**
      * The body: type, title (the status' reason phrase), status, detail, {@code targetContacted} when
@@ -52,8 +52,8 @@ public final class ProblemResponses {
      * @return status, {@code Retry-After} when the problem has one, and the body
      */
     public static ResponseEntity<ProblemDetail> entity(Problem problem) {
-        ResponseEntity.BodyBuilder response = ResponseEntity.status(problem.status())
-                .contentType(MediaType.APPLICATION_PROBLEM_JSON);
+        ResponseEntity.BodyBuilder response =
+                ResponseEntity.status(problem.status()).contentType(MediaType.APPLICATION_PROBLEM_JSON);
         if (problem.retryAfter() != null) {
             response.header(HttpHeaders.RETRY_AFTER, retryAfter(problem));
         }
@@ -95,7 +95,8 @@ public final class ProblemResponses {
         if (problem.retryAfter() != null) {
             response.getHeaders().set(HttpHeaders.RETRY_AFTER, retryAfter(problem));
         }
-        return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(body)));
+        return response.writeWith(
+                Mono.fromSupplier(() -> response.bufferFactory().wrap(body)));
     }
 
     private static String retryAfter(Problem problem) {

@@ -76,8 +76,8 @@ public enum ProblemType {
     /** Prefix of every problem type URI. */
     public static final String TYPE_PREFIX = "urn:egress:problem:";
 
-    private static final Map<String, ProblemType> BY_SLUG = Stream.of(values())
-            .collect(Collectors.toUnmodifiableMap(ProblemType::slug, Function.identity()));
+    private static final Map<String, ProblemType> BY_SLUG =
+            Stream.of(values()).collect(Collectors.toUnmodifiableMap(ProblemType::slug, Function.identity()));
 
     private final HttpStatus status;
     private final String slug;

@@ -40,7 +40,8 @@ public record RegistryAuth(String token, Path tokenFile, Path caCertificates) {
         boolean hasToken = token != null && !token.isBlank();
         Path file = readable("egress.registry.token-file", tokenFile);
         if (hasToken && file != null) {
-            throw new IllegalArgumentException("egress.registry.token and egress.registry.token-file: set one of them, not both");
+            throw new IllegalArgumentException(
+                    "egress.registry.token and egress.registry.token-file: set one of them, not both");
         }
         return new RegistryAuth(token, file, readable("egress.registry.ca-certificates", caCertificates));
     }

@@ -16,8 +16,14 @@ import java.util.Objects;
  *                         (Borders: yes; App: only when told, so it can run with read-only registry rights
  *                         and keeps waiting, not ready, until a Border has created them)
  */
-public record RegistrySettings(String connectionString, String node, String semaphore, Duration sessionTimeout,
-                               Duration pollInterval, RegistryAuth auth, boolean createIfMissing) {
+public record RegistrySettings(
+        String connectionString,
+        String node,
+        String semaphore,
+        Duration sessionTimeout,
+        Duration pollInterval,
+        RegistryAuth auth,
+        boolean createIfMissing) {
 
     /** Validates every value. */
     public RegistrySettings {
@@ -29,7 +35,8 @@ public record RegistrySettings(String connectionString, String node, String sema
         }
         if (!connectionString.startsWith("grpc://") && !connectionString.startsWith("grpcs://")) {
             throw new IllegalArgumentException(
-                    "connectionString: '%s' (expected: grpc://host:port/database or grpcs://...)".formatted(connectionString));
+                    "connectionString: '%s' (expected: grpc://host:port/database or grpcs://...)"
+                            .formatted(connectionString));
         }
         if (node == null || node.isBlank()) {
             throw new IllegalArgumentException("node: '%s' (expected: a non-empty path)".formatted(node));
@@ -37,7 +44,9 @@ public record RegistrySettings(String connectionString, String node, String sema
         if (semaphore == null || semaphore.isBlank()) {
             throw new IllegalArgumentException("semaphore: '%s' (expected: a non-empty name)".formatted(semaphore));
         }
-        if (sessionTimeout == null || sessionTimeout.toMillis() < 1 || sessionTimeout.compareTo(Duration.ofMinutes(30)) > 0) {
+        if (sessionTimeout == null
+                || sessionTimeout.toMillis() < 1
+                || sessionTimeout.compareTo(Duration.ofMinutes(30)) > 0) {
             throw new IllegalArgumentException("sessionTimeout: %s (expected: 1ms..30m)".formatted(sessionTimeout));
         }
         if (pollInterval == null || pollInterval.toMillis() < 10) {
@@ -55,8 +64,13 @@ public record RegistrySettings(String connectionString, String node, String sema
      * @param pollInterval     watcher's poll period
      * @param auth             credentials and TLS trust
      */
-    public RegistrySettings(String connectionString, String node, String semaphore, Duration sessionTimeout,
-                            Duration pollInterval, RegistryAuth auth) {
+    public RegistrySettings(
+            String connectionString,
+            String node,
+            String semaphore,
+            Duration sessionTimeout,
+            Duration pollInterval,
+            RegistryAuth auth) {
         this(connectionString, node, semaphore, sessionTimeout, pollInterval, auth, true);
     }
 
@@ -69,8 +83,8 @@ public record RegistrySettings(String connectionString, String node, String sema
      * @param sessionTimeout   session timeout
      * @param pollInterval     watcher's poll period
      */
-    public RegistrySettings(String connectionString, String node, String semaphore, Duration sessionTimeout,
-                            Duration pollInterval) {
+    public RegistrySettings(
+            String connectionString, String node, String semaphore, Duration sessionTimeout, Duration pollInterval) {
         this(connectionString, node, semaphore, sessionTimeout, pollInterval, RegistryAuth.NONE);
     }
 
@@ -81,8 +95,8 @@ public record RegistrySettings(String connectionString, String node, String sema
      * @return the new settings
      */
     public RegistrySettings withAuth(RegistryAuth credentials) {
-        return new RegistrySettings(connectionString, node, semaphore, sessionTimeout, pollInterval, credentials,
-                createIfMissing);
+        return new RegistrySettings(
+                connectionString, node, semaphore, sessionTimeout, pollInterval, credentials, createIfMissing);
     }
 
     /**
@@ -105,9 +119,11 @@ public record RegistrySettings(String connectionString, String node, String sema
      */
     public RegistrySettings requireTokenOverTls(boolean insecureLocal) {
         if (auth.authenticated() && connectionString.startsWith("grpc://") && !insecureLocal) {
-            throw new IllegalArgumentException(("egress.registry.token/token-file: set, but egress.registry.connection-string "
-                    + "'%s' is plaintext and would expose the token (expected: grpcs://...; or "
-                    + "egress.security.insecure-local=true for local runs only)").formatted(connectionString));
+            throw new IllegalArgumentException(
+                    ("egress.registry.token/token-file: set, but egress.registry.connection-string "
+                                    + "'%s' is plaintext and would expose the token (expected: grpcs://...; or "
+                                    + "egress.security.insecure-local=true for local runs only)")
+                            .formatted(connectionString));
         }
         return this;
     }
@@ -120,7 +136,7 @@ public record RegistrySettings(String connectionString, String node, String sema
      * @return the settings
      */
     public static RegistrySettings defaults(String connectionString) {
-        return new RegistrySettings(connectionString, "egress", "borders-registry", Duration.ofSeconds(5),
-                Duration.ofMillis(500));
+        return new RegistrySettings(
+                connectionString, "egress", "borders-registry", Duration.ofSeconds(5), Duration.ofMillis(500));
     }
 }

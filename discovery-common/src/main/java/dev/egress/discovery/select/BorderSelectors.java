@@ -23,8 +23,7 @@ public final class BorderSelectors {
     /** Every accepted name. */
     public static final List<String> NAMES = List.of(LOWEST_BORDER_ID, ROUND_ROBIN, RENDEZVOUS, WEIGHTED);
 
-    private BorderSelectors() {
-    }
+    private BorderSelectors() {}
 
     /**
      * Creates the selector with the given name. Each call returns a new instance (round-robin keeps
@@ -45,8 +44,9 @@ public final class BorderSelectors {
             case ROUND_ROBIN -> new RoundRobinSelector();
             case RENDEZVOUS -> new RendezvousSelector();
             case WEIGHTED -> new WeightedRendezvousSelector(checked);
-            default -> throw new IllegalArgumentException(
-                    "strategy: '%s' (expected: one of %s)".formatted(name, String.join(", ", NAMES)));
+            default ->
+                throw new IllegalArgumentException(
+                        "strategy: '%s' (expected: one of %s)".formatted(name, String.join(", ", NAMES)));
         };
     }
 

@@ -25,7 +25,8 @@ final class RendezvousSelector implements BorderSelector {
                 continue;
             }
             long score = RouteHash.score(route, key);
-            if (best == null || Long.compareUnsigned(score, bestScore) > 0
+            if (best == null
+                    || Long.compareUnsigned(score, bestScore) > 0
                     || (score == bestScore && RouteOrder.before(route, best))) {
                 best = route;
                 bestScore = score;

@@ -14,8 +14,7 @@ final class RouteHash {
     private static final long MULTIPLIER = 0x9fb21c651e98df25L;
     private static final long GOLDEN = 0x9e3779b97f4a7c15L;
 
-    private RouteHash() {
-    }
+    private RouteHash() {}
 
     /**
      * The rendezvous score of a route for a key: a pseudo-random function of both, so each key ranks
@@ -68,8 +67,10 @@ final class RouteHash {
         long h = SEED ^ n;
         int i = 0;
         for (; i + 4 <= n; i += 4) {
-            long word = text.charAt(i) | (long) text.charAt(i + 1) << 16
-                    | (long) text.charAt(i + 2) << 32 | (long) text.charAt(i + 3) << 48;
+            long word = text.charAt(i)
+                    | (long) text.charAt(i + 1) << 16
+                    | (long) text.charAt(i + 2) << 32
+                    | (long) text.charAt(i + 3) << 48;
             h = Long.rotateLeft((h ^ word) * MULTIPLIER, 29);
         }
         long tail = 0;

@@ -6,8 +6,7 @@ import java.util.List;
 /** Shared steps of the hashing strategies. */
 final class RouteOrder {
 
-    private RouteOrder() {
-    }
+    private RouteOrder() {}
 
     /**
      * The tie-break, so that a (practically impossible) tie is still deterministic: whether {@code a}

@@ -15,7 +15,6 @@ import io.netty.handler.codec.http.LastHttpContent;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import reactor.netty.NettyPipeline;
 
 /**
  * Closes an HTTP/1.1 connection whose client does not deliver a request's complete headers within a

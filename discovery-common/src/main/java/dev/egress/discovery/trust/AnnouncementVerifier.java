@@ -44,9 +44,11 @@ public final class AnnouncementVerifier implements AnnouncementReader {
     private static final int CACHE_ENTRIES = 4096;
 
     /** One cached outcome: an announcement, or the rejection of the same bytes. */
-    private record Verified(Announcement announcement, RejectedAnnouncementException rejection, Instant validUntil,
-                            TrustBundle bundle) {
-    }
+    private record Verified(
+            Announcement announcement,
+            RejectedAnnouncementException rejection,
+            Instant validUntil,
+            TrustBundle bundle) {}
 
     /** A rejection is re-examined after this (a certificate that was not yet valid may have become so). */
     private static final Duration REJECTION_TTL = Duration.ofMinutes(1);
@@ -89,7 +91,10 @@ public final class AnnouncementVerifier implements AnnouncementReader {
         return data -> {
             try {
                 JsonNode root = SignedEnvelope.parse(data);
-                return codec.decode(SignedEnvelope.looksSigned(root) ? SignedEnvelope.decode(root).payload() : data);
+                return codec.decode(
+                        SignedEnvelope.looksSigned(root)
+                                ? SignedEnvelope.decode(root).payload()
+                                : data);
             } catch (InvalidAnnouncementException e) {
                 // Not an envelope (e.g. non-ASCII): let the codec judge the bare bytes.
                 try {
@@ -144,7 +149,8 @@ public final class AnnouncementVerifier implements AnnouncementReader {
         try {
             JsonNode root = SignedEnvelope.parse(data);
             if (!SignedEnvelope.looksSigned(root)) {
-                throw rejected(RejectionReason.UNSIGNED, "a bare announcement (expected: a signed envelope)", claimedId(data));
+                throw rejected(
+                        RejectionReason.UNSIGNED, "a bare announcement (expected: a signed envelope)", claimedId(data));
             }
             envelope = SignedEnvelope.decode(root);
         } catch (InvalidAnnouncementException e) {
@@ -155,13 +161,17 @@ public final class AnnouncementVerifier implements AnnouncementReader {
         try {
             bundle.verify(chain, now);
         } catch (UntrustedChainException e) {
-            throw rejected(RejectionReason.UNTRUSTED_CERTIFICATE, "certificate chain not issued by egress.trust.border-ca: "
-                    + e.getMessage(), claimed);
+            throw rejected(
+                    RejectionReason.UNTRUSTED_CERTIFICATE,
+                    "certificate chain not issued by egress.trust.border-ca: " + e.getMessage(),
+                    claimed);
         }
         X509Certificate leaf = chain.get(0);
         if (!signatureValid(leaf, envelope)) {
-            throw rejected(RejectionReason.BAD_SIGNATURE, "signature does not verify with the certificate of "
-                    + SpiffeId.of(leaf), claimed);
+            throw rejected(
+                    RejectionReason.BAD_SIGNATURE,
+                    "signature does not verify with the certificate of " + SpiffeId.of(leaf),
+                    claimed);
         }
         Announcement announcement;
         try {
@@ -172,16 +182,22 @@ public final class AnnouncementVerifier implements AnnouncementReader {
         SpiffeId expected = SpiffeId.border(trustDomain, announcement.borderId());
         List<SpiffeId> named = SpiffeId.of(leaf);
         if (!named.contains(expected)) {
-            throw rejected(RejectionReason.IDENTITY_MISMATCH, "certificate names %s (expected: %s)"
-                    .formatted(named.isEmpty() ? "no SPIFFE id" : named, expected), announcement.borderId());
+            throw rejected(
+                    RejectionReason.IDENTITY_MISMATCH,
+                    "certificate names %s (expected: %s)".formatted(named.isEmpty() ? "no SPIFFE id" : named, expected),
+                    announcement.borderId());
         }
         if (announcement.publishedAt().isAfter(now.plus(maxSkew))) {
-            throw new RejectedAnnouncementException(RejectionReason.PUBLISHED_IN_FUTURE, "publishedAt %s is more than %s ahead of %s"
-                    .formatted(announcement.publishedAt(), maxSkew, now), announcement.borderId());
+            throw new RejectedAnnouncementException(
+                    RejectionReason.PUBLISHED_IN_FUTURE,
+                    "publishedAt %s is more than %s ahead of %s".formatted(announcement.publishedAt(), maxSkew, now),
+                    announcement.borderId());
         }
         if (!"https".equals(announcement.endpoint().getScheme().toLowerCase(Locale.ROOT))) {
-            throw rejected(RejectionReason.PLAINTEXT_ENDPOINT, "endpoint %s (expected: https)"
-                    .formatted(announcement.endpoint()), announcement.borderId());
+            throw rejected(
+                    RejectionReason.PLAINTEXT_ENDPOINT,
+                    "endpoint %s (expected: https)".formatted(announcement.endpoint()),
+                    announcement.borderId());
         }
         return new Verified(announcement, null, TrustBundle.expiryOf(chain), bundle);
     }
@@ -206,7 +222,8 @@ public final class AnnouncementVerifier implements AnnouncementReader {
             }
             return chain;
         } catch (CertificateException | ClassCastException e) {
-            throw rejected(RejectionReason.MALFORMED, "chain: unreadable certificate (" + e.getMessage() + ")", claimed);
+            throw rejected(
+                    RejectionReason.MALFORMED, "chain: unreadable certificate (" + e.getMessage() + ")", claimed);
         }
     }
 

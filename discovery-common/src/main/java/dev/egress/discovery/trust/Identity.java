@@ -54,8 +54,11 @@ public record Identity(List<X509Certificate> chain, PrivateKey key) {
     /** Names the identity, never the key. */
     @Override
     public String toString() {
-        return "Identity{%s, %s, expires %s, key=<redacted>}".formatted(SpiffeId.of(leaf()),
-                leaf().getSubjectX500Principal().getName(), leaf().getNotAfter().toInstant())
+        return "Identity{%s, %s, expires %s, key=<redacted>}"
+                        .formatted(
+                                SpiffeId.of(leaf()),
+                                leaf().getSubjectX500Principal().getName(),
+                                leaf().getNotAfter().toInstant())
                 + (chain.size() > 1 ? " +" + (chain.size() - 1) + " issuer(s)" : "");
     }
 }

@@ -19,8 +19,8 @@ import javax.net.ssl.X509ExtendedKeyManager;
 public final class IdentityKeyManager extends X509ExtendedKeyManager {
 
     private final Supplier<Identity> identity;
-    private Identity last;      // guarded by this: the identity the latest alias named
-    private Identity previous;  // guarded by this: the one before it (a handshake may still hold its alias)
+    private Identity last; // guarded by this: the identity the latest alias named
+    private Identity previous; // guarded by this: the one before it (a handshake may still hold its alias)
 
     /**
      * Creates the key manager.

@@ -54,8 +54,11 @@ public final class PeerTrustManager extends X509ExtendedTrustManager {
      * @return the trust manager
      */
     public static PeerTrustManager apps(Supplier<TrustBundle> appCa, String trustDomain) {
-        return new PeerTrustManager(appCa, id -> id.trustDomain().equals(trustDomain) && id.role().equals(SpiffeId.APP),
-                "spiffe://" + trustDomain + "/app/<name>", Clock.systemUTC());
+        return new PeerTrustManager(
+                appCa,
+                id -> id.trustDomain().equals(trustDomain) && id.role().equals(SpiffeId.APP),
+                "spiffe://" + trustDomain + "/app/<name>",
+                Clock.systemUTC());
     }
 
     /**
@@ -71,7 +74,8 @@ public final class PeerTrustManager extends X509ExtendedTrustManager {
         try {
             bundle.get().verify(List.of(chain), clock.instant());
         } catch (UntrustedChainException e) {
-            throw new CertificateException("certificate of " + SpiffeId.of(chain[0]) + " not trusted: " + e.getMessage());
+            throw new CertificateException(
+                    "certificate of " + SpiffeId.of(chain[0]) + " not trusted: " + e.getMessage());
         }
         List<SpiffeId> named = SpiffeId.of(chain[0]);
         if (named.stream().noneMatch(accepted)) {
@@ -91,22 +95,26 @@ public final class PeerTrustManager extends X509ExtendedTrustManager {
     }
 
     @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
+            throws CertificateException {
         check(chain);
     }
 
     @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+    public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
+            throws CertificateException {
         check(chain);
     }
 
     @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+            throws CertificateException {
         check(chain);
     }
 
     @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+    public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+            throws CertificateException {
         check(chain);
     }
 

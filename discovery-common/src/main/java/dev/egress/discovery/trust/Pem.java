@@ -27,8 +27,7 @@ public final class Pem {
             Pattern.compile("-----BEGIN PRIVATE KEY-----([A-Za-z0-9+/=\\s]+)-----END PRIVATE KEY-----");
     private static final List<String> KEY_ALGORITHMS = List.of("EC", "RSA", "Ed25519");
 
-    private Pem() {
-    }
+    private Pem() {}
 
     /**
      * Parses every certificate in PEM text.
@@ -50,7 +49,8 @@ public final class Pem {
             }
             return List.copyOf(certificates);
         } catch (CertificateException e) {
-            throw new TrustMaterialException(what + ": unreadable certificate (expected: PEM X.509): " + e.getMessage());
+            throw new TrustMaterialException(
+                    what + ": unreadable certificate (expected: PEM X.509): " + e.getMessage());
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.egress.discovery.trust;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -22,7 +23,6 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Trust material read from files and re-read when they change, without a restart (certificates are
@@ -39,6 +39,7 @@ public final class ReloadingFile<T> implements Supplier<T>, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ReloadingFile.class);
     /** How often files are compared when the caller does not say. */
     public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofSeconds(2);
+
     private static final ScheduledExecutorService CHECKER = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "egress-trust-reload");
         thread.setDaemon(true);
@@ -50,9 +51,9 @@ public final class ReloadingFile<T> implements Supplier<T>, AutoCloseable {
     private final Function<List<byte[]>, T> parser;
     private final List<Consumer<T>> listeners = new CopyOnWriteArrayList<>();
     private volatile T current;
-    private List<byte[]> lastBytes;     // guarded by this
-    private boolean lastFailed;         // guarded by this
-    private ScheduledFuture<?> task;    // guarded by this
+    private List<byte[]> lastBytes; // guarded by this
+    private boolean lastFailed; // guarded by this
+    private ScheduledFuture<?> task; // guarded by this
 
     private ReloadingFile(String what, List<Path> files, Function<List<byte[]>, T> parser) {
         this.what = what;
@@ -74,14 +75,14 @@ public final class ReloadingFile<T> implements Supplier<T>, AutoCloseable {
      * @return the loaded identity
      * @throws TrustMaterialException if the files are missing, unreadable, or the key does not match
      */
-    public static ReloadingFile<Identity> identity(Path certificate, Path privateKey, String certificateName,
-                                                   String keyName, Duration checkEvery) {
+    public static ReloadingFile<Identity> identity(
+            Path certificate, Path privateKey, String certificateName, String keyName, Duration checkEvery) {
         String certWhat = certificateName + " (" + certificate + ")";
         String keyWhat = keyName + " (" + privateKey + ")";
-        ReloadingFile<Identity> file = new ReloadingFile<>(certificateName + " / " + keyName,
-                List.of(certificate, privateKey), bytes -> {
-                    Identity identity = new Identity(Pem.certificates(bytes.get(0), certWhat),
-                            Pem.privateKey(bytes.get(1), keyWhat));
+        ReloadingFile<Identity> file =
+                new ReloadingFile<>(certificateName + " / " + keyName, List.of(certificate, privateKey), bytes -> {
+                    Identity identity = new Identity(
+                            Pem.certificates(bytes.get(0), certWhat), Pem.privateKey(bytes.get(1), keyWhat));
                     requireMatchingKey(identity, certWhat, keyWhat);
                     return identity;
                 });
@@ -99,8 +100,9 @@ public final class ReloadingFile<T> implements Supplier<T>, AutoCloseable {
      */
     public static ReloadingFile<TrustBundle> bundle(Path bundle, String name, Duration checkEvery) {
         String what = name + " (" + bundle + ")";
-        return new ReloadingFile<>(name, List.of(bundle),
-                bytes -> new TrustBundle(Pem.certificates(bytes.get(0), what))).checkEvery(checkEvery);
+        return new ReloadingFile<>(
+                        name, List.of(bundle), bytes -> new TrustBundle(Pem.certificates(bytes.get(0), what)))
+                .checkEvery(checkEvery);
     }
 
     private ReloadingFile<T> checkEvery(Duration interval) {
@@ -230,8 +232,8 @@ public final class ReloadingFile<T> implements Supplier<T>, AutoCloseable {
                 throw new TrustMaterialException(keyWhat + " does not match the first certificate of " + certWhat);
             }
         } catch (GeneralSecurityException e) {
-            throw new TrustMaterialException(keyWhat + " does not match the first certificate of " + certWhat
-                    + " (" + e.getMessage() + ")");
+            throw new TrustMaterialException(
+                    keyWhat + " does not match the first certificate of " + certWhat + " (" + e.getMessage() + ")");
         }
     }
 

@@ -9,16 +9,16 @@ import java.security.NoSuchAlgorithmException;
  */
 final class Signatures {
 
-    private Signatures() {
-    }
+    private Signatures() {}
 
     static String algorithmFor(Key key) throws NoSuchAlgorithmException {
         return switch (key.getAlgorithm()) {
             case "EC" -> "SHA256withECDSA";
             case "RSA" -> "SHA256withRSA";
             case "Ed25519", "EdDSA" -> "Ed25519";
-            default -> throw new NoSuchAlgorithmException("unsupported key type " + key.getAlgorithm()
-                    + " (expected: EC, RSA or Ed25519)");
+            default ->
+                throw new NoSuchAlgorithmException(
+                        "unsupported key type " + key.getAlgorithm() + " (expected: EC, RSA or Ed25519)");
         };
     }
 }

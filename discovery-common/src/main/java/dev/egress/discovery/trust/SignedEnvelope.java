@@ -47,7 +47,8 @@ record SignedEnvelope(byte[] payload, byte[] signature, List<byte[]> chain) {
         chain.forEach(der -> certificates.add(base64.encodeToString(der)));
         byte[] bytes = JSON.writeValueAsBytes(root);
         if (bytes.length > AnnouncementCodec.MAX_BYTES) {
-            throw new InvalidAnnouncementException("payload",
+            throw new InvalidAnnouncementException(
+                    "payload",
                     "%d bytes signed (expected: <= %d)".formatted(bytes.length, AnnouncementCodec.MAX_BYTES));
         }
         return bytes;
@@ -66,8 +67,8 @@ record SignedEnvelope(byte[] payload, byte[] signature, List<byte[]> chain) {
             throw new InvalidAnnouncementException("payload", "empty (expected: a JSON object)");
         }
         if (data.length > AnnouncementCodec.MAX_BYTES) {
-            throw new InvalidAnnouncementException("payload",
-                    "%d bytes (expected: <= %d)".formatted(data.length, AnnouncementCodec.MAX_BYTES));
+            throw new InvalidAnnouncementException(
+                    "payload", "%d bytes (expected: <= %d)".formatted(data.length, AnnouncementCodec.MAX_BYTES));
         }
         for (byte b : data) {
             if (b <= 0) {
@@ -87,8 +88,14 @@ record SignedEnvelope(byte[] payload, byte[] signature, List<byte[]> chain) {
         byte[] signature = base64(root, "signature");
         JsonNode chain = root.get("chain");
         if (chain == null || !chain.isArray() || chain.isEmpty() || chain.size() > MAX_CHAIN) {
-            throw new InvalidAnnouncementException("chain", "%s (expected: 1..%d base64 DER certificates, leaf first)"
-                    .formatted(chain == null ? "missing" : chain.isArray() ? chain.size() + " entries" : "not an array", MAX_CHAIN));
+            throw new InvalidAnnouncementException(
+                    "chain",
+                    "%s (expected: 1..%d base64 DER certificates, leaf first)"
+                            .formatted(
+                                    chain == null
+                                            ? "missing"
+                                            : chain.isArray() ? chain.size() + " entries" : "not an array",
+                                    MAX_CHAIN));
         }
         List<byte[]> certificates = new ArrayList<>(chain.size());
         for (int i = 0; i < chain.size(); i++) {

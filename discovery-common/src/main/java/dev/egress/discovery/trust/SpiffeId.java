@@ -35,7 +35,8 @@ public record SpiffeId(String trustDomain, String role, String name) {
     /** Validates the parts. */
     public SpiffeId {
         if (trustDomain == null || !DOMAIN.matcher(trustDomain).matches()) {
-            throw new IllegalArgumentException("trustDomain: '%s' (expected: a lower-case DNS-like name)".formatted(trustDomain));
+            throw new IllegalArgumentException(
+                    "trustDomain: '%s' (expected: a lower-case DNS-like name)".formatted(trustDomain));
         }
         if (role == null || !SEGMENT.matcher(role).matches()) {
             throw new IllegalArgumentException("role: '%s' (expected: a path segment)".formatted(role));
@@ -65,8 +66,12 @@ public record SpiffeId(String trustDomain, String role, String name) {
     public static SpiffeId parse(String uri) {
         try {
             URI parsed = new URI(uri);
-            if (!"spiffe".equals(parsed.getScheme()) || parsed.getRawQuery() != null || parsed.getRawFragment() != null
-                    || parsed.getRawUserInfo() != null || parsed.getPort() != -1 || parsed.getHost() == null) {
+            if (!"spiffe".equals(parsed.getScheme())
+                    || parsed.getRawQuery() != null
+                    || parsed.getRawFragment() != null
+                    || parsed.getRawUserInfo() != null
+                    || parsed.getPort() != -1
+                    || parsed.getHost() == null) {
                 return null;
             }
             String[] segments = parsed.getRawPath().split("/", -1);
@@ -93,7 +98,9 @@ public record SpiffeId(String trustDomain, String role, String name) {
                 return ids;
             }
             for (List<?> name : names) {
-                if (name.size() >= 2 && Integer.valueOf(SAN_URI).equals(name.get(0)) && name.get(1) instanceof String uri) {
+                if (name.size() >= 2
+                        && Integer.valueOf(SAN_URI).equals(name.get(0))
+                        && name.get(1) instanceof String uri) {
                     SpiffeId id = parse(uri);
                     if (id != null) {
                         ids.add(id);

@@ -61,10 +61,11 @@ public record TrustBundle(List<X509Certificate> anchors) {
             PKIXParameters parameters = new PKIXParameters(trustAnchors);
             parameters.setRevocationEnabled(false);
             parameters.setDate(Date.from(at));
-            CertPathValidator.getInstance("PKIX").validate(
-                    CertificateFactory.getInstance("X.509").generateCertPath(path), parameters);
+            CertPathValidator.getInstance("PKIX")
+                    .validate(CertificateFactory.getInstance("X.509").generateCertPath(path), parameters);
         } catch (GeneralSecurityException e) {
-            throw new UntrustedChainException(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+            throw new UntrustedChainException(
+                    e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
         }
     }
 

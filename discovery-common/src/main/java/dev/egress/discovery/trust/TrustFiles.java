@@ -17,8 +17,8 @@ import java.util.List;
  * @param peerCa         path of the PEM peer CA certificates; empty when not set
  * @param checkInterval  how often the files are compared for a rotation
  */
-public record TrustFiles(String certificate, String privateKey, String peerCaProperty, String peerCa,
-                         Duration checkInterval) {
+public record TrustFiles(
+        String certificate, String privateKey, String peerCaProperty, String peerCa, Duration checkInterval) {
 
     /** The property naming the certificate chain. */
     public static final String CERTIFICATE = "egress.trust.certificate";
@@ -73,7 +73,8 @@ public record TrustFiles(String certificate, String privateKey, String peerCaPro
      * @throws TrustMaterialException if the files cannot be read or do not match
      */
     public ReloadingFile<Identity> watchIdentity() {
-        return ReloadingFile.identity(Path.of(certificate), Path.of(privateKey), CERTIFICATE, PRIVATE_KEY, checkInterval);
+        return ReloadingFile.identity(
+                Path.of(certificate), Path.of(privateKey), CERTIFICATE, PRIVATE_KEY, checkInterval);
     }
 
     /**

@@ -14,7 +14,9 @@ class BearerTokensTest {
     void matchesEachConfiguredTokenByItsIndex() {
         assertThat(tokens.match("Bearer first-token")).isZero();
         assertThat(tokens.match("Bearer second-token")).isEqualTo(1);
-        assertThat(tokens.match("bearer second-token  ")).as("scheme is case-insensitive, whitespace stripped").isEqualTo(1);
+        assertThat(tokens.match("bearer second-token  "))
+                .as("scheme is case-insensitive, whitespace stripped")
+                .isEqualTo(1);
     }
 
     @Test
@@ -53,7 +55,9 @@ class BearerTokensTest {
 
     @Test
     void neverPrintsTheSecrets() {
-        assertThat(tokens.toString()).doesNotContain("first-token").doesNotContain("second-token")
+        assertThat(tokens.toString())
+                .doesNotContain("first-token")
+                .doesNotContain("second-token")
                 .isEqualTo("BearerTokens[2 configured]");
     }
 }

@@ -10,39 +10,86 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CanonicalPathTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"/", "/internal/v1/egress", "/internal/v1/egress/", "/ops/v1/ips/%3A%3A1", "/ops/v1/ips/::1",
-            "/ops/", "/v1/tenants/acme/egress", "/actuator/health/liveness", "/a%20b", "/file.name", "/..a", "/a..",
-            "/a%3a%3A", "/%3A", "/a/%3A", "/a%3a"})
+    @ValueSource(
+            strings = {
+                "/",
+                "/internal/v1/egress",
+                "/internal/v1/egress/",
+                "/ops/v1/ips/%3A%3A1",
+                "/ops/v1/ips/::1",
+                "/ops/",
+                "/v1/tenants/acme/egress",
+                "/actuator/health/liveness",
+                "/a%20b",
+                "/file.name",
+                "/..a",
+                "/a..",
+                "/a%3a%3A",
+                "/%3A",
+                "/a/%3A",
+                "/a%3a"
+            })
     void acceptsPathsWithOneSpelling(String path) {
         assertThat(CanonicalPath.problem(path)).isNull();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "internal", "/internal;x/v1/egress", "/internal/v1/egress;x", "/%69nternal/v1/egress",
-            "/%49nternal", "/internal%2Fv1/egress", "/internal%2fv1", "//internal/v1/egress", "/internal//v1",
-            "/./internal", "/x/../internal", "/internal/.", "/internal/..", "/%2E/internal", "/%2e%2e/internal",
-            "/a%3Bb", "/a%25b", "/a%5Cb", "/a\\b", "/a%00b", "/a%7Fb", "/a%", "/a%4", "/a%zz", "/a b", "/caf\u00e9",
-            "/a%7E", "/a%2D", "/a%5F"})
+    @ValueSource(
+            strings = {
+                "",
+                "internal",
+                "/internal;x/v1/egress",
+                "/internal/v1/egress;x",
+                "/%69nternal/v1/egress",
+                "/%49nternal",
+                "/internal%2Fv1/egress",
+                "/internal%2fv1",
+                "//internal/v1/egress",
+                "/internal//v1",
+                "/./internal",
+                "/x/../internal",
+                "/internal/.",
+                "/internal/..",
+                "/%2E/internal",
+                "/%2e%2e/internal",
+                "/a%3Bb",
+                "/a%25b",
+                "/a%5Cb",
+                "/a\\b",
+                "/a%00b",
+                "/a%7Fb",
+                "/a%",
+                "/a%4",
+                "/a%zz",
+                "/a b",
+                "/caf\u00e9",
+                "/a%7E",
+                "/a%2D",
+                "/a%5F"
+            })
     void refusesPathsWithMoreThanOneSpelling(String path) {
         assertThat(CanonicalPath.problem(path)).isNotNull();
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "''                  | path must start with '/'",
-        "internal            | path must start with '/'",
-        "//a                 | empty path segment ('//')",
-        "/a//b               | empty path segment ('//')",
-        "/./a                | dot segment ('/./' or '/../')",
-        "/a/..               | dot segment ('/./' or '/../')",
-        "/a;b                | path parameter (';')",
-        "/a\\b               | character outside visible ASCII or a backslash",
-        "/a%                 | malformed percent escape",
-        "/a%4                | malformed percent escape",
-        "/a%4g               | malformed percent escape",
-        "/a%g4               | malformed percent escape",
-        "/%69nternal         | percent escape of a character with a plain spelling or a path delimiter (%69)",
-        "/a%2fb              | percent escape of a character with a plain spelling or a path delimiter (%2f)"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "''                  | path must start with '/'",
+                "internal            | path must start with '/'",
+                "//a                 | empty path segment ('//')",
+                "/a//b               | empty path segment ('//')",
+                "/./a                | dot segment ('/./' or '/../')",
+                "/a/..               | dot segment ('/./' or '/../')",
+                "/a;b                | path parameter (';')",
+                "/a\\b               | character outside visible ASCII or a backslash",
+                "/a%                 | malformed percent escape",
+                "/a%4                | malformed percent escape",
+                "/a%4g               | malformed percent escape",
+                "/a%g4               | malformed percent escape",
+                "/%69nternal         | percent escape of a character with a plain spelling or a path delimiter (%69)",
+                "/a%2fb              | percent escape of a character with a plain spelling or a path delimiter (%2f)"
+            })
     void namesWhatIsWrongWithAPath(String path, String reason) {
         assertThat(CanonicalPath.problem(path)).isEqualTo(reason);
     }
@@ -54,9 +101,13 @@ class CanonicalPathTest {
             String path = "/a" + c + "b";
             boolean plain = c > 0x20 && c < 0x7f && c != '\\' && c != ';' && c != '%' && c != '/';
             if (plain) {
-                assertThat(CanonicalPath.problem(path)).as("raw 0x%02x", (int) c).isNull();
+                assertThat(CanonicalPath.problem(path))
+                        .as("raw 0x%02x", (int) c)
+                        .isNull();
             } else if (c != '/' && c != '%') {
-                assertThat(CanonicalPath.problem(path)).as("raw 0x%02x", (int) c).isNotNull();
+                assertThat(CanonicalPath.problem(path))
+                        .as("raw 0x%02x", (int) c)
+                        .isNotNull();
             }
         }
     }
@@ -73,7 +124,8 @@ class CanonicalPathTest {
             for (String hex : new String[] {"%02X".formatted(b), "%02x".formatted(b)}) {
                 String path = "/seg" + "%" + hex + "x";
                 if (refused) {
-                    assertThat(CanonicalPath.problem(path)).as(path)
+                    assertThat(CanonicalPath.problem(path))
+                            .as(path)
                             .isEqualTo("percent escape of a character with a plain spelling or a path delimiter (%"
                                     + hex + ")");
                 } else {
@@ -87,8 +139,11 @@ class CanonicalPathTest {
     void readsAnEscapeAtTheVeryEndOfThePath() {
         assertThat(CanonicalPath.problem("/ops/v1/ips/%3A")).isNull();
         assertThat(CanonicalPath.problem("/ops/v1/ips/%41")).isNotNull();
-        assertThat(CanonicalPath.problem("/%3A/%41")).as("the escape is skipped, the next segment still read")
+        assertThat(CanonicalPath.problem("/%3A/%41"))
+                .as("the escape is skipped, the next segment still read")
                 .isNotNull();
-        assertThat(CanonicalPath.problem("/%3A;")).as("the character after an escape is still read").isNotNull();
+        assertThat(CanonicalPath.problem("/%3A;"))
+                .as("the character after an escape is still read")
+                .isNotNull();
     }
 }

@@ -14,7 +14,8 @@ class PropertyFailureAnalyzerTest {
     void reportsThePropertyAndItsRuleFromDeepInTheBeanChain() {
         IllegalArgumentException cause = new IllegalArgumentException(
                 "egress.routing.strategy (or egress.routing.weights): strategy: 'random' (expected: one of [...])");
-        Throwable failure = new BeanCreationException("deliveryController",
+        Throwable failure = new BeanCreationException(
+                "deliveryController",
                 new BeanCreationException("dispatcher", new BeanCreationException("egressRouter", cause)));
 
         FailureAnalysis analysis = analyzer.analyze(failure);
@@ -28,8 +29,11 @@ class PropertyFailureAnalyzerTest {
 
     @Test
     void leavesFailuresThatNameNoPropertyToBoot() {
-        assertThat(analyzer.analyze(new BeanCreationException("x", new IllegalStateException("port in use")))).isNull();
-        assertThat(analyzer.analyze(new BeanCreationException("egress.x: a bean name, not our message"))).isNull();
-        assertThat(analyzer.analyze(new RuntimeException("egress.something", null))).isNull();
+        assertThat(analyzer.analyze(new BeanCreationException("x", new IllegalStateException("port in use"))))
+                .isNull();
+        assertThat(analyzer.analyze(new BeanCreationException("egress.x: a bean name, not our message")))
+                .isNull();
+        assertThat(analyzer.analyze(new RuntimeException("egress.something", null)))
+                .isNull();
     }
 }

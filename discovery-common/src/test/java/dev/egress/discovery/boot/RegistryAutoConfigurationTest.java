@@ -61,23 +61,31 @@ class RegistryAutoConfigurationTest {
 
     @Test
     void isRegisteredAsAnAutoConfiguration() {
-        assertThat(ImportCandidates
-                .load(AutoConfiguration.class, getClass().getClassLoader())
-                .getCandidates()).contains(RegistryAutoConfiguration.class.getName());
+        assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader())
+                        .getCandidates())
+                .contains(RegistryAutoConfiguration.class.getName());
     }
 
     @Test
     void aContextThatWritesAnnouncementsPublishesThem() {
-        runner.withUserConfiguration(Publisher.class).withPropertyValues(UNREACHABLE).run(context -> {
-            assertThat(context).hasNotFailed().hasSingleBean(BorderRegistry.class).doesNotHaveBean(RegistryWatcher.class);
-            assertThat(context.getBean(BorderRegistry.class)).isInstanceOf(YdbBorderRegistry.class);
-        });
+        runner.withUserConfiguration(Publisher.class)
+                .withPropertyValues(UNREACHABLE)
+                .run(context -> {
+                    assertThat(context)
+                            .hasNotFailed()
+                            .hasSingleBean(BorderRegistry.class)
+                            .doesNotHaveBean(RegistryWatcher.class);
+                    assertThat(context.getBean(BorderRegistry.class)).isInstanceOf(YdbBorderRegistry.class);
+                });
     }
 
     @Test
     void aPublisherRefusesToStartWithoutAConnectionString() {
-        runner.withUserConfiguration(Publisher.class).run(context -> assertThat(context).hasFailed().getFailure()
-                .hasStackTraceContaining("egress.registry.connection-string: not set"));
+        runner.withUserConfiguration(Publisher.class)
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .hasStackTraceContaining("egress.registry.connection-string: not set"));
     }
 
     @Test
@@ -89,71 +97,99 @@ class RegistryAutoConfigurationTest {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
-        runner.withUserConfiguration(Publisher.class).withBean(BorderRegistry.class, () -> supplied)
-                .run(context -> assertThat(context).hasNotFailed().getBean(BorderRegistry.class).isSameAs(supplied));
+        runner.withUserConfiguration(Publisher.class)
+                .withBean(BorderRegistry.class, () -> supplied)
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
+                        .getBean(BorderRegistry.class)
+                        .isSameAs(supplied));
     }
 
     @Test
     void aContextThatReadsAnnouncementsIntoARoutingTableWatches() {
-        runner.withUserConfiguration(Watcher.class).withPropertyValues(UNREACHABLE).run(context -> {
-            assertThat(context).hasNotFailed().hasSingleBean(RegistryWatcher.class).doesNotHaveBean(BorderRegistry.class);
-            assertThat(context.getBean(RegistryWatcher.class)).isInstanceOf(YdbRegistryWatcher.class);
-        });
+        runner.withUserConfiguration(Watcher.class)
+                .withPropertyValues(UNREACHABLE)
+                .run(context -> {
+                    assertThat(context)
+                            .hasNotFailed()
+                            .hasSingleBean(RegistryWatcher.class)
+                            .doesNotHaveBean(BorderRegistry.class);
+                    assertThat(context.getBean(RegistryWatcher.class)).isInstanceOf(YdbRegistryWatcher.class);
+                });
     }
 
     @Test
     void aWatcherStartsOnlyWithAConnectionString() {
-        runner.withUserConfiguration(Watcher.class).run(context ->
-                assertThat(context).hasNotFailed().doesNotHaveBean(RegistryWatcher.class).doesNotHaveBean(BorderRegistry.class));
-        runner.withUserConfiguration(Watcher.class).withPropertyValues("egress.registry.connection-string= ").run(context ->
-                assertThat(context).hasNotFailed().doesNotHaveBean(RegistryWatcher.class));
+        runner.withUserConfiguration(Watcher.class)
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
+                        .doesNotHaveBean(RegistryWatcher.class)
+                        .doesNotHaveBean(BorderRegistry.class));
+        runner.withUserConfiguration(Watcher.class)
+                .withPropertyValues("egress.registry.connection-string= ")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(RegistryWatcher.class));
     }
 
     @Test
     void aContextWithNeitherSideGetsNoClient() {
-        runner.withPropertyValues(UNREACHABLE).run(context -> assertThat(context).hasNotFailed()
-                .doesNotHaveBean(RegistryWatcher.class).doesNotHaveBean(BorderRegistry.class)
-                .hasSingleBean(RegistryProperties.class));
+        runner.withPropertyValues(UNREACHABLE)
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
+                        .doesNotHaveBean(RegistryWatcher.class)
+                        .doesNotHaveBean(BorderRegistry.class)
+                        .hasSingleBean(RegistryProperties.class));
     }
 
     @Test
     void bothSidesRefuseATokenOverPlaintextUnlessInsecureLocal() {
         for (Class<?> side : new Class<?>[] {Publisher.class, Watcher.class}) {
-            runner.withUserConfiguration(side).withPropertyValues(UNREACHABLE, "egress.registry.token=s3cret-ydb")
-                    .run(context -> assertThat(context).hasFailed().getFailure()
+            runner.withUserConfiguration(side)
+                    .withPropertyValues(UNREACHABLE, "egress.registry.token=s3cret-ydb")
+                    .run(context -> assertThat(context)
+                            .hasFailed()
+                            .getFailure()
                             .hasStackTraceContaining("egress.registry.token/token-file")
                             .hasStackTraceContaining("egress.security.insecure-local")
                             .satisfies(e -> assertThat(e.toString()).doesNotContain("s3cret")));
-            runner.withUserConfiguration(side).withPropertyValues(UNREACHABLE, "egress.registry.token=s3cret-ydb",
-                    "egress.security.insecure-local=true").run(context -> assertThat(context).hasNotFailed());
+            runner.withUserConfiguration(side)
+                    .withPropertyValues(
+                            UNREACHABLE, "egress.registry.token=s3cret-ydb", "egress.security.insecure-local=true")
+                    .run(context -> assertThat(context).hasNotFailed());
         }
     }
 
     @Test
     void refusesABlankNodeOrSemaphore() {
-        runner.withUserConfiguration(Watcher.class).withPropertyValues("egress.registry.node= ").run(context ->
-                assertThat(context).hasFailed().getFailure().hasStackTraceContaining("node"));
-        runner.withUserConfiguration(Publisher.class).withPropertyValues(UNREACHABLE, "egress.registry.semaphore=")
+        runner.withUserConfiguration(Watcher.class)
+                .withPropertyValues("egress.registry.node= ")
+                .run(context -> assertThat(context).hasFailed().getFailure().hasStackTraceContaining("node"));
+        runner.withUserConfiguration(Publisher.class)
+                .withPropertyValues(UNREACHABLE, "egress.registry.semaphore=")
                 .run(context -> assertThat(context).hasFailed().getFailure().hasStackTraceContaining("semaphore"));
     }
 
     @Test
     void aWatcherSeesWhatAPublisherRegistersThroughTheRealRegistry() {
-        try (EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start(EmbeddedCoordinationNode.DEFAULT_HOST, 0,
-                EmbeddedCoordinationNode.DEFAULT_DATABASE)) {
+        try (EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start(
+                EmbeddedCoordinationNode.DEFAULT_HOST, 0, EmbeddedCoordinationNode.DEFAULT_DATABASE)) {
             String connection = "egress.registry.connection-string=" + node.connectionString();
-            runner.withUserConfiguration(Publisher.class).withPropertyValues(connection).run(border -> {
-                border.getBean(BorderRegistry.class).register(Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.3"));
-                runner.withUserConfiguration(Watcher.class)
-                        .withPropertyValues(connection, "egress.routing.poll-interval=100ms").run(app -> {
-                            RoutingTable table = app.getBean(RoutingTable.class);
-                            await().atMost(Duration.ofMinutes(1)).untilAsserted(() ->
-                                    assertThat(table.current().announcements()).containsKey(BorderId.of("border-a")));
-                        });
-            });
+            runner.withUserConfiguration(Publisher.class)
+                    .withPropertyValues(connection)
+                    .run(border -> {
+                        border.getBean(BorderRegistry.class)
+                                .register(Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.3"));
+                        runner.withUserConfiguration(Watcher.class)
+                                .withPropertyValues(connection, "egress.routing.poll-interval=100ms")
+                                .run(app -> {
+                                    RoutingTable table = app.getBean(RoutingTable.class);
+                                    await().atMost(Duration.ofMinutes(1))
+                                            .untilAsserted(() -> assertThat(
+                                                            table.current().announcements())
+                                                    .containsKey(BorderId.of("border-a")));
+                                });
+                    });
         }
     }
 }

@@ -3,9 +3,9 @@ package dev.egress.discovery.problem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.discovery.testing.FrameworkErrorTable;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import java.util.stream.Stream;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /** The shared table through the shared advice alone; each service's advice test runs it again. */
@@ -30,7 +30,8 @@ class FrameworkProblemsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("rows")
     void mapsEachFrameworkErrorToItsStatusAndType(FrameworkErrorTable.Row row) {
-        assertThat(FrameworkErrorTable.answer(row, new Advice()).has("targetContacted")).isFalse();
+        assertThat(FrameworkErrorTable.answer(row, new Advice()).has("targetContacted"))
+                .isFalse();
         assertThat(ProblemType.ofSlug(row.slug())).as("in the catalogue").isNotNull();
     }
 }

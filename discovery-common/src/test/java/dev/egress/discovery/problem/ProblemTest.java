@@ -18,7 +18,8 @@ class ProblemTest {
 
     @Test
     void everySlugIsDefinedOnceAndSpellsItsTypeUri() {
-        assertThat(Arrays.stream(ProblemType.values()).map(ProblemType::slug)).doesNotHaveDuplicates()
+        assertThat(Arrays.stream(ProblemType.values()).map(ProblemType::slug))
+                .doesNotHaveDuplicates()
                 .allMatch(slug -> slug.matches("[a-z]+(-[a-z]+)*"));
         assertThat(ProblemType.BORDER_ERROR.slug()).isEqualTo("border-error");
         assertThat(ProblemType.NO_EGRESS_AVAILABLE.type()).hasToString("urn:egress:problem:no-egress-available");
@@ -30,8 +31,10 @@ class ProblemTest {
 
     @Test
     void rendersTargetContactedOnlyWhenStatedAndTheReasonInItsWireForm() throws Exception {
-        Problem stated = Problem.of(ProblemType.TARGET_DENIED, "no").withTargetContact(TargetContact.NONE)
-                .withReason(ProblemReason.relayed("DENIED_RANGE")).with("ip", "10.0.0.1");
+        Problem stated = Problem.of(ProblemType.TARGET_DENIED, "no")
+                .withTargetContact(TargetContact.NONE)
+                .withReason(ProblemReason.relayed("DENIED_RANGE"))
+                .with("ip", "10.0.0.1");
         JsonNode body = JSON.readTree(ProblemResponses.json(stated));
         assertThat(body.get("type").stringValue()).isEqualTo("urn:egress:problem:target-denied");
         assertThat(body.get("title").stringValue()).isEqualTo("Forbidden");
@@ -40,8 +43,8 @@ class ProblemTest {
         assertThat(body.get("targetContacted").booleanValue()).isFalse();
         assertThat(body.get("reason").stringValue()).isEqualTo("DENIED_RANGE");
         assertThat(body.get("ip").stringValue()).isEqualTo("10.0.0.1");
-        assertThat(body.propertyNames()).containsExactlyInAnyOrder("type", "title", "status", "detail",
-                "targetContacted", "reason", "ip");
+        assertThat(body.propertyNames())
+                .containsExactlyInAnyOrder("type", "title", "status", "detail", "targetContacted", "reason", "ip");
 
         JsonNode unstated = JSON.readTree(ProblemResponses.json(Problem.of(ProblemType.UNKNOWN_TENANT, "who?")));
         assertThat(unstated.propertyNames()).containsExactlyInAnyOrder("type", "title", "status", "detail");
@@ -49,22 +52,25 @@ class ProblemTest {
 
     @Test
     void theReasonComesFirstAmongTheProperties() {
-        Problem problem = Problem.of(ProblemType.TARGET_UNREACHABLE, "x").with("cause", "refused")
+        Problem problem = Problem.of(ProblemType.TARGET_UNREACHABLE, "x")
+                .with("cause", "refused")
                 .withReason(ProblemReason.relayed("connection-refused"));
-        assertThat(problem.properties()).containsExactly(Map.entry("reason", "connection-refused"),
-                Map.entry("cause", "refused"));
+        assertThat(problem.properties())
+                .containsExactly(Map.entry("reason", "connection-refused"), Map.entry("cause", "refused"));
     }
 
     @Test
     void typedMembersCannotHideInTheExtraMembers() {
         assertThatThrownBy(() -> Problem.of(ProblemType.UNAVAILABLE, "x").with("targetContacted", true))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("typed components");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("typed components");
     }
 
     @Test
     void aStatusOtherThanTheTypesAndRetryAfterGoIntoTheResponse() {
         var entity = ProblemResponses.entity(Problem.of(ProblemType.UNAVAILABLE, "internal error")
-                .withStatus(HttpStatus.INTERNAL_SERVER_ERROR).withRetryAfter(Duration.ofMillis(1500)));
+                .withStatus(HttpStatus.INTERNAL_SERVER_ERROR)
+                .withRetryAfter(Duration.ofMillis(1500)));
         assertThat(entity.getStatusCode()).isEqualTo(HttpStatus.INTERNAL_SERVER_ERROR);
         assertThat(entity.getHeaders().getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("1");
         assertThat(entity.getBody().getType()).hasToString("urn:egress:problem:unavailable");

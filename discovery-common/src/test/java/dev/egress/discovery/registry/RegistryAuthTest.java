@@ -30,7 +30,8 @@ class RegistryAuthTest {
 
     @Test
     void namesThePropertyOfAFileThatCannotBeRead() {
-        assertThatThrownBy(() -> RegistryAuth.fromProperties("", dir.resolve("missing").toString(), ""))
+        assertThatThrownBy(() ->
+                        RegistryAuth.fromProperties("", dir.resolve("missing").toString(), ""))
                 .hasMessageStartingWith("egress.registry.token-file: ");
         assertThatThrownBy(() -> RegistryAuth.fromProperties("", "", dir.toString()))
                 .hasMessageStartingWith("egress.registry.ca-certificates: ");
@@ -39,7 +40,8 @@ class RegistryAuthTest {
     @Test
     void neverShowsTheTokenInToString() {
         RegistryAuth auth = RegistryAuth.fromProperties("s3cret-token", "", "");
-        RegistrySettings settings = RegistrySettings.defaults("grpc://127.0.0.1:2136/local").withAuth(auth);
+        RegistrySettings settings =
+                RegistrySettings.defaults("grpc://127.0.0.1:2136/local").withAuth(auth);
         assertThat(auth.authenticated()).isTrue();
         assertThat(auth.toString()).doesNotContain("s3cret").contains("(set)");
         assertThat(settings.toString()).doesNotContain("s3cret");
@@ -49,10 +51,24 @@ class RegistryAuthTest {
     void refusesPrivateCaCertificatesForAPlaintextConnection() throws Exception {
         Path ca = Files.writeString(dir.resolve("ca.pem"), "pem");
         RegistryAuth auth = RegistryAuth.fromProperties("", "", ca.toString());
-        assertThatThrownBy(() -> new RegistrySettings("grpc://127.0.0.1:2136/local", "egress", "borders-registry",
-                Duration.ofSeconds(5), Duration.ofMillis(500), auth))
-                .hasMessageContaining("caCertificates").hasMessageContaining("grpcs://");
-        assertThat(new RegistrySettings("grpcs://ydb.example:2135/prod", "egress", "borders-registry",
-                Duration.ofSeconds(5), Duration.ofMillis(500), auth).auth().caCertificates()).isEqualTo(ca);
+        assertThatThrownBy(() -> new RegistrySettings(
+                        "grpc://127.0.0.1:2136/local",
+                        "egress",
+                        "borders-registry",
+                        Duration.ofSeconds(5),
+                        Duration.ofMillis(500),
+                        auth))
+                .hasMessageContaining("caCertificates")
+                .hasMessageContaining("grpcs://");
+        assertThat(new RegistrySettings(
+                                "grpcs://ydb.example:2135/prod",
+                                "egress",
+                                "borders-registry",
+                                Duration.ofSeconds(5),
+                                Duration.ofMillis(500),
+                                auth)
+                        .auth()
+                        .caCertificates())
+                .isEqualTo(ca);
     }
 }

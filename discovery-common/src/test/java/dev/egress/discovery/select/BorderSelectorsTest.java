@@ -36,13 +36,16 @@ class BorderSelectorsTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "random", "lowest_border_id", "least-connections"})
     void rejectsUnknownNamesListingTheAllowedOnes(String name) {
-        assertThatIllegalArgumentException().isThrownBy(() -> BorderSelectors.byName(name, Map.of()))
-                .withMessage("strategy: '%s' (expected: one of lowest-border-id, round-robin, rendezvous, weighted)", name);
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> BorderSelectors.byName(name, Map.of()))
+                .withMessage(
+                        "strategy: '%s' (expected: one of lowest-border-id, round-robin, rendezvous, weighted)", name);
     }
 
     @Test
     void rejectsAMissingName() {
-        assertThatIllegalArgumentException().isThrownBy(() -> BorderSelectors.byName(null, Map.of()))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> BorderSelectors.byName(null, Map.of()))
                 .withMessageContaining("expected: one of lowest-border-id, round-robin, rendezvous, weighted");
     }
 
@@ -50,7 +53,8 @@ class BorderSelectorsTest {
     void passesWeightsToTheWeightedStrategy() {
         BorderSelector selector = BorderSelectors.byName("weighted", Map.of(BorderId.of("border-a"), 3));
 
-        assertThat(((WeightedRendezvousSelector) selector).weights()).containsExactly(Map.entry(BorderId.of("border-a"), 3));
+        assertThat(((WeightedRendezvousSelector) selector).weights())
+                .containsExactly(Map.entry(BorderId.of("border-a"), 3));
     }
 
     @Test
@@ -73,7 +77,8 @@ class BorderSelectorsTest {
         Map<BorderId, Integer> weights = new HashMap<>();
         weights.put(BorderId.of("border-a"), null);
 
-        assertThatIllegalArgumentException().isThrownBy(() -> BorderSelectors.byName("rendezvous", weights))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> BorderSelectors.byName("rendezvous", weights))
                 .withMessage("weights[border-a]: null (expected: > 0)");
     }
 
@@ -88,6 +93,7 @@ class BorderSelectorsTest {
 
     @Test
     void eachCallReturnsAFreshSelector() {
-        assertThat(BorderSelectors.byName("round-robin", Map.of())).isNotSameAs(BorderSelectors.byName("round-robin", Map.of()));
+        assertThat(BorderSelectors.byName("round-robin", Map.of()))
+                .isNotSameAs(BorderSelectors.byName("round-robin", Map.of()));
     }
 }

@@ -26,14 +26,31 @@ class HashingStabilityTest {
             route("c", "2001:db8::1", IpStatus.ACTIVE),
             route("d-1", "192.0.2.77", IpStatus.ACTIVE),
             route("e", "10.0.0.2", IpStatus.DRAINING));
-    private static final long[] KEYS = {0, 1, 2, 3, 42, -1, Long.MIN_VALUE, Long.MAX_VALUE, 0x5bd1e995L, 1234567890123L,
-            7, 99, 1000, 31337, -42, 65536};
+
+    private static final long[] KEYS = {
+        0, 1, 2, 3, 42, -1, Long.MIN_VALUE, Long.MAX_VALUE, 0x5bd1e995L, 1234567890123L, 7, 99, 1000, 31337, -42, 65536
+    };
 
     @Test
     void rendezvousPicksTheRecordedBorderForEachKey() {
-        assertThat(picks(new RendezvousSelector())).containsExactly(
-                "c", "a", "c", "border-bc", "a", "d-1", "border-bc", "d-1",
-                "c", "c", "d-1", "d-1", "border-bc", "d-1", "border-bc", "border-bc");
+        assertThat(picks(new RendezvousSelector()))
+                .containsExactly(
+                        "c",
+                        "a",
+                        "c",
+                        "border-bc",
+                        "a",
+                        "d-1",
+                        "border-bc",
+                        "d-1",
+                        "c",
+                        "c",
+                        "d-1",
+                        "d-1",
+                        "border-bc",
+                        "d-1",
+                        "border-bc",
+                        "border-bc");
     }
 
     @Test
@@ -41,12 +58,29 @@ class HashingStabilityTest {
         BorderSelector weighted = new WeightedRendezvousSelector(
                 Map.of(BorderId.of("a"), 1, BorderId.of("border-bc"), 3, BorderId.of("c"), 2));
 
-        assertThat(picks(weighted)).containsExactly(
-                "c", "c", "c", "border-bc", "a", "d-1", "border-bc", "d-1",
-                "c", "c", "border-bc", "d-1", "border-bc", "d-1", "border-bc", "border-bc");
+        assertThat(picks(weighted))
+                .containsExactly(
+                        "c",
+                        "c",
+                        "c",
+                        "border-bc",
+                        "a",
+                        "d-1",
+                        "border-bc",
+                        "d-1",
+                        "c",
+                        "c",
+                        "border-bc",
+                        "d-1",
+                        "border-bc",
+                        "d-1",
+                        "border-bc",
+                        "border-bc");
     }
 
     private static List<String> picks(BorderSelector selector) {
-        return Arrays.stream(KEYS).mapToObj(key -> selector.select(ROUTES, key).borderId().value()).toList();
+        return Arrays.stream(KEYS)
+                .mapToObj(key -> selector.select(ROUTES, key).borderId().value())
+                .toList();
     }
 }

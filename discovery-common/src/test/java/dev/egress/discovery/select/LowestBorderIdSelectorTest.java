@@ -42,12 +42,14 @@ class LowestBorderIdSelectorTest {
     @Test
     void returnsNullWhenNothingIsEligible() {
         assertThat(selector.select(List.of(), 0)).isNull();
-        assertThat(selector.select(List.of(route("border-a", "127.0.0.2", IpStatus.DRAINING)), 0)).isNull();
+        assertThat(selector.select(List.of(route("border-a", "127.0.0.2", IpStatus.DRAINING)), 0))
+                .isNull();
     }
 
     @Test
     void ignoresTheRequestKey() {
-        List<Route> candidates = List.of(route("border-b", "127.0.0.2", IpStatus.ACTIVE), route("border-a", "127.0.0.3", IpStatus.ACTIVE));
+        List<Route> candidates = List.of(
+                route("border-b", "127.0.0.2", IpStatus.ACTIVE), route("border-a", "127.0.0.3", IpStatus.ACTIVE));
 
         for (long key = -500; key < 500; key++) {
             assertThat(selector.select(candidates, key).borderId().value()).isEqualTo("border-a");
@@ -57,8 +59,8 @@ class LowestBorderIdSelectorTest {
     @Test
     void amongOneBordersRoutesKeepsTheFirstListed() {
         // Candidates come in the tenant's IP order, so the tenant's first listed IP on that Border wins.
-        List<Route> candidates = List.of(route("border-a", "127.0.0.3", IpStatus.ACTIVE),
-                route("border-a", "127.0.0.2", IpStatus.ACTIVE));
+        List<Route> candidates = List.of(
+                route("border-a", "127.0.0.3", IpStatus.ACTIVE), route("border-a", "127.0.0.2", IpStatus.ACTIVE));
 
         assertThat(selector.select(candidates, 0)).isSameAs(candidates.get(0));
     }

@@ -21,7 +21,8 @@ class RendezvousSelectorTest {
 
     private final BorderSelector selector = new RendezvousSelector();
     private final List<Route> routes = IntStream.range(0, BORDERS)
-            .mapToObj(i -> route("border-" + i, "127.0.0." + (i + 2), IpStatus.ACTIVE)).toList();
+            .mapToObj(i -> route("border-" + i, "127.0.0." + (i + 2), IpStatus.ACTIVE))
+            .toList();
 
     @Test
     void aKeyAlwaysGetsTheSameRouteWhateverTheCandidateOrder() {
@@ -83,7 +84,9 @@ class RendezvousSelectorTest {
 
         for (long key = 0; key < KEYS; key++) {
             Route after = selector.select(grown, key);
-            assertThat(after == added || after == selector.select(routes, key)).as("key %d", key).isTrue();
+            assertThat(after == added || after == selector.select(routes, key))
+                    .as("key %d", key)
+                    .isTrue();
         }
     }
 
@@ -91,7 +94,8 @@ class RendezvousSelectorTest {
     void spreadsKeysEvenly() {
         Map<String, Long> counts = RoundRobinSelectorTest.countPicks(selector, routes, KEYS);
 
-        assertThat(counts).hasSize(BORDERS)
+        assertThat(counts)
+                .hasSize(BORDERS)
                 .allSatisfy((border, count) -> assertThat(count).isBetween(800L, 1_200L));
     }
 
@@ -100,7 +104,9 @@ class RendezvousSelectorTest {
         Route first = route("border-a", "127.0.0.2", IpStatus.ACTIVE);
         Route second = route("border-a", "127.0.0.3", IpStatus.ACTIVE);
 
-        long onFirst = LongStream.range(0, KEYS).filter(key -> selector.select(List.of(first, second), key) == first).count();
+        long onFirst = LongStream.range(0, KEYS)
+                .filter(key -> selector.select(List.of(first, second), key) == first)
+                .count();
 
         assertThat(onFirst).isBetween(KEYS * 4L / 10, KEYS * 6L / 10);
     }
@@ -112,7 +118,9 @@ class RendezvousSelectorTest {
         Route ak = route("border-ak", "127.0.0.2", IpStatus.ACTIVE);
         Route c = route("border-c-", "127.0.0.2", IpStatus.ACTIVE);
 
-        long onAk = LongStream.range(0, KEYS).filter(key -> selector.select(List.of(ak, c), key) == ak).count();
+        long onAk = LongStream.range(0, KEYS)
+                .filter(key -> selector.select(List.of(ak, c), key) == ak)
+                .count();
 
         assertThat(onAk).isBetween(KEYS * 4L / 10, KEYS * 6L / 10);
     }
@@ -120,22 +128,26 @@ class RendezvousSelectorTest {
     @Test
     void takesTheOnlyEligibleRouteForEveryKey() {
         Route active = route("border-z", "127.0.0.2", IpStatus.ACTIVE);
-        List<Route> candidates = List.of(route("border-a", "127.0.0.2", IpStatus.DRAINING), active,
+        List<Route> candidates = List.of(
+                route("border-a", "127.0.0.2", IpStatus.DRAINING),
+                active,
                 route("border-b", "127.0.0.2", IpStatus.DISABLED));
 
-        assertThat(LongStream.range(0, 1_000).mapToObj(key -> selector.select(candidates, key))).containsOnly(active);
+        assertThat(LongStream.range(0, 1_000).mapToObj(key -> selector.select(candidates, key)))
+                .containsOnly(active);
     }
 
     @Test
     void returnsNullWhenNothingIsEligible() {
         assertThat(selector.select(List.of(), 0)).isNull();
-        assertThat(selector.select(List.of(route("border-a", "127.0.0.2", IpStatus.DRAINING)), 0)).isNull();
+        assertThat(selector.select(List.of(route("border-a", "127.0.0.2", IpStatus.DRAINING)), 0))
+                .isNull();
     }
 
     @Test
     void takesTheOneActiveRouteBesideADrainingOne() {
-        List<Route> candidates = List.of(route("border-a", "127.0.0.2", IpStatus.ACTIVE),
-                route("border-b", "127.0.0.3", IpStatus.DRAINING));
+        List<Route> candidates = List.of(
+                route("border-a", "127.0.0.2", IpStatus.ACTIVE), route("border-b", "127.0.0.3", IpStatus.DRAINING));
 
         for (long key = 0; key < 100; key++) {
             assertThat(selector.select(candidates, key).borderId().value()).isEqualTo("border-a");

@@ -45,8 +45,9 @@ class RoundRobinSelectorTest {
     void sharesExactlyEvenlyOverManyCalls() {
         Map<String, Long> counts = countPicks(selector, candidates, 30_000);
 
-        assertThat(counts).containsOnly(Map.entry("border-a", 10_000L), Map.entry("border-c", 10_000L),
-                Map.entry("border-e", 10_000L));
+        assertThat(counts)
+                .containsOnly(
+                        Map.entry("border-a", 10_000L), Map.entry("border-c", 10_000L), Map.entry("border-e", 10_000L));
     }
 
     @Test
@@ -60,7 +61,11 @@ class RoundRobinSelectorTest {
                 callers.add(pool.submit(() -> {
                     start.await();
                     for (int i = 0; i < 7_500; i++) {
-                        counts.computeIfAbsent(selector.select(candidates, i).borderId().value(), k -> new AtomicInteger())
+                        counts.computeIfAbsent(
+                                        selector.select(candidates, i)
+                                                .borderId()
+                                                .value(),
+                                        k -> new AtomicInteger())
                                 .incrementAndGet();
                     }
                     return null;
@@ -75,14 +80,17 @@ class RoundRobinSelectorTest {
         }
 
         // Every call takes a distinct turn, so 30,000 calls over 3 eligible routes split exactly.
-        assertThat(counts).hasSize(3).allSatisfy((border, count) -> assertThat(count.get()).isEqualTo(10_000));
+        assertThat(counts)
+                .hasSize(3)
+                .allSatisfy((border, count) -> assertThat(count.get()).isEqualTo(10_000));
     }
 
     @Test
     void twoCandidateListsCalledAlternatelyEachRotate() {
         // Two tenants whose requests strictly alternate: with one shared counter each would only ever
         // see even (or odd) turns and stay on one route.
-        List<Route> first = List.of(route("border-a", "127.0.0.2", IpStatus.ACTIVE), route("border-b", "127.0.0.3", IpStatus.ACTIVE));
+        List<Route> first = List.of(
+                route("border-a", "127.0.0.2", IpStatus.ACTIVE), route("border-b", "127.0.0.3", IpStatus.ACTIVE));
         List<Route> second = otherStripe(first);
 
         List<String> fromFirst = new ArrayList<>();
@@ -97,7 +105,8 @@ class RoundRobinSelectorTest {
     @Test
     void returnsNullWhenNothingIsEligible() {
         assertThat(selector.select(List.of(), 0)).isNull();
-        assertThat(selector.select(List.of(route("border-a", "127.0.0.2", IpStatus.DISABLED)), 0)).isNull();
+        assertThat(selector.select(List.of(route("border-a", "127.0.0.2", IpStatus.DISABLED)), 0))
+                .isNull();
     }
 
     static Map<String, Long> countPicks(BorderSelector selector, List<Route> candidates, int calls) {
@@ -111,9 +120,12 @@ class RoundRobinSelectorTest {
     /** Another list whose turn counter is not the one {@code list} uses. */
     private static List<Route> otherStripe(List<Route> list) {
         while (true) {
-            List<Route> other = List.of(route("border-c", "127.0.0.4", IpStatus.ACTIVE), route("border-d", "127.0.0.5", IpStatus.ACTIVE),
+            List<Route> other = List.of(
+                    route("border-c", "127.0.0.4", IpStatus.ACTIVE),
+                    route("border-d", "127.0.0.5", IpStatus.ACTIVE),
                     route("border-e", "127.0.0.6", IpStatus.ACTIVE));
-            if ((System.identityHashCode(other) & (RoundRobinSelector.STRIPES - 1)) != (System.identityHashCode(list) & (RoundRobinSelector.STRIPES - 1))) {
+            if ((System.identityHashCode(other) & (RoundRobinSelector.STRIPES - 1))
+                    != (System.identityHashCode(list) & (RoundRobinSelector.STRIPES - 1))) {
                 return other;
             }
         }

@@ -2,6 +2,7 @@ package dev.egress.discovery.select;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.management.ThreadMXBean;
 import dev.egress.discovery.AnnouncementCodec;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
@@ -17,7 +18,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
-import com.sun.management.ThreadMXBean;
 
 /**
  * The request path must not allocate: lookup plus selection is measured with the JVM's per-thread
@@ -31,14 +31,17 @@ class SelectionAllocationTest {
     /** Slack for the measurement itself; one 16-byte object per call would be 1.6 MB. */
     private static final long MAX_BYTES = 32 * 1024;
 
-    private final RoutingSnapshot snapshot = RoutingSnapshot.fromPayloads(Announcements.payloads(
-            Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2", "127.0.0.3"),
-            Announcements.of("border-b", "http://127.0.0.1:8182", "127.0.0.2", "127.0.0.4"),
-            Announcements.of("border-c", "http://127.0.0.1:8183", "127.0.0.2")
-                    .withIpStatus(EgressIp.of("127.0.0.2"), IpStatus.DRAINING)),
-            new AnnouncementCodec(), Instant.EPOCH);
-    private final EgressIp[] ips = {EgressIp.of("127.0.0.2"), EgressIp.of("127.0.0.3"), EgressIp.of("127.0.0.4"),
-            EgressIp.of("127.0.0.9")};
+    private final RoutingSnapshot snapshot = RoutingSnapshot.fromPayloads(
+            Announcements.payloads(
+                    Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2", "127.0.0.3"),
+                    Announcements.of("border-b", "http://127.0.0.1:8182", "127.0.0.2", "127.0.0.4"),
+                    Announcements.of("border-c", "http://127.0.0.1:8183", "127.0.0.2")
+                            .withIpStatus(EgressIp.of("127.0.0.2"), IpStatus.DRAINING)),
+            new AnnouncementCodec(),
+            Instant.EPOCH);
+    private final EgressIp[] ips = {
+        EgressIp.of("127.0.0.2"), EgressIp.of("127.0.0.3"), EgressIp.of("127.0.0.4"), EgressIp.of("127.0.0.9")
+    };
 
     @ParameterizedTest
     @FieldSource("NAMES")
@@ -52,7 +55,9 @@ class SelectionAllocationTest {
         long allocated = threads.getCurrentThreadAllocatedBytes() - before;
 
         assertThat(sink).isNotZero();
-        assertThat(allocated).as("bytes allocated by %d lookups with %s", CALLS, name).isLessThan(MAX_BYTES);
+        assertThat(allocated)
+                .as("bytes allocated by %d lookups with %s", CALLS, name)
+                .isLessThan(MAX_BYTES);
     }
 
     @Test
@@ -86,7 +91,8 @@ class SelectionAllocationTest {
         java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(bean instanceof ThreadMXBean, "per-thread allocation counter");
         ThreadMXBean threads = (ThreadMXBean) bean;
-        Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
+        Assumptions.assumeTrue(
+                threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
                 "per-thread allocation counter");
         return threads;
     }

@@ -23,8 +23,8 @@ class WeightedRendezvousSelectorTest {
 
     @Test
     void sharesKeysInProportionToWeights() {
-        BorderSelector selector = new WeightedRendezvousSelector(Map.of(BorderId.of("border-b"), 2, BorderId.of("border-c"), 5,
-                BorderId.of("border-d"), 100));
+        BorderSelector selector = new WeightedRendezvousSelector(
+                Map.of(BorderId.of("border-b"), 2, BorderId.of("border-c"), 5, BorderId.of("border-d"), 100));
 
         Map<String, Long> counts = RoundRobinSelectorTest.countPicks(selector, routes, KEYS);
 
@@ -95,6 +95,7 @@ class WeightedRendezvousSelectorTest {
 
     @Test
     void isNamedByItsConfigurationNameAndWeights() {
-        assertThat(new WeightedRendezvousSelector(Map.of(BorderId.of("border-b"), 2))).hasToString("weighted{border-b=2}");
+        assertThat(new WeightedRendezvousSelector(Map.of(BorderId.of("border-b"), 2)))
+                .hasToString("weighted{border-b=2}");
     }
 }

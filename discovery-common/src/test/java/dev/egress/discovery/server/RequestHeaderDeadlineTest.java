@@ -98,7 +98,9 @@ class RequestHeaderDeadlineTest {
         channel.writeOutbound(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
         send("bo");
         after(60);
-        assertThat(channel.isOpen()).as("the body is the request timeout's business").isTrue();
+        assertThat(channel.isOpen())
+                .as("the body is the request timeout's business")
+                .isTrue();
         assertThat(timeouts).hasValue(0);
     }
 }

@@ -23,8 +23,7 @@ public final class Announcements {
 
     private static final AnnouncementCodec CODEC = new AnnouncementCodec();
 
-    private Announcements() {
-    }
+    private Announcements() {}
 
     /**
      * A Border announcing IPs, all ACTIVE.
@@ -35,7 +34,9 @@ public final class Announcements {
      * @return the announcement
      */
     public static Announcement of(String borderId, String endpoint, String... ips) {
-        List<AnnouncedIp> announced = Arrays.stream(ips).map(ip -> new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE)).toList();
+        List<AnnouncedIp> announced = Arrays.stream(ips)
+                .map(ip -> new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE))
+                .toList();
         return Announcement.initial(BorderId.of(borderId), URI.create(endpoint), announced, PUBLISHED_AT);
     }
 
@@ -68,6 +69,7 @@ public final class Announcements {
      * @return the route
      */
     public static Route route(String borderId, String ip, IpStatus status) {
-        return new Route(EgressIp.of(ip), BorderId.of(borderId), URI.create("http://" + borderId + ".test:8181"), status);
+        return new Route(
+                EgressIp.of(ip), BorderId.of(borderId), URI.create("http://" + borderId + ".test:8181"), status);
     }
 }

@@ -12,8 +12,7 @@ import org.junit.jupiter.params.provider.Arguments;
  */
 public final class DoorTable {
 
-    private DoorTable() {
-    }
+    private DoorTable() {}
 
     /**
      * The status a door expects for one row.

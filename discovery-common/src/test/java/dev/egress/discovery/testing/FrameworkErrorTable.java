@@ -50,8 +50,7 @@ public final class FrameworkErrorTable {
         }
     }
 
-    private FrameworkErrorTable() {
-    }
+    private FrameworkErrorTable() {}
 
     /**
      * The table.
@@ -62,19 +61,54 @@ public final class FrameworkErrorTable {
         return Stream.of(
                 new Row("unknown path", c -> c.get().uri("/nowhere").exchange(), 404, "not-found"),
                 new Row("method not allowed", c -> c.delete().uri("/json").exchange(), 405, "method-not-allowed"),
-                new Row("unsupported media type", c -> c.post().uri("/json").contentType(MediaType.TEXT_PLAIN)
-                        .bodyValue("x").exchange(), 415, "unsupported-media-type"),
-                new Row("unreadable body", c -> c.post().uri("/json").contentType(MediaType.APPLICATION_JSON)
-                        .bodyValue("{not json").exchange(), 400, "invalid-request"),
-                new Row("oversized body", c -> c.post().uri("/json").contentType(MediaType.APPLICATION_JSON)
-                        .bodyValue("{\"text\":\"" + "x".repeat(4 * MAX_IN_MEMORY) + "\"}").exchange(), 413,
+                new Row(
+                        "unsupported media type",
+                        c -> c.post()
+                                .uri("/json")
+                                .contentType(MediaType.TEXT_PLAIN)
+                                .bodyValue("x")
+                                .exchange(),
+                        415,
+                        "unsupported-media-type"),
+                new Row(
+                        "unreadable body",
+                        c -> c.post()
+                                .uri("/json")
+                                .contentType(MediaType.APPLICATION_JSON)
+                                .bodyValue("{not json")
+                                .exchange(),
+                        400,
+                        "invalid-request"),
+                new Row(
+                        "oversized body",
+                        c -> c.post()
+                                .uri("/json")
+                                .contentType(MediaType.APPLICATION_JSON)
+                                .bodyValue("{\"text\":\"" + "x".repeat(4 * MAX_IN_MEMORY) + "\"}")
+                                .exchange(),
+                        413,
                         "payload-too-large"),
-                new Row("not acceptable", c -> c.get().uri("/throw/not-acceptable").exchange(), 406, "not-acceptable"),
-                new Row("body over a limit", c -> c.get().uri("/throw/buffer-limit").exchange(), 413, "payload-too-large"),
+                new Row(
+                        "not acceptable",
+                        c -> c.get().uri("/throw/not-acceptable").exchange(),
+                        406,
+                        "not-acceptable"),
+                new Row(
+                        "body over a limit",
+                        c -> c.get().uri("/throw/buffer-limit").exchange(),
+                        413,
+                        "payload-too-large"),
                 new Row("413 status", c -> c.get().uri("/throw/status-413").exchange(), 413, "payload-too-large"),
-                new Row("another 4xx status", c -> c.get().uri("/throw/status-409").exchange(), 409, "invalid-request"),
+                new Row(
+                        "another 4xx status",
+                        c -> c.get().uri("/throw/status-409").exchange(),
+                        409,
+                        "invalid-request"),
                 new Row("429 status", c -> c.get().uri("/throw/status-429").exchange(), 429, "too-many-requests"),
-                new Row("request not received in time", c -> c.get().uri("/throw/channel").exchange(), 408,
+                new Row(
+                        "request not received in time",
+                        c -> c.get().uri("/throw/channel").exchange(),
+                        408,
                         "request-timeout"));
     }
 
@@ -86,9 +120,11 @@ public final class FrameworkErrorTable {
      * @return the problem body, for the service's own checks
      */
     public static JsonNode answer(Row row, Object advice) {
-        EntityExchangeResult<byte[]> result = row.call().apply(client(advice)).expectBody().returnResult();
+        EntityExchangeResult<byte[]> result =
+                row.call().apply(client(advice)).expectBody().returnResult();
         assertThat(result.getStatus().value()).as(row.name()).isEqualTo(row.status());
-        assertThat(result.getResponseHeaders().getContentType()).as(row.name())
+        assertThat(result.getResponseHeaders().getContentType())
+                .as(row.name())
                 .isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
         JsonNode body = JSON.readTree(result.getResponseBody());
         assertThat(body.get("type").stringValue()).as(row.name()).isEqualTo("urn:egress:problem:" + row.slug());
@@ -103,7 +139,8 @@ public final class FrameworkErrorTable {
      * @return the client
      */
     public static WebTestClient client(Object advice) {
-        return WebTestClient.bindToController(new Endpoints()).controllerAdvice(advice)
+        return WebTestClient.bindToController(new Endpoints())
+                .controllerAdvice(advice)
                 .httpMessageCodecs(codecs -> codecs.defaultCodecs().maxInMemorySize(MAX_IN_MEMORY))
                 .build();
     }

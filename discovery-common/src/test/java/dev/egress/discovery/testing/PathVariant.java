@@ -1,7 +1,7 @@
 package dev.egress.discovery.testing;
 
-import java.util.function.UnaryOperator;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * Spellings of one request path that a raw-prefix check and a router may read differently. Both

@@ -13,14 +13,14 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLContext;
-import java.util.Locale;
-import java.util.TreeMap;
 
 /**
  * A webhook target for tests: a real HTTP server on 127.0.0.1, port 0, that records every request with
@@ -37,8 +37,7 @@ public final class RecordingSink implements AutoCloseable {
      * @param headers request headers (lower-case names, first value)
      * @param body    request body as UTF-8
      */
-    public record Received(InetAddress peer, String method, String path, Map<String, String> headers, String body) {
-    }
+    public record Received(InetAddress peer, String method, String path, Map<String, String> headers, String body) {}
 
     /**
      * What the sink answers.
@@ -109,12 +108,17 @@ public final class RecordingSink implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
-        try (exchange; InputStream in = exchange.getRequestBody()) {
+        try (exchange;
+                InputStream in = exchange.getRequestBody()) {
             String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             Map<String, String> headers = new TreeMap<>();
             exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), v.get(0)));
-            received.add(new Received(exchange.getRemoteAddress().getAddress(), exchange.getRequestMethod(),
-                    exchange.getRequestURI().toString(), Map.copyOf(headers), body));
+            received.add(new Received(
+                    exchange.getRemoteAddress().getAddress(),
+                    exchange.getRequestMethod(),
+                    exchange.getRequestURI().toString(),
+                    Map.copyOf(headers),
+                    body));
             Reply r = reply.get();
             if (!r.delay().isZero()) {
                 try {

@@ -27,11 +27,9 @@ public final class TestCertificates {
      * @param privateKeyPem the private key as PKCS#8 PEM (for servers that take PEM files)
      * @param serverContext a TLS context that serves it with its key
      */
-    public record Issued(Path pem, Path privateKeyPem, SSLContext serverContext) {
-    }
+    public record Issued(Path pem, Path privateKeyPem, SSLContext serverContext) {}
 
-    private TestCertificates() {
-    }
+    private TestCertificates() {}
 
     /**
      * Issues a self-signed certificate for a DNS name (it is its own CA).
@@ -58,19 +56,48 @@ public final class TestCertificates {
             Path keyPem = dir.resolve("server-key.pem");
             StringBuilder san = new StringBuilder("SAN=dns:" + dnsName);
             ips.forEach(ip -> san.append(",ip:").append(ip));
-            TestPki.keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-                    "-dname", "CN=" + dnsName, "-ext", san.toString(), "-storetype", "PKCS12",
-                    "-keystore", store.toString(), "-storepass", new String(PASSWORD));
-            TestPki.keytool("-exportcert", "-rfc", "-alias", "server", "-keystore", store.toString(),
-                    "-storepass", new String(PASSWORD), "-file", pem.toString());
+            TestPki.keytool(
+                    "-genkeypair",
+                    "-alias",
+                    "server",
+                    "-keyalg",
+                    "EC",
+                    "-groupname",
+                    "secp256r1",
+                    "-validity",
+                    "2",
+                    "-dname",
+                    "CN=" + dnsName,
+                    "-ext",
+                    san.toString(),
+                    "-storetype",
+                    "PKCS12",
+                    "-keystore",
+                    store.toString(),
+                    "-storepass",
+                    new String(PASSWORD));
+            TestPki.keytool(
+                    "-exportcert",
+                    "-rfc",
+                    "-alias",
+                    "server",
+                    "-keystore",
+                    store.toString(),
+                    "-storepass",
+                    new String(PASSWORD),
+                    "-file",
+                    pem.toString());
             KeyStore keys = KeyStore.getInstance("PKCS12");
             try (InputStream in = Files.newInputStream(store)) {
                 keys.load(in, PASSWORD);
             }
-            Files.writeString(keyPem, "-----BEGIN PRIVATE KEY-----\n"
-                    + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-                            .encodeToString(keys.getKey("server", PASSWORD).getEncoded())
-                    + "\n-----END PRIVATE KEY-----\n");
+            Files.writeString(
+                    keyPem,
+                    "-----BEGIN PRIVATE KEY-----\n"
+                            + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                                    .encodeToString(
+                                            keys.getKey("server", PASSWORD).getEncoded())
+                            + "\n-----END PRIVATE KEY-----\n");
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(keys, PASSWORD);
             SSLContext context = SSLContext.getInstance("TLS");

@@ -1,5 +1,9 @@
 package dev.egress.discovery.testing;
 
+import dev.egress.discovery.trust.Identity;
+import dev.egress.discovery.trust.IdentityKeyManager;
+import dev.egress.discovery.trust.Pem;
+import dev.egress.discovery.trust.ReloadingFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -8,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -17,11 +22,6 @@ import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
-import dev.egress.discovery.trust.Identity;
-import dev.egress.discovery.trust.IdentityKeyManager;
-import dev.egress.discovery.trust.Pem;
-import dev.egress.discovery.trust.ReloadingFile;
-import java.time.Duration;
 
 /**
  * A throwaway certificate authority for tests, made by the JDK's own {@code keytool} in real processes
@@ -78,11 +78,39 @@ public final class TestPki {
             Path dir = Files.createTempDirectory("egress-pki-");
             Path store = dir.resolve("ca.p12");
             Path pem = dir.resolve("ca.pem");
-            keytool("-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "3",
-                    "-dname", "CN=" + name, "-ext", "bc:c=ca:true", "-ext", "ku:c=keyCertSign,cRLSign",
-                    "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", PASSWORD);
-            keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", store.toString(), "-storepass", PASSWORD,
-                    "-file", pem.toString());
+            keytool(
+                    "-genkeypair",
+                    "-alias",
+                    "ca",
+                    "-keyalg",
+                    "EC",
+                    "-groupname",
+                    "secp256r1",
+                    "-validity",
+                    "3",
+                    "-dname",
+                    "CN=" + name,
+                    "-ext",
+                    "bc:c=ca:true",
+                    "-ext",
+                    "ku:c=keyCertSign,cRLSign",
+                    "-storetype",
+                    "PKCS12",
+                    "-keystore",
+                    store.toString(),
+                    "-storepass",
+                    PASSWORD);
+            keytool(
+                    "-exportcert",
+                    "-rfc",
+                    "-alias",
+                    "ca",
+                    "-keystore",
+                    store.toString(),
+                    "-storepass",
+                    PASSWORD,
+                    "-file",
+                    pem.toString());
             return new TestPki(dir, store, pem);
         } catch (IOException e) {
             throw new IllegalStateException("could not create test CA " + name, e);
@@ -138,23 +166,67 @@ public final class TestPki {
             Path leafPem = dir.resolve("leaf-" + serial + ".pem");
             Path chainPem = dir.resolve("chain-" + serial + ".pem");
             Path keyPem = dir.resolve("key-" + serial + ".pem");
-            keytool("-genkeypair", "-alias", "leaf", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-                    "-dname", "CN=leaf-" + serial, "-storetype", "PKCS12", "-keystore", leafStore.toString(),
-                    "-storepass", PASSWORD);
-            keytool("-certreq", "-alias", "leaf", "-keystore", leafStore.toString(), "-storepass", PASSWORD,
-                    "-file", csr.toString());
-            keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", caStore.toString(), "-storepass", PASSWORD,
-                    "-infile", csr.toString(), "-outfile", leafPem.toString(), "-validity", "2",
-                    "-ext", "san=uri:" + uri + moreNames, "-ext", "eku=serverAuth,clientAuth", "-ext", "ku:c=digitalSignature");
+            keytool(
+                    "-genkeypair",
+                    "-alias",
+                    "leaf",
+                    "-keyalg",
+                    "EC",
+                    "-groupname",
+                    "secp256r1",
+                    "-validity",
+                    "2",
+                    "-dname",
+                    "CN=leaf-" + serial,
+                    "-storetype",
+                    "PKCS12",
+                    "-keystore",
+                    leafStore.toString(),
+                    "-storepass",
+                    PASSWORD);
+            keytool(
+                    "-certreq",
+                    "-alias",
+                    "leaf",
+                    "-keystore",
+                    leafStore.toString(),
+                    "-storepass",
+                    PASSWORD,
+                    "-file",
+                    csr.toString());
+            keytool(
+                    "-gencert",
+                    "-rfc",
+                    "-alias",
+                    "ca",
+                    "-keystore",
+                    caStore.toString(),
+                    "-storepass",
+                    PASSWORD,
+                    "-infile",
+                    csr.toString(),
+                    "-outfile",
+                    leafPem.toString(),
+                    "-validity",
+                    "2",
+                    "-ext",
+                    "san=uri:" + uri + moreNames,
+                    "-ext",
+                    "eku=serverAuth,clientAuth",
+                    "-ext",
+                    "ku:c=digitalSignature");
             Files.writeString(chainPem, Files.readString(leafPem) + Files.readString(caPem));
             KeyStore keys = KeyStore.getInstance("PKCS12");
             try (InputStream in = Files.newInputStream(leafStore)) {
                 keys.load(in, PASSWORD.toCharArray());
             }
-            Files.writeString(keyPem, "-----BEGIN PRIVATE KEY-----\n"
-                    + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-                            .encodeToString(keys.getKey("leaf", PASSWORD.toCharArray()).getEncoded())
-                    + "\n-----END PRIVATE KEY-----\n");
+            Files.writeString(
+                    keyPem,
+                    "-----BEGIN PRIVATE KEY-----\n"
+                            + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                                    .encodeToString(keys.getKey("leaf", PASSWORD.toCharArray())
+                                            .getEncoded())
+                            + "\n-----END PRIVATE KEY-----\n");
             // Copies, so that a test can rotate these files without touching the originals.
             Path certificate = Files.createTempFile(dir, "cert-", ".pem");
             Path privateKey = Files.createTempFile(dir, "key-", ".pem");
@@ -173,8 +245,12 @@ public final class TestPki {
      * @return the identity
      */
     public static Identity identity(Issued issued) {
-        try (ReloadingFile<Identity> file = ReloadingFile.identity(issued.certificate(), issued.privateKey(),
-                "egress.trust.certificate", "egress.trust.private-key", Duration.ofHours(1))) {
+        try (ReloadingFile<Identity> file = ReloadingFile.identity(
+                issued.certificate(),
+                issued.privateKey(),
+                "egress.trust.certificate",
+                "egress.trust.private-key",
+                Duration.ofHours(1))) {
             return file.get();
         }
     }
@@ -188,8 +264,8 @@ public final class TestPki {
      */
     public static SSLContext context(Issued identity, Path... trusted) {
         try {
-            KeyManager[] keys = identity == null ? null
-                    : new KeyManager[] {new IdentityKeyManager(() -> identity(identity))};
+            KeyManager[] keys =
+                    identity == null ? null : new KeyManager[] {new IdentityKeyManager(() -> identity(identity))};
             TrustManager[] trust = null;
             if (trusted.length > 0) {
                 KeyStore anchors = KeyStore.getInstance("PKCS12");
@@ -200,7 +276,8 @@ public final class TestPki {
                         anchors.setCertificateEntry("ca-" + i++, certificate);
                     }
                 }
-                TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+                TrustManagerFactory factory =
+                        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
                 factory.init(anchors);
                 trust = factory.getTrustManagers();
             }

@@ -26,6 +26,7 @@ class AnnouncementVerifierTest {
     private static final Duration SKEW = Duration.ofSeconds(30);
     /** Certificates are issued now, so announcements are published now too. */
     private static Instant now;
+
     private static TestPki borderCa;
     private static TestPki otherCa;
     private static Identity borderA;
@@ -45,22 +46,28 @@ class AnnouncementVerifierTest {
     }
 
     private static Identity load(TestPki.Issued issued) {
-        try (ReloadingFile<Identity> file = ReloadingFile.identity(issued.certificate(), issued.privateKey(),
-                "egress.trust.certificate", "egress.trust.private-key", Duration.ofHours(1))) {
+        try (ReloadingFile<Identity> file = ReloadingFile.identity(
+                issued.certificate(),
+                issued.privateKey(),
+                "egress.trust.certificate",
+                "egress.trust.private-key",
+                Duration.ofHours(1))) {
             return file.get();
         }
     }
 
     private AnnouncementVerifier verifier() {
         TrustBundle bundle;
-        try (ReloadingFile<TrustBundle> file = ReloadingFile.bundle(borderCa.caPem(), "egress.trust.border-ca", Duration.ofHours(1))) {
+        try (ReloadingFile<TrustBundle> file =
+                ReloadingFile.bundle(borderCa.caPem(), "egress.trust.border-ca", Duration.ofHours(1))) {
             bundle = file.get();
         }
         return new AnnouncementVerifier(() -> bundle, "egress.local", clock, SKEW);
     }
 
     private static Announcement borderAAnnouncement() {
-        return Announcements.of("border-a", "https://127.0.0.1:8181", "127.0.0.2", "127.0.0.3").republished(0, now);
+        return Announcements.of("border-a", "https://127.0.0.1:8181", "127.0.0.2", "127.0.0.3")
+                .republished(0, now);
     }
 
     @Test
@@ -103,7 +110,8 @@ class AnnouncementVerifierTest {
 
     @Test
     void rejectsPublishedAtTooFarInTheFuture() {
-        Announcement future = borderAAnnouncement().republished(0, clock.instant().plus(SKEW).plusSeconds(5));
+        Announcement future =
+                borderAAnnouncement().republished(0, clock.instant().plus(SKEW).plusSeconds(5));
         byte[] data = new AnnouncementSigner(() -> borderA).write(future);
 
         assertRejected(data, RejectionReason.PUBLISHED_IN_FUTURE);
@@ -111,7 +119,8 @@ class AnnouncementVerifierTest {
 
     @Test
     void acceptsPublishedAtWithinTheSkew() {
-        Announcement ahead = borderAAnnouncement().republished(0, clock.instant().plus(SKEW).minusSeconds(1));
+        Announcement ahead =
+                borderAAnnouncement().republished(0, clock.instant().plus(SKEW).minusSeconds(1));
         byte[] data = new AnnouncementSigner(() -> borderA).write(ahead);
 
         assertThat(verifier().read(data).publishedAt()).isEqualTo(ahead.publishedAt());
@@ -119,7 +128,8 @@ class AnnouncementVerifierTest {
 
     @Test
     void rejectsPlaintextEndpoint() {
-        Announcement http = Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2").republished(0, now);
+        Announcement http = Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2")
+                .republished(0, now);
         byte[] data = new AnnouncementSigner(() -> borderA).write(http);
 
         assertRejected(data, RejectionReason.PLAINTEXT_ENDPOINT);
@@ -140,16 +150,20 @@ class AnnouncementVerifierTest {
 
         clock.advance(Duration.ofDays(3)); // test certificates live two days
 
-        assertThatThrownBy(() -> verifier.read(data)).isInstanceOfSatisfying(RejectedAnnouncementException.class,
-                e -> assertThat(e.reason()).isEqualTo(RejectionReason.UNTRUSTED_CERTIFICATE));
+        assertThatThrownBy(() -> verifier.read(data))
+                .isInstanceOfSatisfying(
+                        RejectedAnnouncementException.class,
+                        e -> assertThat(e.reason()).isEqualTo(RejectionReason.UNTRUSTED_CERTIFICATE));
     }
 
     @Test
     void rejectionNamesTheClaimedBorder() {
         byte[] data = new AnnouncementSigner(() -> rogue).write(borderAAnnouncement());
 
-        assertThatThrownBy(() -> verifier().read(data)).isInstanceOfSatisfying(RejectedAnnouncementException.class,
-                e -> assertThat(e.claimedBorderId().value()).isEqualTo("border-a"));
+        assertThatThrownBy(() -> verifier().read(data))
+                .isInstanceOfSatisfying(
+                        RejectedAnnouncementException.class,
+                        e -> assertThat(e.claimedBorderId().value()).isEqualTo("border-a"));
     }
 
     @Test
@@ -172,8 +186,10 @@ class AnnouncementVerifierTest {
     }
 
     private void assertRejected(byte[] data, RejectionReason reason) {
-        assertThatThrownBy(() -> verifier().read(data)).isInstanceOfSatisfying(RejectedAnnouncementException.class,
-                e -> assertThat(e.reason()).isEqualTo(reason));
+        assertThatThrownBy(() -> verifier().read(data))
+                .isInstanceOfSatisfying(
+                        RejectedAnnouncementException.class,
+                        e -> assertThat(e.reason()).isEqualTo(reason));
     }
 
     private static byte[] replacePayload(byte[] envelope, byte[] payload) {
@@ -182,5 +198,4 @@ class AnnouncementVerifierTest {
         root.put("payload", Base64.getEncoder().encodeToString(payload));
         return json.writeValueAsBytes(root);
     }
-
 }

@@ -13,8 +13,12 @@ class IdentityKeyManagerTest {
     void nextHandshakePresentsTheRotatedCertificateWithItsOwnKey() {
         TestPki ca = TestPki.create("key manager CA");
         TestPki.Issued files = ca.app("app-1");
-        try (ReloadingFile<Identity> identity = ReloadingFile.identity(files.certificate(), files.privateKey(),
-                "egress.trust.certificate", "egress.trust.private-key", Duration.ofMillis(100))) {
+        try (ReloadingFile<Identity> identity = ReloadingFile.identity(
+                files.certificate(),
+                files.privateKey(),
+                "egress.trust.certificate",
+                "egress.trust.private-key",
+                Duration.ofMillis(100))) {
             IdentityKeyManager keys = new IdentityKeyManager(identity);
             String before = keys.chooseEngineClientAlias(new String[] {"EC"}, null, null);
             Identity first = identity.get();
@@ -24,7 +28,8 @@ class IdentityKeyManagerTest {
 
             String after = keys.chooseEngineClientAlias(new String[] {"EC"}, null, null);
             assertThat(after).isNotEqualTo(before);
-            assertThat(keys.getCertificateChain(after)[0]).isEqualTo(identity.get().leaf());
+            assertThat(keys.getCertificateChain(after)[0])
+                    .isEqualTo(identity.get().leaf());
             assertThat(keys.getPrivateKey(after)).isEqualTo(identity.get().key());
             // A handshake that chose its alias before the swap still gets the old pair, consistently.
             assertThat(keys.getCertificateChain(before)[0]).isEqualTo(first.leaf());

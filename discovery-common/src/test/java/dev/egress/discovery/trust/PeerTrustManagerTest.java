@@ -26,14 +26,15 @@ class PeerTrustManagerTest {
         borderA = identity(borderCa.border("border-a"));
         app = identity(appCa.app("app-1"));
         try (var b = ReloadingFile.bundle(borderCa.caPem(), "border-ca", Duration.ofHours(1));
-             var a = ReloadingFile.bundle(appCa.caPem(), "app-ca", Duration.ofHours(1))) {
+                var a = ReloadingFile.bundle(appCa.caPem(), "app-ca", Duration.ofHours(1))) {
             borders = b.get();
             apps = a.get();
         }
     }
 
     private static Identity identity(TestPki.Issued issued) {
-        try (var file = ReloadingFile.identity(issued.certificate(), issued.privateKey(), "c", "k", Duration.ofHours(1))) {
+        try (var file =
+                ReloadingFile.identity(issued.certificate(), issued.privateKey(), "c", "k", Duration.ofHours(1))) {
             return file.get();
         }
     }
@@ -41,13 +42,14 @@ class PeerTrustManagerTest {
     @Test
     void acceptsTheBorderTheRouteNames() {
         assertThatCode(() -> PeerTrustManager.border(() -> borders, "egress.local", BorderId.of("border-a"))
-                .check(borderA.chainArray())).doesNotThrowAnyException();
+                        .check(borderA.chainArray()))
+                .doesNotThrowAnyException();
     }
 
     @Test
     void refusesABorderNamingAnotherId() {
         assertThatThrownBy(() -> PeerTrustManager.border(() -> borders, "egress.local", BorderId.of("border-b"))
-                .check(borderA.chainArray()))
+                        .check(borderA.chainArray()))
                 .isInstanceOf(CertificateException.class)
                 .hasMessageContaining("spiffe://egress.local/border/border-b");
     }
@@ -55,7 +57,7 @@ class PeerTrustManagerTest {
     @Test
     void refusesAnAppCertificateWhereABorderIsExpected() {
         assertThatThrownBy(() -> PeerTrustManager.border(() -> apps, "egress.local", BorderId.of("border-a"))
-                .check(app.chainArray()))
+                        .check(app.chainArray()))
                 .isInstanceOf(CertificateException.class);
     }
 
@@ -63,9 +65,13 @@ class PeerTrustManagerTest {
     void bordersAcceptAppsOfTheirCaOnly() {
         assertThatCode(() -> PeerTrustManager.apps(() -> apps, "egress.local").check(app.chainArray()))
                 .doesNotThrowAnyException();
-        assertThatThrownBy(() -> PeerTrustManager.apps(() -> apps, "egress.local").check(borderA.chainArray()))
-                .isInstanceOf(CertificateException.class).hasMessageContaining("not trusted");
-        assertThatThrownBy(() -> PeerTrustManager.apps(() -> borders, "egress.local").check(borderA.chainArray()))
-                .isInstanceOf(CertificateException.class).hasMessageContaining("spiffe://egress.local/app/<name>");
+        assertThatThrownBy(
+                        () -> PeerTrustManager.apps(() -> apps, "egress.local").check(borderA.chainArray()))
+                .isInstanceOf(CertificateException.class)
+                .hasMessageContaining("not trusted");
+        assertThatThrownBy(() ->
+                        PeerTrustManager.apps(() -> borders, "egress.local").check(borderA.chainArray()))
+                .isInstanceOf(CertificateException.class)
+                .hasMessageContaining("spiffe://egress.local/app/<name>");
     }
 }

@@ -7,12 +7,12 @@ import static org.awaitility.Awaitility.await;
 import dev.egress.discovery.testing.TestPki;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import java.nio.file.StandardCopyOption;
 
 class ReloadingFileTest {
 
@@ -28,8 +28,12 @@ class ReloadingFileTest {
     @Test
     void picksUpARotatedCertificateWithoutRestart() {
         TestPki.Issued files = ca.border("border-a");
-        try (ReloadingFile<Identity> identity = ReloadingFile.identity(files.certificate(), files.privateKey(),
-                "egress.trust.certificate", "egress.trust.private-key", Duration.ofMillis(100))) {
+        try (ReloadingFile<Identity> identity = ReloadingFile.identity(
+                files.certificate(),
+                files.privateKey(),
+                "egress.trust.certificate",
+                "egress.trust.private-key",
+                Duration.ofMillis(100))) {
             Identity before = identity.get();
             List<Identity> seen = new CopyOnWriteArrayList<>();
             identity.onChange(seen::add);
@@ -37,7 +41,8 @@ class ReloadingFileTest {
             files.replaceWith(ca.border("border-a"));
 
             await().atMost(Duration.ofSeconds(10)).until(() -> !identity.get().equals(before));
-            assertThat(identity.get().leaf().getSerialNumber()).isNotEqualTo(before.leaf().getSerialNumber());
+            assertThat(identity.get().leaf().getSerialNumber())
+                    .isNotEqualTo(before.leaf().getSerialNumber());
             assertThat(seen).containsExactly(identity.get());
         }
     }
@@ -46,8 +51,12 @@ class ReloadingFileTest {
     void keepsTheLastGoodIdentityWhenTheKeyDoesNotMatch() throws Exception {
         TestPki.Issued files = ca.border("border-a");
         TestPki.Issued other = ca.border("border-a");
-        try (ReloadingFile<Identity> identity = ReloadingFile.identity(files.certificate(), files.privateKey(),
-                "egress.trust.certificate", "egress.trust.private-key", Duration.ofHours(1))) {
+        try (ReloadingFile<Identity> identity = ReloadingFile.identity(
+                files.certificate(),
+                files.privateKey(),
+                "egress.trust.certificate",
+                "egress.trust.private-key",
+                Duration.ofHours(1))) {
             Identity before = identity.get();
 
             // Half a rotation: the new certificate is in place, its key is not yet.
@@ -66,10 +75,15 @@ class ReloadingFileTest {
         TestPki.Issued a = ca.border("border-a");
         TestPki.Issued b = otherCa.border("border-a");
 
-        assertThatThrownBy(() -> ReloadingFile.identity(a.certificate(), b.privateKey(), "egress.trust.certificate",
-                "egress.trust.private-key", Duration.ofHours(1)))
+        assertThatThrownBy(() -> ReloadingFile.identity(
+                        a.certificate(),
+                        b.privateKey(),
+                        "egress.trust.certificate",
+                        "egress.trust.private-key",
+                        Duration.ofHours(1)))
                 .isInstanceOf(TrustMaterialException.class)
-                .hasMessageContaining("egress.trust.private-key").hasMessageContaining("does not match");
+                .hasMessageContaining("egress.trust.private-key")
+                .hasMessageContaining("does not match");
     }
 
     @Test
@@ -78,18 +92,21 @@ class ReloadingFileTest {
 
         assertThatThrownBy(() -> ReloadingFile.bundle(missing, "egress.trust.border-ca", Duration.ofHours(1)))
                 .isInstanceOf(TrustMaterialException.class)
-                .hasMessageContaining("egress.trust.border-ca").hasMessageContaining("/nonexistent/ca.pem");
+                .hasMessageContaining("egress.trust.border-ca")
+                .hasMessageContaining("/nonexistent/ca.pem");
     }
 
     @Test
     void reloadsTheCaBundle() throws Exception {
         Path bundle = Files.createTempFile("ca-", ".pem");
         Files.copy(ca.caPem(), bundle, StandardCopyOption.REPLACE_EXISTING);
-        try (ReloadingFile<TrustBundle> file = ReloadingFile.bundle(bundle, "egress.trust.app-ca", Duration.ofMillis(100))) {
+        try (ReloadingFile<TrustBundle> file =
+                ReloadingFile.bundle(bundle, "egress.trust.app-ca", Duration.ofMillis(100))) {
             // Rotation of a CA: old and new in one bundle for a while.
             Files.writeString(bundle, Files.readString(ca.caPem()) + Files.readString(otherCa.caPem()));
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> file.get().anchors().size() == 2);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> file.get().anchors().size() == 2);
         }
     }
 }

@@ -23,9 +23,11 @@ class TrustFilesTest {
 
     @Test
     void refusesPartOfTheFilesNamingWhatIsMissing() {
-        assertThatThrownBy(() -> files("cert.pem", "key.pem", "").requireAll()).isInstanceOf(TrustMaterialException.class)
-                .hasMessageStartingWith("egress.trust.app-ca: not set (expected: all of egress.trust.certificate, "
-                        + "egress.trust.private-key and egress.trust.app-ca, or none with egress.security.insecure-local=true)");
+        assertThatThrownBy(() -> files("cert.pem", "key.pem", "").requireAll())
+                .isInstanceOf(TrustMaterialException.class)
+                .hasMessageStartingWith(
+                        "egress.trust.app-ca: not set (expected: all of egress.trust.certificate, "
+                                + "egress.trust.private-key and egress.trust.app-ca, or none with egress.security.insecure-local=true)");
         assertThatThrownBy(() -> files("", "", "ca.pem").requireAll())
                 .hasMessageStartingWith("egress.trust.certificate, egress.trust.private-key: not set");
         files("cert.pem", "key.pem", "ca.pem").requireAll();

@@ -14,6 +14,7 @@ final class Backoff {
 
     /** The publish side's backoff (docs/architecture.md, "The registry protocol"): base 200 ms, cap 30 s. */
     static final Duration BASE = Duration.ofMillis(200);
+
     static final Duration CAP = Duration.ofSeconds(30);
 
     private final long baseMillis;

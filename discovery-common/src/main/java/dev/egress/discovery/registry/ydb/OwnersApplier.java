@@ -37,14 +37,11 @@ final class OwnersApplier {
      * @param sessionId the owner's session (identifies the owner across reads)
      * @param data      its payload
      */
-    record Owner(long sessionId, byte[] data) {
-    }
+    record Owner(long sessionId, byte[] data) {}
 
-    private record Seen(long generation, Instant publishedAt) {
-    }
+    private record Seen(long generation, Instant publishedAt) {}
 
-    private record Reported(long sessionId, RejectionReason reason) {
-    }
+    private record Reported(long sessionId, RejectionReason reason) {}
 
     private final AnnouncementReader reader;
     private final RoutingTable table;
@@ -86,11 +83,17 @@ final class OwnersApplier {
             if (reported.add(key)) {
                 metrics.rejected(rejection.cause());
                 if (rejection.cause() == RejectionReason.MALFORMED) {
-                    log.warn("Skipping the malformed announcement of registry session {}: {}", key.sessionId(),
+                    log.warn(
+                            "Skipping the malformed announcement of registry session {}: {}",
+                            key.sessionId(),
                             rejection.reason());
                 } else {
-                    log.warn("Rejected the announcement of registry session {} claiming border {}: {}: {}",
-                            key.sessionId(), rejection.claimedBorderId(), rejection.cause().slug(), rejection.reason());
+                    log.warn(
+                            "Rejected the announcement of registry session {} claiming border {}: {}: {}",
+                            key.sessionId(),
+                            rejection.claimedBorderId(),
+                            rejection.cause().slug(),
+                            rejection.reason());
                 }
             }
         }

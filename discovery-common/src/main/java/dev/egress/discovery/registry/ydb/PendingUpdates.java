@@ -13,8 +13,7 @@ import java.util.concurrent.CompletableFuture;
  */
 final class PendingUpdates {
 
-    private record Pending(long generation, CompletableFuture<Announcement> future) {
-    }
+    private record Pending(long generation, CompletableFuture<Announcement> future) {}
 
     private final List<Pending> pending = new ArrayList<>();
 

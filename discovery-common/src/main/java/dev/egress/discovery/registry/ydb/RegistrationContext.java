@@ -30,6 +30,7 @@ final class RegistrationContext {
     final String semaphore;
     /** Shared by both halves: a lost session and a failed step back off alike, and any success resets it. */
     final Backoff backoff = new Backoff(Backoff.BASE, Backoff.CAP);
+
     private final Supplier<Announcement> desired;
     private final List<Consumer<RegistrationState>> listeners = new CopyOnWriteArrayList<>();
 
@@ -38,8 +39,12 @@ final class RegistrationContext {
     /** Set by close() on the caller's thread, before the loop gets to release: late callbacks stand down. */
     private volatile boolean closing;
 
-    RegistrationContext(YdbConnection connection, RegistryLoop loop, AnnouncementWriter writer,
-                        RegistrationMetrics metrics, Supplier<Announcement> desired) {
+    RegistrationContext(
+            YdbConnection connection,
+            RegistryLoop loop,
+            AnnouncementWriter writer,
+            RegistrationMetrics metrics,
+            Supplier<Announcement> desired) {
         this.connection = connection;
         this.loop = loop;
         this.writer = writer;

@@ -20,14 +20,20 @@ final class RegistrationMetrics {
 
     RegistrationMetrics(MeterRegistry meters, BorderId border) {
         Tags tags = Tags.of("border", border.value());
-        this.state = new StateGauge<>(meters, "egress.registry.registration.state",
-                "Registration state of this Border's slot (1 = current)", tags, RegistrationState.REGISTERING);
+        this.state = new StateGauge<>(
+                meters,
+                "egress.registry.registration.state",
+                "Registration state of this Border's slot (1 = current)",
+                tags,
+                RegistrationState.REGISTERING);
         this.reregistrations = Counter.builder("egress.registry.reregistrations")
                 .description("Registrations redone with a new session after the old one was lost")
-                .tags(tags).register(meters);
+                .tags(tags)
+                .register(meters);
         this.publishFailures = Counter.builder("egress.registry.publish.failures")
                 .description("Failed registration steps and refused publishes")
-                .tags(tags).register(meters);
+                .tags(tags)
+                .register(meters);
     }
 
     void state(RegistrationState next) {

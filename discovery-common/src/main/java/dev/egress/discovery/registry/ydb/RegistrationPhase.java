@@ -28,8 +28,7 @@ import tech.ydb.coordination.SemaphoreLease;
 sealed interface RegistrationPhase {
 
     /** Not started yet. */
-    record New() implements RegistrationPhase {
-    }
+    record New() implements RegistrationPhase {}
 
     /**
      * A session is being opened.
@@ -64,8 +63,7 @@ sealed interface RegistrationPhase {
     }
 
     /** Closed: the slot was released, nothing runs any more. */
-    record Closed() implements RegistrationPhase {
-    }
+    record Closed() implements RegistrationPhase {}
 
     /** A phase with a connected session (the semaphore existed when it opened). */
     sealed interface Connected extends RegistrationPhase {

@@ -88,13 +88,15 @@ final class RegistryLoop implements AutoCloseable {
      * @param <T>     the value type
      */
     <T> void when(CompletableFuture<T> future, BiConsumer<? super T, ? super Throwable> handler) {
-        future.whenCompleteAsync((value, failure) -> {
-            try {
-                handler.accept(value, failure);
-            } catch (Throwable t) {
-                log.error("{}: callback failed; the loop keeps running", name, t);
-            }
-        }, this::execute);
+        future.whenCompleteAsync(
+                (value, failure) -> {
+                    try {
+                        handler.accept(value, failure);
+                    } catch (Throwable t) {
+                        log.error("{}: callback failed; the loop keeps running", name, t);
+                    }
+                },
+                this::execute);
     }
 
     /**

@@ -53,8 +53,8 @@ final class SessionSupervisor {
     }
 
     private void open(CoordinationSession retiring) {
-        CompletableFuture<CoordinationSession> attempt = ctx.connection.openSession(ctx.loop.sdkExecutor(),
-                (from, state) -> ctx.loop.execute(() -> onSessionState(from, state)));
+        CompletableFuture<CoordinationSession> attempt = ctx.connection.openSession(
+                ctx.loop.sdkExecutor(), (from, state) -> ctx.loop.execute(() -> onSessionState(from, state)));
         ctx.moveTo(new Opening(attempt, retiring));
         ctx.loop.when(attempt, (opened, failure) -> {
             if (ctx.closing() || !(ctx.phase() instanceof Opening opening) || opening.attempt() != attempt) {
@@ -76,18 +76,27 @@ final class SessionSupervisor {
             return;
         }
         switch (state) {
-            case RECONNECTING -> log.warn("Border {} session {} disconnected; reattaching (the server keeps the slot for {})",
-                    ctx.borderId(), from.getId(), ctx.connection.settings().sessionTimeout());
+            case RECONNECTING ->
+                log.warn(
+                        "Border {} session {} disconnected; reattaching (the server keeps the slot for {})",
+                        ctx.borderId(),
+                        from.getId(),
+                        ctx.connection.settings().sessionTimeout());
             case RECONNECTED -> {
                 // SDK 2.2.10 does not recover a reattached session from a second stream break: it stays
                 // RECONNECTED over a dead stream and every request hangs. So move the slot to a fresh session,
                 // make-before-break: the old session keeps the slot until the new one holds it too.
-                log.info("Border {} session {} reattached; moving the slot to a new session", ctx.borderId(), from.getId());
+                log.info(
+                        "Border {} session {} reattached; moving the slot to a new session",
+                        ctx.borderId(),
+                        from.getId());
                 stop(current.retiring()); // a predecessor still retiring is superseded by this one
                 open(from);
             }
             case LOST -> {
-                log.warn("Border {} session {} lost; registering again with a new session", ctx.borderId(),
+                log.warn(
+                        "Border {} session {} lost; registering again with a new session",
+                        ctx.borderId(),
                         current.link().id());
                 ctx.metrics.reregistration();
                 ctx.report(RegistrationState.REGISTERING);
@@ -111,8 +120,12 @@ final class SessionSupervisor {
         }
         ctx.metrics.publishFailure();
         Duration delay = ctx.backoff.next();
-        log.warn("Border {} could not register: {}; retrying in {} ms (attempt {})", ctx.borderId(), reason,
-                delay.toMillis(), ctx.backoff.attempts());
+        log.warn(
+                "Border {} could not register: {}; retrying in {} ms (attempt {})",
+                ctx.borderId(),
+                reason,
+                delay.toMillis(),
+                ctx.backoff.attempts());
         ctx.report(RegistrationState.FAILED);
         backOff(ctx.phase(), delay);
     }
@@ -141,7 +154,11 @@ final class SessionSupervisor {
      */
     void slotMoved(CoordinationSession retiring, Link now) {
         if (retiring != null) {
-            log.info("Border {} slot moved to session {}; stopping session {}", ctx.borderId(), now.id(), retiring.getId());
+            log.info(
+                    "Border {} slot moved to session {}; stopping session {}",
+                    ctx.borderId(),
+                    now.id(),
+                    retiring.getId());
             stop(retiring);
         }
     }

@@ -102,7 +102,10 @@ final class SlotPublisher {
         Slot slot = new Slot(lease, target, publishing.data());
         ctx.moveTo(new Held(publishing.link(), slot));
         if (publishing.held() == null) {
-            log.info("Border {} registered with generation {} ({} IPs)", target.borderId(), target.generation(),
+            log.info(
+                    "Border {} registered with generation {} ({} IPs)",
+                    target.borderId(),
+                    target.generation(),
                     target.ips().size());
         } else {
             log.debug("Border {} published generation {}", target.borderId(), target.generation());
@@ -112,14 +115,17 @@ final class SlotPublisher {
         publish(); // an update may have arrived meanwhile
     }
 
-    private void publishFailed(CoordinationSession on, Announcement target, Result<SemaphoreLease> result,
-                               Throwable failure) {
+    private void publishFailed(
+            CoordinationSession on, Announcement target, Result<SemaphoreLease> result, Throwable failure) {
         String reason = reason(result, failure);
         ctx.metrics.publishFailure();
         if (interruptedBySession(on, failure == null ? result.getStatus() : null)) {
             // The session listener takes over: RECONNECTED moves the slot, LOST re-registers.
-            log.warn("Border {} publish of generation {} interrupted by the session ({}); waiting for it",
-                    target.borderId(), target.generation(), reason);
+            log.warn(
+                    "Border {} publish of generation {} interrupted by the session ({}); waiting for it",
+                    target.borderId(),
+                    target.generation(),
+                    reason);
             return;
         }
         if (failure != null && YdbConnection.cause(failure) instanceof TimeoutException) {
@@ -128,19 +134,27 @@ final class SlotPublisher {
             return;
         }
         StatusCode code = failure == null ? result.getStatus().getCode() : null;
-        log.warn("Border {} publish of generation {} failed: {}; retrying", target.borderId(), target.generation(), reason);
+        log.warn(
+                "Border {} publish of generation {} failed: {}; retrying",
+                target.borderId(),
+                target.generation(),
+                reason);
         if (code == StatusCode.BAD_REQUEST || code == StatusCode.PRECONDITION_FAILED) {
             // The registry will never take this content: tell the caller instead of letting it wait.
-            pending.failUpTo(target.generation(), new RegistryException("registry refused generation %d of border %s: %s"
-                    .formatted(target.generation(), target.borderId(), reason)));
+            pending.failUpTo(
+                    target.generation(),
+                    new RegistryException("registry refused generation %d of border %s: %s"
+                            .formatted(target.generation(), target.borderId(), reason)));
         }
         ctx.report(RegistrationState.FAILED);
         // A deleted semaphore is recreated; anything else is retried as is.
-        ctx.loop.schedule(() -> {
-            if (ctx.currentOn(on) != null) {
-                createSemaphoreAndPublish(on);
-            }
-        }, ctx.backoff.next());
+        ctx.loop.schedule(
+                () -> {
+                    if (ctx.currentOn(on) != null) {
+                        createSemaphoreAndPublish(on);
+                    }
+                },
+                ctx.backoff.next());
     }
 
     /** The registry holds {@code slot}: complete what it covers and report the state. */
@@ -156,36 +170,42 @@ final class SlotPublisher {
 
     /** Checks that the registry still holds our slot; runs every session timeout. */
     void selfCheck() {
-        if (!ctx.closing() && ctx.phase() instanceof Held held && held.link().session().getState().isConnected()) {
+        if (!ctx.closing()
+                && ctx.phase() instanceof Held held
+                && held.link().session().getState().isConnected()) {
             verifySlot(held.link().session());
         }
     }
 
     /** Trusts only what describe says: re-acquires if our session is not an owner or its data differs. */
     private void verifySlot(CoordinationSession on) {
-        ctx.loop.when(bounded(on.describeSemaphore(ctx.semaphore, DescribeSemaphoreMode.WITH_OWNERS)), (result, failure) -> {
-            Connected current = ctx.currentOn(on);
-            if (current == null) {
-                return;
-            }
-            if (failure != null || !result.isSuccess()) {
-                Status status = failure == null ? result.getStatus() : null;
-                if (interruptedBySession(on, status)) {
-                    return; // the session listener takes over
-                }
-                log.warn("Border {} could not check its slot ({}); republishing", ctx.borderId(), reason(result, failure));
-                slotLost(current);
-                // NOT_FOUND: the semaphore itself is gone, so recreate it before acquiring again.
-                createSemaphoreAndPublish(on);
-                return;
-            }
-            Slot expected = current.held();
-            if (expected == null || !ownsWith(result.getValue(), on.getId(), expected.data())) {
-                log.warn("Border {} slot missing or changed; republishing", ctx.borderId());
-                slotLost(current);
-            }
-            publish();
-        });
+        ctx.loop.when(
+                bounded(on.describeSemaphore(ctx.semaphore, DescribeSemaphoreMode.WITH_OWNERS)), (result, failure) -> {
+                    Connected current = ctx.currentOn(on);
+                    if (current == null) {
+                        return;
+                    }
+                    if (failure != null || !result.isSuccess()) {
+                        Status status = failure == null ? result.getStatus() : null;
+                        if (interruptedBySession(on, status)) {
+                            return; // the session listener takes over
+                        }
+                        log.warn(
+                                "Border {} could not check its slot ({}); republishing",
+                                ctx.borderId(),
+                                reason(result, failure));
+                        slotLost(current);
+                        // NOT_FOUND: the semaphore itself is gone, so recreate it before acquiring again.
+                        createSemaphoreAndPublish(on);
+                        return;
+                    }
+                    Slot expected = current.held();
+                    if (expected == null || !ownsWith(result.getValue(), on.getId(), expected.data())) {
+                        log.warn("Border {} slot missing or changed; republishing", ctx.borderId());
+                        slotLost(current);
+                    }
+                    publish();
+                });
     }
 
     private void slotLost(Connected current) {
@@ -206,8 +226,11 @@ final class SlotPublisher {
                 publish();
             } else if (interruptedBySession(on, status)) {
                 // Keep the session (and any slot the server still holds); the session listener takes over.
-                log.warn("Border {}: creating semaphore {} interrupted by the session ({})", ctx.borderId(),
-                        ctx.semaphore, reason(status, failure));
+                log.warn(
+                        "Border {}: creating semaphore {} interrupted by the session ({})",
+                        ctx.borderId(),
+                        ctx.semaphore,
+                        reason(status, failure));
             } else {
                 sessions.failed("create semaphore " + ctx.semaphore + ": " + reason(status, failure));
             }

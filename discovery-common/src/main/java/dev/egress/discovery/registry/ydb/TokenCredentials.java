@@ -63,7 +63,8 @@ final class TokenCredentials implements AuthProvider {
             return read;
         } catch (IOException e) {
             if (previous == null) {
-                throw new IllegalStateException("registry token file " + file + " cannot be read: " + e.getMessage(), e);
+                throw new IllegalStateException(
+                        "registry token file " + file + " cannot be read: " + e.getMessage(), e);
             }
             log.warn("Registry token file {} cannot be read ({}); keeping the last token read", file, e.getMessage());
             return previous;

@@ -1,13 +1,13 @@
 package dev.egress.discovery.registry.ydb;
 
 import dev.egress.discovery.RejectionReason;
-import java.util.EnumMap;
-import java.util.Map;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
 
 /**
  * Read-side meters of one App's registry watcher. The routing table's own gauges are
@@ -48,18 +48,29 @@ final class WatcherMetrics {
                 .description("Owners whose payload was skipped as malformed (counted once per owner)")
                 .register(meters);
         for (RejectionReason reason : RejectionReason.values()) {
-            rejected.put(reason, Counter.builder("egress.registry.announcements.rejected")
-                    .description("Owners whose announcement App refused to route on, by reason (once per owner and reason)")
-                    .tag("reason", reason.slug()).register(meters));
+            rejected.put(
+                    reason,
+                    Counter.builder("egress.registry.announcements.rejected")
+                            .description(
+                                    "Owners whose announcement App refused to route on, by reason (once per owner and reason)")
+                            .tag("reason", reason.slug())
+                            .register(meters));
         }
         this.watchFailures = Counter.builder("egress.registry.watch.failures")
-                .description("Failed or interrupted owner watches").register(meters);
+                .description("Failed or interrupted owner watches")
+                .register(meters);
         this.pollFailures = Counter.builder("egress.registry.poll.failures")
-                .description("Safety-net polls that could not read the registry").register(meters);
+                .description("Safety-net polls that could not read the registry")
+                .register(meters);
         this.sessionFailures = Counter.builder("egress.registry.session.failures")
-                .description("Failed attempts to open the watcher's session, and lost sessions").register(meters);
-        this.link = new StateGauge<>(meters, "egress.registry.session.state",
-                "Registry session state (1 = current)", ROLE, LinkState.CONNECTING);
+                .description("Failed attempts to open the watcher's session, and lost sessions")
+                .register(meters);
+        this.link = new StateGauge<>(
+                meters,
+                "egress.registry.session.state",
+                "Registry session state (1 = current)",
+                ROLE,
+                LinkState.CONNECTING);
     }
 
     void lag(Duration value) {

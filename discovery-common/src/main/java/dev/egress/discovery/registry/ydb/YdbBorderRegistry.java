@@ -27,8 +27,12 @@ public final class YdbBorderRegistry implements BorderRegistry {
     private final List<YdbRegistration> registrations = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
-    private YdbBorderRegistry(RegistrySettings settings, MeterRegistry meters, Clock clock, AnnouncementWriter writer,
-                              List<ClientInterceptor> interceptors) {
+    private YdbBorderRegistry(
+            RegistrySettings settings,
+            MeterRegistry meters,
+            Clock clock,
+            AnnouncementWriter writer,
+            List<ClientInterceptor> interceptors) {
         this.writer = writer;
         this.connection = new YdbConnection(settings, "egress-registry-connect", interceptors);
         this.meters = meters;
@@ -56,19 +60,27 @@ public final class YdbBorderRegistry implements BorderRegistry {
      * @param writer   turns announcements into owner data (signing them)
      * @return the client
      */
-    public static YdbBorderRegistry connect(RegistrySettings settings, MeterRegistry meters, AnnouncementWriter writer) {
+    public static YdbBorderRegistry connect(
+            RegistrySettings settings, MeterRegistry meters, AnnouncementWriter writer) {
         return connect(settings, meters, writer, List.of());
     }
 
     /** As {@link #connect(RegistrySettings, MeterRegistry)}, with gRPC interceptors (tests cut streams with one). */
-    static YdbBorderRegistry connect(RegistrySettings settings, MeterRegistry meters, List<ClientInterceptor> interceptors) {
+    static YdbBorderRegistry connect(
+            RegistrySettings settings, MeterRegistry meters, List<ClientInterceptor> interceptors) {
         return connect(settings, meters, AnnouncementWriter.unsigned(), interceptors);
     }
 
-    private static YdbBorderRegistry connect(RegistrySettings settings, MeterRegistry meters, AnnouncementWriter writer,
-                                             List<ClientInterceptor> interceptors) {
-        return new YdbBorderRegistry(Objects.requireNonNull(settings, "settings"),
-                Objects.requireNonNull(meters, "meters"), Clock.systemUTC(), Objects.requireNonNull(writer, "writer"),
+    private static YdbBorderRegistry connect(
+            RegistrySettings settings,
+            MeterRegistry meters,
+            AnnouncementWriter writer,
+            List<ClientInterceptor> interceptors) {
+        return new YdbBorderRegistry(
+                Objects.requireNonNull(settings, "settings"),
+                Objects.requireNonNull(meters, "meters"),
+                Clock.systemUTC(),
+                Objects.requireNonNull(writer, "writer"),
                 interceptors);
     }
 
@@ -87,8 +99,13 @@ public final class YdbBorderRegistry implements BorderRegistry {
         if (closed) {
             throw new IllegalStateException("registry closed");
         }
-        YdbRegistration registration = new YdbRegistration(connection, initial, writer, clock,
-                new RegistrationMetrics(meters, initial.borderId()), registrations::remove);
+        YdbRegistration registration = new YdbRegistration(
+                connection,
+                initial,
+                writer,
+                clock,
+                new RegistrationMetrics(meters, initial.borderId()),
+                registrations::remove);
         registrations.add(registration);
         registration.start();
         return registration;

@@ -11,9 +11,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -55,6 +55,7 @@ final class YdbConnection implements AutoCloseable {
     private final ExecutorService blocking;
     /** Every channel the transport opened, so {@link #abandon()} can cut them like a dying process would. */
     private final Set<ManagedChannel> channels = ConcurrentHashMap.newKeySet();
+
     private final List<ClientInterceptor> interceptors;
     private CompletableFuture<CoordinationClient> client;
     private GrpcTransport transport;
@@ -142,17 +143,19 @@ final class YdbConnection implements AutoCloseable {
      * @param onState  receives every state change of the new session, with the session
      * @return the connected session, or a failure naming the step (the half-open session is stopped)
      */
-    CompletableFuture<CoordinationSession> openSession(Executor executor,
-                                                       BiConsumer<CoordinationSession, CoordinationSession.State> onState) {
+    CompletableFuture<CoordinationSession> openSession(
+            Executor executor, BiConsumer<CoordinationSession, CoordinationSession.State> onState) {
         CompletableFuture<CoordinationClient> client = client().exceptionally(failure -> {
-            throw new RegistryException("connect to " + settings.connectionString() + ": " + cause(failure), cause(failure));
+            throw new RegistryException(
+                    "connect to " + settings.connectionString() + ": " + cause(failure), cause(failure));
         });
         return client.thenCompose(coordination -> step("create node " + settings.node(), ensureNode(coordination))
                 .thenCompose(created -> {
                     CoordinationSession session = newSession(coordination, executor);
                     session.addStateListener(state -> onState.accept(session, state));
                     return step("start a session", session.connect())
-                            // A read-only participant opens without the semaphore and finds it (or waits) when it reads.
+                            // A read-only participant opens without the semaphore and finds it (or waits) when it
+                            // reads.
                             .thenCompose(started -> settings.createIfMissing()
                                     ? step("create semaphore " + settings.semaphore(), ensureSemaphore(session))
                                     : CompletableFuture.completedFuture(Status.SUCCESS))
@@ -220,11 +223,13 @@ final class YdbConnection implements AutoCloseable {
      */
     private CoordinationSession newSession(CoordinationClient coordination, Executor executor) {
         long timeout = settings.sessionTimeout().toMillis();
-        return coordination.createSession(settings.node(), CoordinationSessionSettings.newBuilder()
-                .withConnectTimeout(settings.sessionTimeout())
-                .withRetryPolicy(new RetryUntilElapsed(timeout, Math.max(10, Math.min(250, timeout / 4)), 5))
-                .withExecutor(executor)
-                .build());
+        return coordination.createSession(
+                settings.node(),
+                CoordinationSessionSettings.newBuilder()
+                        .withConnectTimeout(settings.sessionTimeout())
+                        .withRetryPolicy(new RetryUntilElapsed(timeout, Math.max(10, Math.min(250, timeout / 4)), 5))
+                        .withExecutor(executor)
+                        .build());
     }
 
     RegistrySettings settings() {

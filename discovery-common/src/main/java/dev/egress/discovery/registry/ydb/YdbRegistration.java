@@ -43,14 +43,20 @@ final class YdbRegistration implements Registration {
     /** Guarded by {@code this}: stamping must be atomic so concurrent updates get distinct generations. */
     private Announcement desired;
 
-    YdbRegistration(YdbConnection connection, Announcement initial, AnnouncementWriter writer, Clock clock,
-                    RegistrationMetrics metrics, Consumer<YdbRegistration> onClosed) {
+    YdbRegistration(
+            YdbConnection connection,
+            Announcement initial,
+            AnnouncementWriter writer,
+            Clock clock,
+            RegistrationMetrics metrics,
+            Consumer<YdbRegistration> onClosed) {
         this.writer = writer;
         this.clock = clock;
         this.onClosed = onClosed;
         // Validate the size now: an announcement the registry can never hold is the caller's bug.
         this.desired = stamp(initial, initial.generation() - 1);
-        this.loop = new RegistryLoop("egress-registration-" + initial.borderId().value() + "-" + System.identityHashCode(this));
+        this.loop = new RegistryLoop(
+                "egress-registration-" + initial.borderId().value() + "-" + System.identityHashCode(this));
         this.ctx = new RegistrationContext(connection, loop, writer, metrics, this::current);
         this.sessions = new SessionSupervisor(ctx);
         this.slots = new SlotPublisher(ctx, sessions);
@@ -58,12 +64,17 @@ final class YdbRegistration implements Registration {
     }
 
     void start() {
-        log.info("Registering border {} in {}/{}", desired.borderId(), ctx.connection.settings().node(), ctx.semaphore);
+        log.info(
+                "Registering border {} in {}/{}",
+                desired.borderId(),
+                ctx.connection.settings().node(),
+                ctx.semaphore);
         loop.execute(sessions::start);
         // Nothing tells a session that its slot vanished (an operator's forced delete of the semaphore drops
         // owners silently), so check now and then; a describe per session timeout costs the server nothing.
         Duration sessionTimeout = ctx.connection.settings().sessionTimeout();
-        loop.every(sessionTimeout.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : sessionTimeout,
+        loop.every(
+                sessionTimeout.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : sessionTimeout,
                 slots::selfCheck);
     }
 
@@ -127,8 +138,10 @@ final class YdbRegistration implements Registration {
             try {
                 done.get(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
-                log.warn("Border {}: release not confirmed within {}; the server frees the slot after the session timeout",
-                        current().borderId(), CLOSE_TIMEOUT);
+                log.warn(
+                        "Border {}: release not confirmed within {}; the server frees the slot after the session timeout",
+                        current().borderId(),
+                        CLOSE_TIMEOUT);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {

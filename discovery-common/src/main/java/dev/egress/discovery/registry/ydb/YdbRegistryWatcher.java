@@ -27,7 +27,6 @@ import tech.ydb.coordination.description.SemaphoreWatcher;
 import tech.ydb.coordination.settings.DescribeSemaphoreMode;
 import tech.ydb.coordination.settings.WatchSemaphoreMode;
 import tech.ydb.core.Result;
-import tech.ydb.core.Status;
 import tech.ydb.core.StatusCode;
 
 /**
@@ -55,19 +54,24 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
     private final Backoff backoff = new Backoff(Backoff.BASE, RECONNECT_CAP);
     private volatile boolean closing;
 
-    private CoordinationSession session;   // loop
-    private long sessionId = -1;                    // loop: its id, kept for logs (the SDK resets it once LOST)
-    private boolean opening;               // loop: a session is being opened
-    private boolean sessionReady;          // loop: the semaphore exists (false after a NOT_FOUND until recreated)
-    private Object watch;                  // loop: token of the armed watch, null if none
-    private boolean polling;               // loop: a poll is in flight
-    private ScheduledFuture<?> retry;      // loop: the pending reconnect
-    private long sent;                     // loop: sequence number of the last read sent
-    private long applied;                  // loop: sequence number of the last read applied
-    private boolean waitingLogged;         // loop: the missing semaphore was reported (read-only mode)
+    private CoordinationSession session; // loop
+    private long sessionId = -1; // loop: its id, kept for logs (the SDK resets it once LOST)
+    private boolean opening; // loop: a session is being opened
+    private boolean sessionReady; // loop: the semaphore exists (false after a NOT_FOUND until recreated)
+    private Object watch; // loop: token of the armed watch, null if none
+    private boolean polling; // loop: a poll is in flight
+    private ScheduledFuture<?> retry; // loop: the pending reconnect
+    private long sent; // loop: sequence number of the last read sent
+    private long applied; // loop: sequence number of the last read applied
+    private boolean waitingLogged; // loop: the missing semaphore was reported (read-only mode)
 
-    private YdbRegistryWatcher(RegistrySettings settings, RoutingTable table, MeterRegistry meters, Clock clock,
-                               AnnouncementReader reader, List<ClientInterceptor> interceptors) {
+    private YdbRegistryWatcher(
+            RegistrySettings settings,
+            RoutingTable table,
+            MeterRegistry meters,
+            Clock clock,
+            AnnouncementReader reader,
+            List<ClientInterceptor> interceptors) {
         this.connection = new YdbConnection(settings, "egress-registry-watch-connect", interceptors);
         this.loop = new RegistryLoop("egress-registry-watch-" + System.identityHashCode(this));
         this.semaphore = settings.semaphore();
@@ -98,24 +102,36 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
      * @param reader   reads and verifies each owner's data (production: an {@link AnnouncementVerifier})
      * @return the running watcher
      */
-    public static YdbRegistryWatcher start(RegistrySettings settings, RoutingTable table, MeterRegistry meters,
-                                           AnnouncementReader reader) {
+    public static YdbRegistryWatcher start(
+            RegistrySettings settings, RoutingTable table, MeterRegistry meters, AnnouncementReader reader) {
         return start(settings, table, meters, reader, List.of());
     }
 
     /** As {@link #start(RegistrySettings, RoutingTable, MeterRegistry)}, with gRPC interceptors (tests cut streams with one). */
-    static YdbRegistryWatcher start(RegistrySettings settings, RoutingTable table, MeterRegistry meters,
-                                    List<ClientInterceptor> interceptors) {
+    static YdbRegistryWatcher start(
+            RegistrySettings settings, RoutingTable table, MeterRegistry meters, List<ClientInterceptor> interceptors) {
         return start(settings, table, meters, AnnouncementVerifier.unverified(), interceptors);
     }
 
-    private static YdbRegistryWatcher start(RegistrySettings settings, RoutingTable table, MeterRegistry meters,
-                                            AnnouncementReader reader, List<ClientInterceptor> interceptors) {
-        YdbRegistryWatcher watcher = new YdbRegistryWatcher(Objects.requireNonNull(settings, "settings"),
-                Objects.requireNonNull(table, "table"), Objects.requireNonNull(meters, "meters"), Clock.systemUTC(),
-                Objects.requireNonNull(reader, "reader"), interceptors);
-        log.info("Watching registry {}/{} at {} (poll every {})", settings.node(), settings.semaphore(),
-                settings.connectionString(), settings.pollInterval());
+    private static YdbRegistryWatcher start(
+            RegistrySettings settings,
+            RoutingTable table,
+            MeterRegistry meters,
+            AnnouncementReader reader,
+            List<ClientInterceptor> interceptors) {
+        YdbRegistryWatcher watcher = new YdbRegistryWatcher(
+                Objects.requireNonNull(settings, "settings"),
+                Objects.requireNonNull(table, "table"),
+                Objects.requireNonNull(meters, "meters"),
+                Clock.systemUTC(),
+                Objects.requireNonNull(reader, "reader"),
+                interceptors);
+        log.info(
+                "Watching registry {}/{} at {} (poll every {})",
+                settings.node(),
+                settings.semaphore(),
+                settings.connectionString(),
+                settings.pollInterval());
         watcher.loop.execute(watcher::openSession);
         watcher.loop.every(settings.pollInterval(), watcher::tick);
         return watcher;
@@ -130,7 +146,9 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         }
         opening = true;
         metrics.link(LinkState.CONNECTING);
-        loop.when(connection.openSession(loop.sdkExecutor(), (from, state) -> loop.execute(() -> onSessionState(from, state))),
+        loop.when(
+                connection.openSession(
+                        loop.sdkExecutor(), (from, state) -> loop.execute(() -> onSessionState(from, state))),
                 (opened, failure) -> {
                     opening = false;
                     if (failure != null) {
@@ -171,13 +189,18 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
                 if (!createIfMissing && failure == null && status.getCode() == StatusCode.NOT_FOUND) {
                     if (!waitingLogged) {
                         waitingLogged = true;
-                        log.warn("Registry semaphore {} does not exist; waiting for a Border to create it (this App has "
-                                + "egress.registry.create-if-missing=false)", semaphore);
+                        log.warn(
+                                "Registry semaphore {} does not exist; waiting for a Border to create it (this App has "
+                                        + "egress.registry.create-if-missing=false)",
+                                semaphore);
                     }
                     return;
                 }
-                log.warn("Could not {} semaphore {}: {}; retrying on the next poll", createIfMissing ? "create" : "find",
-                        semaphore, reason(status, failure));
+                log.warn(
+                        "Could not {} semaphore {}: {}; retrying on the next poll",
+                        createIfMissing ? "create" : "find",
+                        semaphore,
+                        reason(status, failure));
                 return;
             }
             if (waitingLogged) {
@@ -226,7 +249,9 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         metrics.sessionFailure();
         dropSession();
         Duration delay = scheduleReconnect();
-        log.warn("Registry watcher session failed: {}; retrying in {} ms (keeping the last snapshot)", reason,
+        log.warn(
+                "Registry watcher session failed: {}; retrying in {} ms (keeping the last snapshot)",
+                reason,
                 delay.toMillis());
     }
 
@@ -246,7 +271,9 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         watch = null;
         polling = false;
         metrics.link(closing ? LinkState.CLOSED : LinkState.DISCONNECTED);
-        return old == null ? CompletableFuture.completedFuture(null) : old.stop().exceptionally(t -> null);
+        return old == null
+                ? CompletableFuture.completedFuture(null)
+                : old.stop().exceptionally(t -> null);
     }
 
     // ---- reads (loop) ----
@@ -276,7 +303,11 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
 
     private void arm() {
         CoordinationSession on = session;
-        if (closing || watch != null || on == null || !sessionReady || !on.getState().isConnected()) {
+        if (closing
+                || watch != null
+                || on == null
+                || !sessionReady
+                || !on.getState().isConnected()) {
             return;
         }
         Object token = new Object();
@@ -359,7 +390,8 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
             return; // an older read answered late: never step back
         }
         applied = seq;
-        List<OwnersApplier.Owner> owners = new ArrayList<>(description.getOwnersList().size());
+        List<OwnersApplier.Owner> owners =
+                new ArrayList<>(description.getOwnersList().size());
         for (SemaphoreDescription.Session owner : description.getOwnersList()) {
             owners.add(new OwnersApplier.Owner(owner.getId(), owner.getData()));
         }
@@ -390,7 +422,5 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
     }
 
     // ---- helpers ----
-
-
 
 }

@@ -23,6 +23,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,7 +31,6 @@ import org.junit.jupiter.api.Test;
 import tech.ydb.coordination.CoordinationClient;
 import tech.ydb.coordination.CoordinationSession;
 import tech.ydb.core.grpc.GrpcTransport;
-import java.util.Arrays;
 
 /**
  * The registry is shared storage, not a trusted party: a real SDK session holding a slot with a forged
@@ -60,8 +60,12 @@ class AuthenticatedRegistryIT {
     }
 
     private static ReloadingFile<Identity> identity(TestPki.Issued issued) {
-        return ReloadingFile.identity(issued.certificate(), issued.privateKey(), "egress.trust.certificate",
-                "egress.trust.private-key", Duration.ofHours(1));
+        return ReloadingFile.identity(
+                issued.certificate(),
+                issued.privateKey(),
+                "egress.trust.certificate",
+                "egress.trust.private-key",
+                Duration.ofHours(1));
     }
 
     @AfterEach
@@ -72,27 +76,35 @@ class AuthenticatedRegistryIT {
     }
 
     private RegistryFixture.Watched verifyingWatcher() {
-        return fixture.watcher(new AnnouncementVerifier(trusted, "egress.local", Clock.systemUTC(), Duration.ofSeconds(30)));
+        return fixture.watcher(
+                new AnnouncementVerifier(trusted, "egress.local", Clock.systemUTC(), Duration.ofSeconds(30)));
     }
 
     private static Announcement announcement(String border, String... ips) {
-        List<AnnouncedIp> announced = Arrays.stream(ips).map(ip -> new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE)).toList();
-        return Announcement.initial(BorderId.of(border), URI.create("https://127.0.0.1:8181"), announced, Instant.now());
+        List<AnnouncedIp> announced = Arrays.stream(ips)
+                .map(ip -> new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE))
+                .toList();
+        return Announcement.initial(
+                BorderId.of(border), URI.create("https://127.0.0.1:8181"), announced, Instant.now());
     }
 
     @Test
     void signedAnnouncementIsRoutedAndForgeriesOfItAreRejectedByReason() {
         fixture = new RegistryFixture(Duration.ofSeconds(2), Duration.ofMillis(100));
         RegistryFixture.Watched app = verifyingWatcher();
-        Registration a = fixture.border(new AnnouncementSigner(borderA)).register(announcement("border-a", "127.0.0.3"));
+        Registration a =
+                fixture.border(new AnnouncementSigner(borderA)).register(announcement("border-a", "127.0.0.3"));
         await().atMost(CONVERGE).until(() -> app.has("border-a"));
         Announcement verified = app.of("border-a");
 
-        try (GrpcTransport transport = GrpcTransport.forConnectionString(fixture.settings().connectionString()).build()) {
+        try (GrpcTransport transport = GrpcTransport.forConnectionString(
+                        fixture.settings().connectionString())
+                .build()) {
             CoordinationSession writer = CoordinationClient.newClient(transport).createSession("egress");
             assertThat(writer.connect().join().isSuccess()).isTrue();
             // Three forgeries, each in its own session: the same id, a later publishedAt, the IP DISABLED.
-            Announcement disabled = announcement("border-a", "127.0.0.3").withAllIps(IpStatus.DISABLED)
+            Announcement disabled = announcement("border-a", "127.0.0.3")
+                    .withAllIps(IpStatus.DISABLED)
                     .republished(99, Instant.now().plusSeconds(5));
             CoordinationSession bare = session(transport);
             CoordinationSession otherCa = session(transport);
@@ -101,22 +113,32 @@ class AuthenticatedRegistryIT {
             acquire(otherCa, new AnnouncementSigner(rogueA).write(disabled));
             acquire(otherBorder, new AnnouncementSigner(borderB).write(disabled));
 
-            await().atMost(CONVERGE).untilAsserted(() -> assertThat(app.table().latestRejections())
-                    .extracting(RoutingSnapshot.Rejection::cause)
-                    .containsExactlyInAnyOrder(RejectionReason.UNSIGNED, RejectionReason.UNTRUSTED_CERTIFICATE,
-                            RejectionReason.IDENTITY_MISMATCH));
-            assertThat(app.table().latestRejections()).extracting(r -> r.claimedBorderId().value())
+            await().atMost(CONVERGE)
+                    .untilAsserted(() -> assertThat(app.table().latestRejections())
+                            .extracting(RoutingSnapshot.Rejection::cause)
+                            .containsExactlyInAnyOrder(
+                                    RejectionReason.UNSIGNED,
+                                    RejectionReason.UNTRUSTED_CERTIFICATE,
+                                    RejectionReason.IDENTITY_MISMATCH));
+            assertThat(app.table().latestRejections())
+                    .extracting(r -> r.claimedBorderId().value())
                     .containsOnly("border-a");
             // Still the verified announcement, ACTIVE; no duplicate resolution happened.
             assertThat(app.of("border-a")).isEqualTo(verified);
             assertThat(app.table().current().duplicateBorders()).isEmpty();
             for (String reason : List.of("unsigned", "untrusted-certificate", "identity-mismatch")) {
-                await().atMost(CONVERGE).until(() -> app.meters().get("egress.registry.announcements.rejected")
-                        .tag("reason", reason).counter().count() == 1);
+                await().atMost(CONVERGE)
+                        .until(() -> app.meters()
+                                        .get("egress.registry.announcements.rejected")
+                                        .tag("reason", reason)
+                                        .counter()
+                                        .count()
+                                == 1);
             }
             // The real Border keeps publishing and App follows it.
             a.update(a.current().withAllIps(IpStatus.DRAINING)).join();
-            await().atMost(CONVERGE).untilAsserted(() -> assertThat(app.of("border-a")).isEqualTo(a.current()));
+            await().atMost(CONVERGE)
+                    .untilAsserted(() -> assertThat(app.of("border-a")).isEqualTo(a.current()));
             bare.close();
             otherCa.close();
             otherBorder.close();
@@ -131,7 +153,8 @@ class AuthenticatedRegistryIT {
         fixture.border(AnnouncementWriter.unsigned()).register(announcement("border-a", "127.0.0.3"));
 
         await().atMost(CONVERGE).until(() -> !app.table().latestRejections().isEmpty());
-        assertThat(app.table().latestRejections()).extracting(RoutingSnapshot.Rejection::cause)
+        assertThat(app.table().latestRejections())
+                .extracting(RoutingSnapshot.Rejection::cause)
                 .containsExactly(RejectionReason.UNSIGNED);
         assertThat(app.table().current().announcements()).isEmpty();
     }
@@ -143,7 +166,9 @@ class AuthenticatedRegistryIT {
     }
 
     private static void acquire(CoordinationSession session, byte[] data) {
-        assertThat(session.acquireSemaphore("borders-registry", 1, data, Duration.ofSeconds(5)).join().isSuccess()).isTrue();
+        assertThat(session.acquireSemaphore("borders-registry", 1, data, Duration.ofSeconds(5))
+                        .join()
+                        .isSuccess())
+                .isTrue();
     }
-
 }

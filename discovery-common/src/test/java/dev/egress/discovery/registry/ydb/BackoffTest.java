@@ -20,8 +20,8 @@ class BackoffTest {
         for (int i = 0; i < 12; i++) {
             backoff.next();
         }
-        assertThat(ceilings).containsExactly(200L, 400L, 800L, 1600L, 3200L, 6400L, 12800L, 25600L,
-                30000L, 30000L, 30000L, 30000L);
+        assertThat(ceilings)
+                .containsExactly(200L, 400L, 800L, 1600L, 3200L, 6400L, 12800L, 25600L, 30000L, 30000L, 30000L, 30000L);
     }
 
     @Test

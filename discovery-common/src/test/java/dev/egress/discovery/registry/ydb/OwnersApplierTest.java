@@ -11,6 +11,7 @@ import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.RoutingGauges;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.testing.MutableClock;
+import dev.egress.discovery.trust.AnnouncementVerifier;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +19,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import dev.egress.discovery.trust.AnnouncementVerifier;
 import org.slf4j.LoggerFactory;
 
 class OwnersApplierTest {
@@ -29,8 +29,8 @@ class OwnersApplierTest {
     private final MutableClock clock = new MutableClock(T0);
     private final RoutingTable table = new RoutingTable(clock);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    private final OwnersApplier applier = new OwnersApplier(AnnouncementVerifier.unverified(),
-            table, clock, new WatcherMetrics(meters));
+    private final OwnersApplier applier =
+            new OwnersApplier(AnnouncementVerifier.unverified(), table, clock, new WatcherMetrics(meters));
 
     {
         RoutingGauges.bind(table, meters); // the table's gauges show what the applier swapped in
@@ -53,27 +53,40 @@ class OwnersApplierTest {
         for (int i = 0; i < 5; i++) {
             applier.apply(List.of(good, bad));
         }
-        assertThat(meters.get("egress.registry.announcements.malformed").counter().count()).isEqualTo(1);
+        assertThat(meters.get("egress.registry.announcements.malformed")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
         assertThat(table.current().announcements()).containsOnlyKeys(BorderId.of("border-a"));
 
         OwnersApplier.Owner anotherBad = new OwnersApplier.Owner(3, new byte[] {1, 2, 3});
         applier.apply(List.of(good, bad, anotherBad));
-        assertThat(meters.get("egress.registry.announcements.malformed").counter().count()).isEqualTo(2);
+        assertThat(meters.get("egress.registry.announcements.malformed")
+                        .counter()
+                        .count())
+                .isEqualTo(2);
     }
 
     @Test
     void logsARejectedAnnouncementOnOneLineWhateverItContains() {
-        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(OwnersApplier.class);
-        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender = new ch.qos.logback.core.read.ListAppender<>();
+        ch.qos.logback.classic.Logger logger =
+                (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(OwnersApplier.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
+                new ch.qos.logback.core.read.ListAppender<>();
         appender.start();
         logger.addAppender(appender);
         try {
-            String forged = "{\"version\":1,\"borderId\":\"x\\r\\n2026-11-30 INFO forged line\",\"endpoint\":\"http://10.0.0.1:8181\","
-                    + "\"ips\":[{\"ip\":\"203.0.113.10\",\"status\":\"ACTIVE\"}],\"publishedAt\":\"2026-11-30T10:00:00Z\",\"generation\":1}";
+            String forged =
+                    "{\"version\":1,\"borderId\":\"x\\r\\n2026-11-30 INFO forged line\",\"endpoint\":\"http://10.0.0.1:8181\","
+                            + "\"ips\":[{\"ip\":\"203.0.113.10\",\"status\":\"ACTIVE\"}],\"publishedAt\":\"2026-11-30T10:00:00Z\",\"generation\":1}";
             applier.apply(List.of(new OwnersApplier.Owner(7, forged.getBytes(StandardCharsets.UTF_8))));
             assertThat(appender.list).hasSize(1);
             String line = appender.list.get(0).getFormattedMessage();
-            assertThat(line).contains("borderId").contains("x\\r\\n2026-11-30 INFO forged line").doesNotContain("\r").doesNotContain("\n");
+            assertThat(line)
+                    .contains("borderId")
+                    .contains("x\\r\\n2026-11-30 INFO forged line")
+                    .doesNotContain("\r")
+                    .doesNotContain("\n");
         } finally {
             logger.detachAppender(appender);
         }
@@ -89,15 +102,18 @@ class OwnersApplierTest {
         applier.apply(List.of(updated));
         applier.apply(List.of(updated));
         assertThat(lagCount()).isEqualTo(1);
-        assertThat(meters.get("egress.registry.propagation.lag").timer().max(TimeUnit.MILLISECONDS)).isEqualTo(40);
+        assertThat(meters.get("egress.registry.propagation.lag").timer().max(TimeUnit.MILLISECONDS))
+                .isEqualTo(40);
     }
 
     @Test
     void conflictsAndGenerationAreExported() {
-        applier.apply(List.of(owner(1, announcement("border-a", "203.0.113.10", 0, T0)),
+        applier.apply(List.of(
+                owner(1, announcement("border-a", "203.0.113.10", 0, T0)),
                 owner(2, announcement("border-b", "203.0.113.10", 0, T0))));
         assertThat(meters.get("egress.routing.ips.conflicts").gauge().value()).isEqualTo(1);
-        assertThat(meters.get("egress.routing.snapshot.generation").gauge().value()).isEqualTo(1);
+        assertThat(meters.get("egress.routing.snapshot.generation").gauge().value())
+                .isEqualTo(1);
         clock.set(T0.plusSeconds(2));
         assertThat(meters.get("egress.routing.snapshot.age").gauge().value()).isEqualTo(2.0);
     }
@@ -111,7 +127,12 @@ class OwnersApplierTest {
     }
 
     static Announcement announcement(String border, String ip, long generation, Instant publishedAt) {
-        return new Announcement(Announcement.CURRENT_VERSION, BorderId.of(border), URI.create("http://127.0.0.1:8181"),
-                List.of(new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE)), publishedAt, generation);
+        return new Announcement(
+                Announcement.CURRENT_VERSION,
+                BorderId.of(border),
+                URI.create("http://127.0.0.1:8181"),
+                List.of(new AnnouncedIp(EgressIp.of(ip), IpStatus.ACTIVE)),
+                publishedAt,
+                generation);
     }
 }

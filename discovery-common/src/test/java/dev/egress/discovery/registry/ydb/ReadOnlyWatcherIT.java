@@ -28,8 +28,14 @@ class ReadOnlyWatcherIT {
     }
 
     private StatusCode node() {
-        try (GrpcTransport transport = GrpcTransport.forConnectionString(fixture.settings().connectionString()).build()) {
-            return CoordinationClient.newClient(transport).describeNode("egress").join().getStatus().getCode();
+        try (GrpcTransport transport = GrpcTransport.forConnectionString(
+                        fixture.settings().connectionString())
+                .build()) {
+            return CoordinationClient.newClient(transport)
+                    .describeNode("egress")
+                    .join()
+                    .getStatus()
+                    .getCode();
         }
     }
 
@@ -38,24 +44,41 @@ class ReadOnlyWatcherIT {
         fixture = new RegistryFixture(Duration.ofSeconds(2), Duration.ofMillis(200));
         RegistryFixture.Watched app = fixture.readOnlyWatcher();
 
-        await().during(Duration.ofSeconds(2)).atMost(CONVERGE).until(() -> !app.table().isReady());
+        await().during(Duration.ofSeconds(2))
+                .atMost(CONVERGE)
+                .until(() -> !app.table().isReady());
         // YDB answers a missing path with SCHEME_ERROR ("path does not exist").
-        assertThat(node()).as("the node was not created by the App").isIn(StatusCode.SCHEME_ERROR, StatusCode.NOT_FOUND);
+        assertThat(node())
+                .as("the node was not created by the App")
+                .isIn(StatusCode.SCHEME_ERROR, StatusCode.NOT_FOUND);
 
         // The node alone (an operator created it) is not enough: the semaphore is a Border's to create.
-        try (GrpcTransport transport = GrpcTransport.forConnectionString(fixture.settings().connectionString()).build()) {
-            assertThat(CoordinationClient.newClient(transport).createNode("egress").join().isSuccess()).isTrue();
+        try (GrpcTransport transport = GrpcTransport.forConnectionString(
+                        fixture.settings().connectionString())
+                .build()) {
+            assertThat(CoordinationClient.newClient(transport)
+                            .createNode("egress")
+                            .join()
+                            .isSuccess())
+                    .isTrue();
             CoordinationSession look = CoordinationClient.newClient(transport).createSession("egress");
             assertThat(look.connect().join().isSuccess()).isTrue();
-            await().during(Duration.ofSeconds(2)).atMost(CONVERGE).until(() -> !app.table().isReady());
-            assertThat(look.describeSemaphore("borders-registry",
-                    tech.ydb.coordination.settings.DescribeSemaphoreMode.DATA_ONLY).join().getStatus().getCode())
-                    .as("the semaphore was not created by the App").isEqualTo(StatusCode.NOT_FOUND);
+            await().during(Duration.ofSeconds(2))
+                    .atMost(CONVERGE)
+                    .until(() -> !app.table().isReady());
+            assertThat(look.describeSemaphore(
+                                    "borders-registry", tech.ydb.coordination.settings.DescribeSemaphoreMode.DATA_ONLY)
+                            .join()
+                            .getStatus()
+                            .getCode())
+                    .as("the semaphore was not created by the App")
+                    .isEqualTo(StatusCode.NOT_FOUND);
             look.close();
         }
 
         Registration a = fixture.border().register(announcement("border-a", "127.0.0.2"));
-        await().atMost(CONVERGE).untilAsserted(() -> assertThat(app.of("border-a")).isEqualTo(a.current()));
+        await().atMost(CONVERGE)
+                .untilAsserted(() -> assertThat(app.of("border-a")).isEqualTo(a.current()));
         assertThat(app.table().isReady()).isTrue();
     }
 

@@ -12,13 +12,13 @@ import dev.egress.discovery.testing.TestCertificates;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Access control through the real SDK: the node demands a token (as a YDB with user-token enforcement
@@ -42,8 +42,8 @@ class RegistryAccessIT {
 
     @Test
     void onlyTheAcceptedTokenRegistersAndWatches() {
-        fixture = new RegistryFixture(Duration.ofSeconds(2), Duration.ofMillis(200),
-                NodeAccess.ANONYMOUS.withTokens(Set.of("good-token")));
+        fixture = new RegistryFixture(
+                Duration.ofSeconds(2), Duration.ofMillis(200), NodeAccess.ANONYMOUS.withTokens(Set.of("good-token")));
         RegistryFixture.Watched watched = fixture.watcher(new RegistryAuth("good-token", null, null));
         Registration good = fixture.border(new RegistryAuth("good-token", null, null), new SimpleMeterRegistry())
                 .register(announcement("border-good", "127.0.0.2"));
@@ -54,7 +54,8 @@ class RegistryAccessIT {
         Registration anonymous = fixture.border(RegistryAuth.NONE, anonymousMeters)
                 .register(announcement("border-anonymous", "127.0.0.4"));
 
-        await().atMost(CONVERGE).until(() -> good.state() == RegistrationState.REGISTERED && watched.has("border-good"));
+        await().atMost(CONVERGE)
+                .until(() -> good.state() == RegistrationState.REGISTERED && watched.has("border-good"));
         await().atMost(CONVERGE).until(() -> failures(wrongMeters) >= 2 && failures(anonymousMeters) >= 2);
 
         assertThat(wrong.state()).isNotEqualTo(RegistrationState.REGISTERED);
@@ -63,13 +64,15 @@ class RegistryAccessIT {
         assertThat(watched.has("border-anonymous")).isFalse();
         RegistryFixture.Watched refused = fixture.watcher(new RegistryAuth("wrong-token", null, null));
         await().atMost(CONVERGE).until(() -> sessionFailures(refused) >= 1);
-        assertThat(refused.table().isReady()).as("a refused watcher never presents a snapshot").isFalse();
+        assertThat(refused.table().isReady())
+                .as("a refused watcher never presents a snapshot")
+                .isFalse();
     }
 
     @Test
     void aRotatedTokenFileIsUsedWithoutARestart() throws Exception {
-        fixture = new RegistryFixture(Duration.ofSeconds(2), Duration.ofMillis(200),
-                NodeAccess.ANONYMOUS.withTokens(Set.of("token-2")));
+        fixture = new RegistryFixture(
+                Duration.ofSeconds(2), Duration.ofMillis(200), NodeAccess.ANONYMOUS.withTokens(Set.of("token-2")));
         Path tokenFile = Files.writeString(dir.resolve("token"), "token-1\n");
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         Registration border = fixture.border(new RegistryAuth(null, tokenFile, null), meters)
@@ -78,7 +81,10 @@ class RegistryAccessIT {
         assertThat(border.state()).isNotEqualTo(RegistrationState.REGISTERED);
 
         Files.writeString(dir.resolve("token.next"), "token-2\n");
-        Files.move(dir.resolve("token.next"), tokenFile, StandardCopyOption.ATOMIC_MOVE,
+        Files.move(
+                dir.resolve("token.next"),
+                tokenFile,
+                StandardCopyOption.ATOMIC_MOVE,
                 StandardCopyOption.REPLACE_EXISTING);
 
         await().atMost(CONVERGE).until(() -> border.state() == RegistrationState.REGISTERED);
@@ -89,14 +95,18 @@ class RegistryAccessIT {
     @Test
     void grpcsWithAPrivateCaAndATokenGetsInAndTheJdkCasAloneDoNot() {
         TestCertificates.Issued cert = TestCertificates.selfSigned("localhost", List.of("127.0.0.1"));
-        fixture = new RegistryFixture(Duration.ofSeconds(2), Duration.ofMillis(200),
+        fixture = new RegistryFixture(
+                Duration.ofSeconds(2),
+                Duration.ofMillis(200),
                 NodeAccess.ANONYMOUS.withTokens(Set.of("tls-token")).withTls(cert.pem(), cert.privateKeyPem()));
         assertThat(fixture.settings().connectionString()).startsWith("grpcs://");
 
         RegistryAuth trusted = new RegistryAuth("tls-token", null, cert.pem());
         RegistryFixture.Watched watched = fixture.watcher(trusted);
-        Registration border = fixture.border(trusted, new SimpleMeterRegistry()).register(announcement("border-tls", "127.0.0.5"));
-        await().atMost(CONVERGE).until(() -> border.state() == RegistrationState.REGISTERED && watched.has("border-tls"));
+        Registration border =
+                fixture.border(trusted, new SimpleMeterRegistry()).register(announcement("border-tls", "127.0.0.5"));
+        await().atMost(CONVERGE)
+                .until(() -> border.state() == RegistrationState.REGISTERED && watched.has("border-tls"));
 
         SimpleMeterRegistry untrustedMeters = new SimpleMeterRegistry();
         Registration untrusted = fixture.border(new RegistryAuth("tls-token", null, null), untrustedMeters)
@@ -111,6 +121,9 @@ class RegistryAccessIT {
     }
 
     private static double sessionFailures(RegistryFixture.Watched watched) {
-        return watched.meters().get("egress.registry.session.failures").counter().count();
+        return watched.meters()
+                .get("egress.registry.session.failures")
+                .counter()
+                .count();
     }
 }

@@ -11,6 +11,7 @@ import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.registry.Registration;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -21,7 +22,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import java.util.HashMap;
 
 /** Many Borders publishing, updating and dying at once: every watcher ends on the exact truth. */
 class RegistryChurnIT {
@@ -53,7 +53,9 @@ class RegistryChurnIT {
             int n = i;
             borders.add(CompletableFuture.runAsync(() -> runBorder(n, live), pool));
         }
-        CompletableFuture.allOf(borders.toArray(CompletableFuture[]::new)).orTimeout(120, TimeUnit.SECONDS).join();
+        CompletableFuture.allOf(borders.toArray(CompletableFuture[]::new))
+                .orTimeout(120, TimeUnit.SECONDS)
+                .join();
 
         assertThat(live).hasSizeBetween(BORDERS / 3, BORDERS);
         await().atMost(CONVERGE).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
@@ -71,9 +73,13 @@ class RegistryChurnIT {
         List<RegistryFixture.Watched> watchers = List.of(fixture.watcher(), fixture.watcher());
         List<Registration> borders = new ArrayList<>();
         for (int n = 0; n < 20; n++) {
-            borders.add(fixture.border().register(announcement("border-%02d".formatted(n), "127.0.2.%d".formatted(n + 2))));
+            borders.add(
+                    fixture.border().register(announcement("border-%02d".formatted(n), "127.0.2.%d".formatted(n + 2))));
         }
-        await().atMost(CONVERGE).untilAsserted(() -> assertThat(watchers.get(0).table().current().announcements()).hasSize(20));
+        await().atMost(CONVERGE)
+                .untilAsserted(
+                        () -> assertThat(watchers.get(0).table().current().announcements())
+                                .hasSize(20));
 
         fixture.stopNode();
         for (int n = 0; n < borders.size(); n += 2) {

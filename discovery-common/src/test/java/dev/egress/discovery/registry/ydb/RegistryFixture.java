@@ -4,6 +4,8 @@ import dev.egress.coordination.EmbeddedCoordinationNode;
 import dev.egress.coordination.NodeAccess;
 import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.Announcement;
+import dev.egress.discovery.AnnouncementReader;
+import dev.egress.discovery.AnnouncementWriter;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
@@ -20,8 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import dev.egress.discovery.AnnouncementReader;
-import dev.egress.discovery.AnnouncementWriter;
 
 /**
  * An embedded coordination node plus the Borders and watchers of one test, all closed together.
@@ -47,8 +47,8 @@ final class RegistryFixture implements AutoCloseable {
     RegistryFixture(Duration sessionTimeout, Duration pollInterval, NodeAccess access) {
         this.sessionTimeout = sessionTimeout;
         this.pollInterval = pollInterval;
-        this.node = EmbeddedCoordinationNode.start(EmbeddedCoordinationNode.DEFAULT_HOST, 0,
-                EmbeddedCoordinationNode.DEFAULT_DATABASE, access);
+        this.node = EmbeddedCoordinationNode.start(
+                EmbeddedCoordinationNode.DEFAULT_HOST, 0, EmbeddedCoordinationNode.DEFAULT_DATABASE, access);
         this.port = node.port();
         this.connectionString = node.connectionString();
     }

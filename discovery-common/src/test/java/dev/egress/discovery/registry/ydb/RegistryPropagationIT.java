@@ -41,8 +41,13 @@ class RegistryPropagationIT {
             assertThat(second.of("border-a")).isEqualTo(registration.current());
         });
         assertThat(first.table().isReady()).isTrue();
-        assertThat(first.meters().get("egress.routing.ips.live").gauge().value()).isEqualTo(2);
-        assertThat(first.meters().get("egress.registry.session.state").tag("state", "CONNECTED").gauge().value())
+        assertThat(first.meters().get("egress.routing.ips.live").gauge().value())
+                .isEqualTo(2);
+        assertThat(first.meters()
+                        .get("egress.registry.session.state")
+                        .tag("state", "CONNECTED")
+                        .gauge()
+                        .value())
                 .isEqualTo(1);
     }
 
@@ -60,10 +65,15 @@ class RegistryPropagationIT {
 
         assertThat(published.generation()).isEqualTo(before + 1);
         assertThat(registration.current()).isEqualTo(published);
-        await().atMost(CONVERGE).untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(published));
+        await().atMost(CONVERGE)
+                .untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(published));
         assertThat(watched.table().current().status(EgressIp.of("127.0.0.3"))).contains(IpStatus.DRAINING);
-        await().atMost(CONVERGE).untilAsserted(() -> assertThat(
-                watched.meters().get("egress.registry.propagation.lag").timer().count()).isPositive());
+        await().atMost(CONVERGE)
+                .untilAsserted(() -> assertThat(watched.meters()
+                                .get("egress.registry.propagation.lag")
+                                .timer()
+                                .count())
+                        .isPositive());
     }
 
     @Test
@@ -74,11 +84,14 @@ class RegistryPropagationIT {
         Announcement last = null;
         for (int i = 0; i < 20; i++) {
             IpStatus status = i % 2 == 0 ? IpStatus.DRAINING : IpStatus.ACTIVE;
-            last = registration.update(registration.current().withAllIps(status)).get(30, TimeUnit.SECONDS);
+            last = registration
+                    .update(registration.current().withAllIps(status))
+                    .get(30, TimeUnit.SECONDS);
         }
         Announcement expected = last;
         assertThat(expected.generation()).isEqualTo(20);
-        await().atMost(CONVERGE).untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(expected));
+        await().atMost(CONVERGE)
+                .untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(expected));
     }
 
     @Test
@@ -110,7 +123,8 @@ class RegistryPropagationIT {
         border.abandon(); // every stream breaks without session_stop, as when the process dies
 
         // The server keeps a detached session for its timeout; the slot must survive that long...
-        await().during(sessionTimeout.dividedBy(2)).atMost(sessionTimeout.multipliedBy(2))
+        await().during(sessionTimeout.dividedBy(2))
+                .atMost(sessionTimeout.multipliedBy(2))
                 .until(() -> watched.has("border-a"));
         // ...and then go by itself, never before the timeout (a lower bound: safe on a loaded machine).
         await().atMost(CONVERGE).pollInterval(Duration.ofMillis(20)).until(() -> !watched.has("border-a"));

@@ -55,12 +55,16 @@ class RegistryReconnectIT {
             CompletableFuture<Announcement> update = a.update(a.current().withAllIps(status));
 
             assertThat(update.get(30, TimeUnit.SECONDS)).isEqualTo(a.current());
-            await().atMost(CONVERGE).untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
+            await().atMost(CONVERGE)
+                    .untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
             await().atMost(CONVERGE).until(() -> cutter.open() == 1); // the old session was stopped
         }
         // The slot never left the registry: every snapshot App saw had the Border in it.
-        assertThat(seen).isNotEmpty().allSatisfy(snapshot -> assertThat(snapshot.announcements()).hasSize(1));
-        assertThat(borderMeters.get("egress.registry.reregistrations").counter().count()).isZero();
+        assertThat(seen)
+                .isNotEmpty()
+                .allSatisfy(snapshot -> assertThat(snapshot.announcements()).hasSize(1));
+        assertThat(borderMeters.get("egress.registry.reregistrations").counter().count())
+                .isZero();
     }
 
     @Test
@@ -69,14 +73,20 @@ class RegistryReconnectIT {
         StreamCutter cutter = new StreamCutter();
         RegistryFixture.Watched watched = fixture.watcher(List.of(cutter));
         Registration a = fixture.border().register(announcement("border-a", "127.0.0.2"));
-        await().atMost(CONVERGE).untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
+        await().atMost(CONVERGE)
+                .untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
 
         for (int i = 0; i < 3; i++) {
             assertThat(cutter.cut()).isEqualTo(1);
             IpStatus status = i % 2 == 0 ? IpStatus.DRAINING : IpStatus.ACTIVE;
             a.update(a.current().withAllIps(status)).get(30, TimeUnit.SECONDS);
-            await().atMost(CONVERGE).untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
+            await().atMost(CONVERGE)
+                    .untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
         }
-        assertThat(watched.meters().get("egress.registry.watch.failures").counter().count()).isPositive();
+        assertThat(watched.meters()
+                        .get("egress.registry.watch.failures")
+                        .counter()
+                        .count())
+                .isPositive();
     }
 }

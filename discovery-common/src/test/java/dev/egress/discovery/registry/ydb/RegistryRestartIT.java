@@ -35,14 +35,17 @@ class RegistryRestartIT {
         RegistryFixture.Watched second = fixture.watcher();
         Registration a = fixture.border().register(announcement("border-a", "127.0.0.2"));
         Registration b = fixture.border().register(announcement("border-b", "127.0.0.3"));
-        await().atMost(CONVERGE).until(() -> first.has("border-a") && first.has("border-b")
-                && second.has("border-a") && second.has("border-b"));
+        await().atMost(CONVERGE)
+                .until(() -> first.has("border-a")
+                        && first.has("border-b")
+                        && second.has("border-a")
+                        && second.has("border-b"));
 
         fixture.stopNode();
         fixture.startNode(); // empty: no node, no semaphore, no sessions
 
-        await().atMost(CONVERGE).until(() -> a.state() == RegistrationState.REGISTERED
-                && b.state() == RegistrationState.REGISTERED);
+        await().atMost(CONVERGE)
+                .until(() -> a.state() == RegistrationState.REGISTERED && b.state() == RegistrationState.REGISTERED);
         await().atMost(CONVERGE).untilAsserted(() -> {
             for (RegistryFixture.Watched watched : new RegistryFixture.Watched[] {first, second}) {
                 assertThat(watched.of("border-a")).isEqualTo(a.current());
@@ -65,9 +68,14 @@ class RegistryRestartIT {
         Duration ageThen = watched.table().age();
         await().atMost(CONVERGE).until(() -> watched.table().age().compareTo(ageThen.plusSeconds(2)) > 0);
         assertThat(watched.table().current()).isSameAs(before);
-        await().atMost(CONVERGE).until(() ->
-                watched.meters().get("egress.registry.poll.failures").counter().count() > 0);
-        assertThat(watched.meters().get("egress.routing.snapshot.age").gauge().value()).isGreaterThan(2.0);
+        await().atMost(CONVERGE)
+                .until(() -> watched.meters()
+                                .get("egress.registry.poll.failures")
+                                .counter()
+                                .count()
+                        > 0);
+        assertThat(watched.meters().get("egress.routing.snapshot.age").gauge().value())
+                .isGreaterThan(2.0);
 
         // An update while the registry is down must not be lost.
         CompletableFuture<Announcement> update = a.update(a.current().withAllIps(IpStatus.DRAINING));
@@ -76,9 +84,14 @@ class RegistryRestartIT {
 
         await().atMost(CONVERGE).until(update::isDone);
         assertThat(update).isCompletedWithValue(a.current());
-        await().atMost(CONVERGE).untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
+        await().atMost(CONVERGE)
+                .untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
         await().atMost(CONVERGE).until(() -> watched.table().age().compareTo(Duration.ofSeconds(2)) < 0);
-        assertThat(watched.meters().get("egress.registry.session.state").tag("state", "CONNECTED").gauge().value())
+        assertThat(watched.meters()
+                        .get("egress.registry.session.state")
+                        .tag("state", "CONNECTED")
+                        .gauge()
+                        .value())
                 .isEqualTo(1);
     }
 
@@ -96,6 +109,7 @@ class RegistryRestartIT {
         fixture.startNode();
 
         await().atMost(CONVERGE).until(() -> a.state() == RegistrationState.REGISTERED);
-        await().atMost(CONVERGE).untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
+        await().atMost(CONVERGE)
+                .untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
     }
 }

@@ -40,7 +40,8 @@ class RegistryWatcherIT {
         assertThat(watched.table().current().announcements()).isEmpty();
 
         Registration a = fixture.border().register(announcement("border-a", "127.0.0.2"));
-        await().atMost(CONVERGE).untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
+        await().atMost(CONVERGE)
+                .untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
     }
 
     @Test
@@ -58,7 +59,8 @@ class RegistryWatcherIT {
         for (int i = 0; i < 3; i++) {
             IpStatus status = i % 2 == 0 ? IpStatus.DRAINING : IpStatus.ACTIVE;
             a.update(a.current().withAllIps(status)).get(30, TimeUnit.SECONDS);
-            await().atMost(CONVERGE).untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
+            await().atMost(CONVERGE)
+                    .untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
         }
         assertThat(calls.get()).isGreaterThanOrEqualTo(4);
     }
@@ -70,16 +72,21 @@ class RegistryWatcherIT {
         Registration a = fixture.border().register(announcement("border-a", "127.0.0.2"));
         await().atMost(CONVERGE).until(() -> watched.has("border-a"));
 
-        try (GrpcTransport transport = GrpcTransport.forConnectionString(fixture.settings().connectionString()).build()) {
-            CoordinationSession operator = CoordinationClient.newClient(transport).createSession("egress");
+        try (GrpcTransport transport = GrpcTransport.forConnectionString(
+                        fixture.settings().connectionString())
+                .build()) {
+            CoordinationSession operator =
+                    CoordinationClient.newClient(transport).createSession("egress");
             assertThat(operator.connect().join().isSuccess()).isTrue();
-            assertThat(operator.deleteSemaphore("borders-registry", true).join().isSuccess()).isTrue();
+            assertThat(operator.deleteSemaphore("borders-registry", true).join().isSuccess())
+                    .isTrue();
             await().atMost(CONVERGE).until(() -> !watched.has("border-a"));
             operator.close();
         }
 
         // The watcher recreates the semaphore; the Border's self-check finds its slot gone and republishes.
-        await().atMost(CONVERGE).untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
+        await().atMost(CONVERGE)
+                .untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
         assertThat(a.state()).isEqualTo(RegistrationState.REGISTERED);
     }
 
@@ -90,19 +97,34 @@ class RegistryWatcherIT {
         Registration a = fixture.border().register(announcement("border-a", "127.0.0.2"));
         await().atMost(CONVERGE).until(() -> watched.has("border-a"));
 
-        try (GrpcTransport transport = GrpcTransport.forConnectionString(fixture.settings().connectionString()).build()) {
+        try (GrpcTransport transport = GrpcTransport.forConnectionString(
+                        fixture.settings().connectionString())
+                .build()) {
             CoordinationSession rogue = CoordinationClient.newClient(transport).createSession("egress");
             assertThat(rogue.connect().join().isSuccess()).isTrue();
             byte[] garbage = "{\"version\":1,\"borderId\":\"Not Valid\"}".getBytes(StandardCharsets.UTF_8);
-            assertThat(rogue.acquireSemaphore("borders-registry", 1, garbage, Duration.ofSeconds(5)).join().isSuccess()).isTrue();
+            assertThat(rogue.acquireSemaphore("borders-registry", 1, garbage, Duration.ofSeconds(5))
+                            .join()
+                            .isSuccess())
+                    .isTrue();
 
-            await().atMost(CONVERGE).until(() ->
-                    watched.meters().get("egress.registry.announcements.malformed").counter().count() == 1);
+            await().atMost(CONVERGE)
+                    .until(() -> watched.meters()
+                                    .get("egress.registry.announcements.malformed")
+                                    .counter()
+                                    .count()
+                            == 1);
             // Many polls later (100 ms each) and after another Border's update: still counted once.
             a.update(a.current().withAllIps(IpStatus.DRAINING)).join();
-            await().atMost(CONVERGE).untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
-            await().during(Duration.ofSeconds(1)).atMost(CONVERGE).until(() ->
-                    watched.meters().get("egress.registry.announcements.malformed").counter().count() == 1);
+            await().atMost(CONVERGE)
+                    .untilAsserted(() -> assertThat(watched.of("border-a")).isEqualTo(a.current()));
+            await().during(Duration.ofSeconds(1))
+                    .atMost(CONVERGE)
+                    .until(() -> watched.meters()
+                                    .get("egress.registry.announcements.malformed")
+                                    .counter()
+                                    .count()
+                            == 1);
             assertThat(watched.table().current().announcements()).hasSize(1);
             rogue.close();
         }
@@ -120,7 +142,11 @@ class RegistryWatcherIT {
         a.close();
 
         assertThat(watched.has("border-a")).isTrue();
-        assertThat(watched.meters().get("egress.registry.session.state").tag("state", "CLOSED").gauge().value())
+        assertThat(watched.meters()
+                        .get("egress.registry.session.state")
+                        .tag("state", "CLOSED")
+                        .gauge()
+                        .value())
                 .isEqualTo(1);
     }
 }
