@@ -57,7 +57,7 @@ class TenantPolicyParserTest {
 
     @Test
     void refusesYamlTags() {
-        assertThatThrownBy(() -> TenantPolicyParser.parse("tenants: !!ArrayList []"))
+        assertThatThrownBy(() -> TenantPolicyParser.parse("tenants: !!java.util.ArrayList []"))
                 .isInstanceOf(InvalidTenantsFileException.class);
     }
 

@@ -237,7 +237,7 @@ class TenantPolicyStoreTest {
     void refusesToStartWithoutTheFileNamingWhy() {
         assertThatThrownBy(() -> store(dir.resolve("missing.yaml")))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("missing.yaml: cannot read: NoSuchFileException");
+                .hasMessageContaining("missing.yaml: cannot read: java.nio.file.NoSuchFileException");
     }
 
     @Test
