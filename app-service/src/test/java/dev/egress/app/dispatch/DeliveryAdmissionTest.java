@@ -8,11 +8,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 class DeliveryAdmissionTest {
 
@@ -113,9 +116,7 @@ class DeliveryAdmissionTest {
 
     @Test
     void byDefaultOneTenantHoldsTwoThousandSlowDeliveriesAndTheNextIsRefused() {
-        DispatchProperties defaults = new org.springframework.boot.context.properties.bind.Binder(
-                        new org.springframework.boot.context.properties.source.MapConfigurationPropertySource(
-                                java.util.Map.of()))
+        DispatchProperties defaults = new Binder(new MapConfigurationPropertySource(Map.of()))
                 .bindOrCreate("egress.dispatch", DispatchProperties.class);
         assertThat(defaults.maxInFlightPerTenant()).isEqualTo(2048);
         assertThat(defaults.maxInFlight()).isEqualTo(4096);

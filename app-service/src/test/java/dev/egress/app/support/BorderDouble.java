@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufMono;
 import reactor.netty.DisposableServer;
+import reactor.netty.http.HttpProtocol;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerResponse;
@@ -87,7 +88,7 @@ public final class BorderDouble implements AutoCloseable {
         this.server = HttpServer.create()
                 .host("127.0.0.1")
                 .port(0)
-                .protocol(reactor.netty.http.HttpProtocol.HTTP11, reactor.netty.http.HttpProtocol.H2C)
+                .protocol(HttpProtocol.HTTP11, HttpProtocol.H2C)
                 // TCP connections, not HTTP/2 streams (doOnConnection would see each stream).
                 .doOnChannelInit((observer, channel, remote) -> {
                     openConnections.incrementAndGet();

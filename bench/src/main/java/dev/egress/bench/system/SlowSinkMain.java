@@ -1,11 +1,15 @@
 package dev.egress.bench.system;
 
+import io.netty.channel.ChannelOption;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
@@ -27,7 +31,7 @@ import reactor.netty.resources.LoopResources;
  */
 public final class SlowSinkMain {
 
-    private static final byte[] ANSWER = "{\"ok\":true}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] ANSWER = "{\"ok\":true}".getBytes(StandardCharsets.US_ASCII);
 
     private SlowSinkMain() {}
 
@@ -43,7 +47,7 @@ public final class SlowSinkMain {
             System.exit(2);
         }
         // Reactor Netty logs every request at DEBUG without a configuration: that alone would slow the sink.
-        ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))
                 .setLevel(ch.qos.logback.classic.Level.WARN);
         Duration delay = Duration.ofMillis(Long.parseLong(args[0]));
         AtomicInteger holding = new AtomicInteger();
@@ -67,7 +71,7 @@ public final class SlowSinkMain {
                         .runOn(loops)
                         .host(host)
                         .port(port)
-                        .option(io.netty.channel.ChannelOption.SO_BACKLOG, 4096)
+                        .option(ChannelOption.SO_BACKLOG, 4096)
                         .handle((request, response) -> request.receive()
                                 .then()
                                 .then(Mono.defer(() -> {

@@ -24,12 +24,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.netty.ByteBufFlux;
+import reactor.netty.http.HttpProtocol;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
 
 /** Clients that send their request slowly are cut off; the Border keeps serving everyone else. */
 @LocalBorderTest({
@@ -132,13 +140,13 @@ class SlowClientsTest {
             String body = "{\"deliveryId\":\"h2\",\"sourceIp\":\"127.0.0.2\",\"url\":\"" + sink.baseUri()
                     + "/h2\",\"method\":\"POST\",\"headers\":{},\"body\":\"{}\"}";
             String[] version = new String[1];
-            String answer = reactor.netty.http.client.HttpClient.create()
-                    .protocol(reactor.netty.http.HttpProtocol.H2C)
+            String answer = HttpClient.create()
+                    .protocol(HttpProtocol.H2C)
                     .headers(h ->
                             h.set("Authorization", "Bearer " + Tokens.INTERNAL).set("Content-Type", "application/json"))
                     .post()
                     .uri("http://127.0.0.1:" + port + "/internal/v1/egress")
-                    .send(reactor.netty.ByteBufFlux.fromString(reactor.core.publisher.Mono.just(body)))
+                    .send(ByteBufFlux.fromString(Mono.just(body)))
                     .responseSingle((response, content) -> {
                         version[0] = response.version().text() + " "
                                 + response.status().code();
@@ -156,18 +164,17 @@ class SlowClientsTest {
     void aBurstOfCancelledHttp2CallsDoesNotCloseTheConnectionOtherCallsShare() throws Exception {
         try (RecordingSink sink = RecordingSink.start()) {
             sink.reply(new RecordingSink.Reply(200, "kept", Duration.ofSeconds(15), Map.of()));
-            reactor.netty.resources.ConnectionProvider one =
-                    reactor.netty.resources.ConnectionProvider.create("one-h2c", 1);
+            ConnectionProvider one = ConnectionProvider.create("one-h2c", 1);
             try {
-                reactor.netty.http.client.HttpClient client = reactor.netty.http.client.HttpClient.create(one)
-                        .protocol(reactor.netty.http.HttpProtocol.H2C)
+                HttpClient client = HttpClient.create(one)
+                        .protocol(HttpProtocol.H2C)
                         .headers(h -> h.set("Authorization", "Bearer " + Tokens.INTERNAL)
                                 .set("Content-Type", "application/json"));
                 String body = "{\"deliveryId\":\"kept\",\"sourceIp\":\"127.0.0.2\",\"url\":\"" + sink.baseUri()
                         + "/kept\",\"method\":\"POST\",\"headers\":{},\"body\":\"{}\"}";
                 var kept = client.post()
                         .uri("http://127.0.0.1:" + port + "/internal/v1/egress")
-                        .send(reactor.netty.ByteBufFlux.fromString(reactor.core.publisher.Mono.just(body)))
+                        .send(ByteBufFlux.fromString(Mono.just(body)))
                         .responseSingle((response, content) ->
                                 content.asString().map(text -> response.status().code() + " " + text))
                         .toFuture();
@@ -178,20 +185,20 @@ class SlowClientsTest {
                 // 300 streams on the same connection whose bodies never end, then given up: 300 RST_STREAM frames,
                 // as App sends when its clients leave. Netty's default guard closes the connection after 200. In
                 // rounds of 90, since the connection carries 100 streams at a time.
-                java.util.concurrent.atomic.AtomicInteger opened = new java.util.concurrent.atomic.AtomicInteger();
+                AtomicInteger opened = new AtomicInteger();
                 for (int round = 1; round <= 4; round++) {
-                    List<reactor.core.Disposable> abandoned = new ArrayList<>();
+                    List<Disposable> abandoned = new ArrayList<>();
                     for (int i = 0; i < 90; i++) {
                         abandoned.add(client.doOnRequest((request, connection) -> opened.incrementAndGet())
                                 .post()
                                 .uri("http://127.0.0.1:" + port + "/internal/v1/egress")
-                                .send(reactor.netty.ByteBufFlux.fromString(reactor.core.publisher.Flux.never()))
+                                .send(ByteBufFlux.fromString(Flux.never()))
                                 .response()
                                 .subscribe(r -> {}, e -> {}));
                     }
                     int expected = round * 90;
                     Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> opened.get() == expected);
-                    abandoned.forEach(reactor.core.Disposable::dispose);
+                    abandoned.forEach(Disposable::dispose);
                 }
 
                 assertThat(kept.get(60, TimeUnit.SECONDS)).startsWith("200 ").contains("\"body\":\"kept\"");

@@ -1,5 +1,6 @@
 package dev.egress.coordination.node;
 
+import java.util.List;
 import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
 import tech.ydb.proto.YdbIssueMessage.IssueMessage;
 import tech.ydb.proto.coordination.SemaphoreDescription;
@@ -105,60 +106,43 @@ public final class Responses {
 
     private static SessionResponse result(SessionRequest request, StatusCode status, String message) {
         SessionResponse.Builder response = SessionResponse.newBuilder();
+        var issues = message == null ? List.<IssueMessage>of() : List.of(issue(message));
         switch (request.getRequestCase()) {
             case ACQUIRE_SEMAPHORE -> {
-                var b = SessionResponse.AcquireSemaphoreResult.newBuilder()
+                response.setAcquireSemaphoreResult(SessionResponse.AcquireSemaphoreResult.newBuilder()
                         .setReqId(request.getAcquireSemaphore().getReqId())
-                        .setStatus(status);
-                if (message != null) {
-                    b.addIssues(issue(message));
-                }
-                response.setAcquireSemaphoreResult(b);
+                        .setStatus(status)
+                        .addAllIssues(issues));
             }
             case RELEASE_SEMAPHORE -> {
-                var b = SessionResponse.ReleaseSemaphoreResult.newBuilder()
+                response.setReleaseSemaphoreResult(SessionResponse.ReleaseSemaphoreResult.newBuilder()
                         .setReqId(request.getReleaseSemaphore().getReqId())
-                        .setStatus(status);
-                if (message != null) {
-                    b.addIssues(issue(message));
-                }
-                response.setReleaseSemaphoreResult(b);
+                        .setStatus(status)
+                        .addAllIssues(issues));
             }
             case DESCRIBE_SEMAPHORE -> {
-                var b = SessionResponse.DescribeSemaphoreResult.newBuilder()
+                response.setDescribeSemaphoreResult(SessionResponse.DescribeSemaphoreResult.newBuilder()
                         .setReqId(request.getDescribeSemaphore().getReqId())
-                        .setStatus(status);
-                if (message != null) {
-                    b.addIssues(issue(message));
-                }
-                response.setDescribeSemaphoreResult(b);
+                        .setStatus(status)
+                        .addAllIssues(issues));
             }
             case CREATE_SEMAPHORE -> {
-                var b = SessionResponse.CreateSemaphoreResult.newBuilder()
+                response.setCreateSemaphoreResult(SessionResponse.CreateSemaphoreResult.newBuilder()
                         .setReqId(request.getCreateSemaphore().getReqId())
-                        .setStatus(status);
-                if (message != null) {
-                    b.addIssues(issue(message));
-                }
-                response.setCreateSemaphoreResult(b);
+                        .setStatus(status)
+                        .addAllIssues(issues));
             }
             case UPDATE_SEMAPHORE -> {
-                var b = SessionResponse.UpdateSemaphoreResult.newBuilder()
+                response.setUpdateSemaphoreResult(SessionResponse.UpdateSemaphoreResult.newBuilder()
                         .setReqId(request.getUpdateSemaphore().getReqId())
-                        .setStatus(status);
-                if (message != null) {
-                    b.addIssues(issue(message));
-                }
-                response.setUpdateSemaphoreResult(b);
+                        .setStatus(status)
+                        .addAllIssues(issues));
             }
             case DELETE_SEMAPHORE -> {
-                var b = SessionResponse.DeleteSemaphoreResult.newBuilder()
+                response.setDeleteSemaphoreResult(SessionResponse.DeleteSemaphoreResult.newBuilder()
                         .setReqId(request.getDeleteSemaphore().getReqId())
-                        .setStatus(status);
-                if (message != null) {
-                    b.addIssues(issue(message));
-                }
-                response.setDeleteSemaphoreResult(b);
+                        .setStatus(status)
+                        .addAllIssues(issues));
             }
             default -> throw new IllegalArgumentException("not a semaphore request: " + request.getRequestCase());
         }

@@ -88,7 +88,8 @@ class SelectionAllocationTest {
     }
 
     private static ThreadMXBean threads() {
-        java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        var bean =
+                ManagementFactory.getThreadMXBean(); // java.lang.management.ThreadMXBean; the import is the com.sun one
         Assumptions.assumeTrue(bean instanceof ThreadMXBean, "per-thread allocation counter");
         ThreadMXBean threads = (ThreadMXBean) bean;
         Assumptions.assumeTrue(
