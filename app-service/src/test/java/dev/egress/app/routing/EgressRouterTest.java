@@ -249,6 +249,29 @@ class EgressRouterTest {
     }
 
     @Test
+    void namesTheStrategyOfDedicatedAndOfSharedTenantsApart() {
+        RoutingProperties properties = new RoutingProperties(
+                BorderSelectors.LOWEST_BORDER_ID,
+                BorderSelectors.RENDEZVOUS,
+                Map.of(),
+                Duration.ofSeconds(30),
+                RoutingProperties.SharedWhenStale.SERVE,
+                3,
+                Duration.ofSeconds(30),
+                Duration.ofMillis(500),
+                Duration.ofSeconds(5));
+        EgressRouter router = new EgressRouter(
+                table,
+                tenants,
+                BorderSelectors.byDefault(),
+                BorderSelectors.byName(BorderSelectors.RENDEZVOUS, Map.of()),
+                properties,
+                meters);
+        assertThat(router.strategy()).isEqualTo(BorderSelectors.LOWEST_BORDER_ID);
+        assertThat(router.sharedStrategy()).isEqualTo(BorderSelectors.RENDEZVOUS);
+    }
+
+    @Test
     void aListenerThatRunsBeforeTheRoutersOwnAlreadyRoutesOnTheNewSnapshot() {
         AtomicReference<EgressRouter> router = new AtomicReference<>();
         List<Integer> seen = new ArrayList<>();
