@@ -22,6 +22,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,7 +61,61 @@ public final class BorderClients implements AutoCloseable {
      */
     public record OpsReply(int status, byte[] body, String failure) {}
 
-    private record Client(HttpClient http, ConnectionProvider provider, String egressUrl) {}
+    /**
+     * One Border's pool. A Border that leaves the snapshot gets no new calls at once, but its pool is closed only
+     * when the calls already on it have ended: closing it under them would cut answers a draining Border still
+     * sends (a rolling restart would turn them into 502s that may have reached the target).
+     */
+    private static final class Client {
+        private final HttpClient http;
+        private final ConnectionProvider provider;
+        private final String egressUrl;
+        private final AtomicInteger inFlight = new AtomicInteger();
+        private final AtomicBoolean retired = new AtomicBoolean();
+        private final AtomicBoolean closed = new AtomicBoolean();
+
+        Client(HttpClient http, ConnectionProvider provider, String egressUrl) {
+            this.http = http;
+            this.provider = provider;
+            this.egressUrl = egressUrl;
+        }
+
+        HttpClient http() {
+            return http;
+        }
+
+        ConnectionProvider provider() {
+            return provider;
+        }
+
+        String egressUrl() {
+            return egressUrl;
+        }
+
+        void started() {
+            inFlight.incrementAndGet();
+        }
+
+        void ended() {
+            if (inFlight.decrementAndGet() == 0 && retired.get()) {
+                close();
+            }
+        }
+
+        /** No new calls come; the pool closes now if idle, else when its last call ends. */
+        void retire() {
+            retired.set(true);
+            if (inFlight.get() == 0) {
+                close();
+            }
+        }
+
+        void close() {
+            if (closed.compareAndSet(false, true)) {
+                provider.disposeLater().subscribe();
+            }
+        }
+    }
 
     /** A Border as a route names it: the TLS identity expected at an endpoint is part of the key. */
     private record Key(URI endpoint, BorderId borderId) {}
@@ -91,8 +147,10 @@ public final class BorderClients implements AutoCloseable {
         live = Set.copyOf(endpoints);
         for (Map.Entry<Key, Client> entry : clients.entrySet()) {
             if (!endpoints.contains(entry.getKey()) && clients.remove(entry.getKey(), entry.getValue())) {
-                entry.getValue().provider().disposeLater().subscribe();
-                log.info("Closed connections to {}: no live Border announces it", entry.getKey());
+                entry.getValue().retire();
+                log.info(
+                        "Closing connections to {} once its calls in flight end: no live Border announces it",
+                        entry.getKey());
             }
         }
     }
@@ -126,6 +184,7 @@ public final class BorderClients implements AutoCloseable {
                 return Mono.just(AttemptResult.failed(
                         AttemptResult.Kind.BORDER_LEFT, false, "Border " + route.borderId() + " left the snapshot", 0));
             }
+            client.started();
             return client.http()
                     .post()
                     .uri(client.egressUrl())
@@ -134,7 +193,8 @@ public final class BorderClients implements AutoCloseable {
                             .defaultIfEmpty(new byte[0])
                             .map(bytes -> classify(response.status().code(), bytes, millisSince(start))))
                     .timeout(properties.attemptTimeout())
-                    .onErrorResume(e -> Mono.just(classify(e, millisSince(start))));
+                    .onErrorResume(e -> Mono.just(classify(e, millisSince(start))))
+                    .doFinally(signal -> client.ended());
         });
     }
 
@@ -192,7 +252,7 @@ public final class BorderClients implements AutoCloseable {
         if (!live.contains(key)) {
             // Lost a race with retain(): do not leave a pool behind for a Border that just left.
             if (clients.remove(key, client)) {
-                client.provider().disposeLater().subscribe();
+                client.retire();
             }
             return null;
         }

@@ -142,4 +142,26 @@ class BorderClientsHttp2Test {
             assertThat(results.join()).allSatisfy(r -> assertThat(r.kind()).isEqualTo(AttemptResult.Kind.DELIVERED));
         }
     }
+
+    @Test
+    void aCallInFlightWhenItsBorderLeavesTheSnapshotStillGetsItsAnswer() {
+        try (BorderClients clients = clients(Map.of())) {
+            var inFlight =
+                    clients.call(route(), "{}".getBytes(StandardCharsets.UTF_8)).toFuture();
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(held.get()).isEqualTo(1));
+
+            // The Border drains and leaves the snapshot while the call waits for its (slow) target.
+            clients.retain(RoutingSnapshot.fromAnnouncements(List.of(), Instant.now()));
+            assertThat(clients.call(route(), "{}".getBytes(StandardCharsets.UTF_8))
+                            .block()
+                            .kind())
+                    .as("no new call goes to a Border that left")
+                    .isEqualTo(AttemptResult.Kind.BORDER_LEFT);
+
+            release.tryEmitEmpty();
+            assertThat(inFlight.join().kind()).isEqualTo(AttemptResult.Kind.DELIVERED);
+        }
+    }
 }
