@@ -5,17 +5,15 @@ import static org.awaitility.Awaitility.await;
 
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
+import dev.egress.discovery.testing.RawHttp;
 import dev.egress.discovery.testing.RecordingSink;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -158,7 +156,7 @@ class SlowClientsIT extends AppITSupport {
             socket.setSoTimeout(30_000);
             String request = "GET /actuator/health/liveness HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
             socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
-            assertThat(readResponse(socket.getInputStream())).startsWith("HTTP/1.1 200");
+            assertThat(RawHttp.readResponse(socket.getInputStream())).startsWith("HTTP/1.1 200");
 
             // Longer than the header deadline, shorter than server.netty.idle-timeout: the wait between
             // requests is the idle timeout's business, not the header deadline's.
@@ -167,28 +165,7 @@ class SlowClientsIT extends AppITSupport {
                     .until(() -> true);
 
             socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
-            assertThat(readResponse(socket.getInputStream())).startsWith("HTTP/1.1 200");
+            assertThat(RawHttp.readResponse(socket.getInputStream())).startsWith("HTTP/1.1 200");
         }
-    }
-
-    /** Reads one response (headers and a Content-Length body) from a kept-alive connection. */
-    private static String readResponse(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("connection closed after: " + head.toString(StandardCharsets.US_ASCII));
-            }
-            head.write(b);
-        }
-        String headers = head.toString(StandardCharsets.US_ASCII);
-        int length = 0;
-        for (String line : headers.split("\r\n")) {
-            if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
-                length = Integer.parseInt(line.substring(line.indexOf(':') + 1).trim());
-            }
-        }
-        in.readNBytes(length);
-        return headers;
     }
 }

@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.LocalBorderTest;
-import java.io.ByteArrayOutputStream;
+import dev.egress.discovery.testing.RawHttp;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import org.junit.jupiter.api.RepeatedTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
@@ -39,59 +38,15 @@ class KeepAliveTest {
             InputStream in = socket.getInputStream();
 
             // The scrape runs off the event loop, so the 401 (answered at once) waits behind it, buffered.
-            out.write((get("/actuator/prometheus") + get("/ops/v1/ips")).getBytes(StandardCharsets.US_ASCII));
+            out.write((RawHttp.get("/actuator/prometheus") + RawHttp.get("/ops/v1/ips"))
+                    .getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            assertThat(readResponse(in)).startsWith("HTTP/1.1 200");
-            assertThat(readResponse(in)).startsWith("HTTP/1.1 401");
+            assertThat(RawHttp.readResponse(in)).startsWith("HTTP/1.1 200");
+            assertThat(RawHttp.readResponse(in)).startsWith("HTTP/1.1 401");
 
-            out.write(get("/actuator/health/liveness").getBytes(StandardCharsets.US_ASCII));
+            out.write(RawHttp.get("/actuator/health/liveness").getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            assertThat(readResponse(in)).startsWith("HTTP/1.1 200");
+            assertThat(RawHttp.readResponse(in)).startsWith("HTTP/1.1 200");
         }
-    }
-
-    private static String get(String path) {
-        return "GET " + path + " HTTP/1.1\r\nHost: border\r\n\r\n";
-    }
-
-    /** One response: status line and headers, then a Content-Length or chunked body (read and dropped). */
-    private static String readResponse(InputStream in) throws IOException {
-        String head = readUntilBlankLine(in);
-        String lower = head.toLowerCase(Locale.ROOT);
-        int length = lower.indexOf("\ncontent-length:");
-        if (length >= 0) {
-            int end = lower.indexOf('\r', length + 1);
-            in.readNBytes(Integer.parseInt(lower.substring(length + 16, end).trim()));
-        } else if (lower.contains("\ntransfer-encoding: chunked")) {
-            int size;
-            do {
-                size = Integer.parseInt(readLine(in).trim(), 16);
-                in.readNBytes(size + 2); // the chunk and its CRLF (the last one: just the CRLF)
-            } while (size > 0);
-        }
-        return head;
-    }
-
-    private static String readUntilBlankLine(InputStream in) throws IOException {
-        StringBuilder head = new StringBuilder();
-        String line;
-        while (!(line = readLine(in)).isEmpty()) {
-            head.append(line).append("\r\n");
-        }
-        return head.toString();
-    }
-
-    private static String readLine(InputStream in) throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        int b;
-        while ((b = in.read()) != '\n') {
-            if (b < 0) {
-                throw new IOException("connection closed after: " + line);
-            }
-            if (b != '\r') {
-                line.write(b);
-            }
-        }
-        return line.toString(StandardCharsets.US_ASCII);
     }
 }

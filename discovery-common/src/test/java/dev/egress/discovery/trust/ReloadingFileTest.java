@@ -41,8 +41,7 @@ class ReloadingFileTest {
             files.replaceWith(ca.border("border-a"));
 
             // The new value is visible before its listeners have run (they run after the swap): wait for both.
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() -> !identity.get().equals(before) && !seen.isEmpty());
+            await().atMost(Duration.ofSeconds(10)).until(() -> !identity.get().equals(before) && !seen.isEmpty());
             assertThat(identity.get().leaf().getSerialNumber())
                     .isNotEqualTo(before.leaf().getSerialNumber());
             assertThat(seen).containsExactly(identity.get());
