@@ -27,6 +27,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
@@ -41,6 +42,8 @@ import tools.jackson.databind.json.JsonMapper;
  * no Border hosts.
  */
 @SpringBootTest(classes = AppApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// The in-process App stops with the class: the platform tests after it in this JVM get the cores to themselves.
+@DirtiesContext
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FleetIT {
 

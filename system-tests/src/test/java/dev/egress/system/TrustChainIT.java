@@ -37,6 +37,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -55,6 +56,8 @@ import tools.jackson.databind.json.JsonMapper;
  * acme's traffic under {@code lowest-border-id}.
  */
 @SpringBootTest(classes = AppApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// The in-process App stops with the class: the platform tests after it in this JVM get the cores to themselves.
+@DirtiesContext
 class TrustChainIT {
 
     private static final String API_TOKEN = "trust-api-token";
