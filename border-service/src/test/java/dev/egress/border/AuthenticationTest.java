@@ -2,12 +2,12 @@ package dev.egress.border;
 
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.LocalBorderTest;
+import dev.egress.border.testing.TestSinks;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.testing.RecordingSink;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,20 +24,11 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 })
 class AuthenticationTest {
 
-    static RecordingSink sink;
+    @AutoClose
+    static final RecordingSink sink = TestSinks.started();
 
     @Autowired
     WebTestClient web;
-
-    @BeforeAll
-    static void startSink() throws Exception {
-        sink = RecordingSink.start();
-    }
-
-    @AfterAll
-    static void stopSink() {
-        sink.close();
-    }
 
     @ParameterizedTest(name = "forward with [{0}] -> {1}")
     @CsvSource({

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.LocalBorderTest;
+import dev.egress.border.testing.TestSinks;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.testing.DoorTable;
@@ -12,8 +13,7 @@ import dev.egress.discovery.testing.RecordingSink;
 import java.net.URI;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -74,23 +74,14 @@ class PathAuthorisationTest {
         }
     }
 
-    static RecordingSink sink;
+    @AutoClose
+    static final RecordingSink sink = TestSinks.started();
 
     @Autowired
     WebTestClient web;
 
     @LocalServerPort
     int port;
-
-    @BeforeAll
-    static void startSink() throws Exception {
-        sink = RecordingSink.start();
-    }
-
-    @AfterAll
-    static void stopSink() {
-        sink.close();
-    }
 
     static Stream<Arguments> table() {
         return DoorTable.rows(Door.values(), Token.values(), PathAuthorisationTest::expected);

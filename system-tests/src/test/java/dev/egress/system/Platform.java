@@ -291,7 +291,14 @@ final class Platform implements AutoCloseable {
         return map;
     }
 
-    private static Path jar(String which) {
+    /**
+     * A service's fat jar, as the build passes it ({@code egress.jar.<which>}).
+     *
+     * @param which {@code border}, {@code app} or {@code coordination}
+     * @return the jar
+     * @throws IllegalStateException if it was not built
+     */
+    static Path jar(String which) {
         Path jar = Path.of(System.getProperty("egress.jar." + which, "missing"));
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("jar for " + which + " not built: " + jar);

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * One platform service as a real operating-system process ({@code java -jar ...}), with its output in
  * a log file. {@link #terminate()} sends SIGTERM, {@link #kill()} SIGKILL — the two ways a Border or a
- * coordination node leaves in production.
+ * coordination node leaves in production — and {@link #freeze()} SIGSTOP, a service that hangs.
  */
 final class ServiceProcess implements AutoCloseable {
 
@@ -90,6 +90,26 @@ final class ServiceProcess implements AutoCloseable {
     /** Sends SIGKILL ({@code kill -9}): no shutdown hook runs. */
     void kill() {
         process.destroyForcibly();
+    }
+
+    /**
+     * Freezes the process (SIGSTOP): it keeps its sockets and its registry session until the session
+     * times out, the kernel still accepts connections, and nothing answers: a service hung mid-request.
+     */
+    void freeze() {
+        try {
+            Process stop = new ProcessBuilder("kill", "-STOP", Long.toString(process.pid()))
+                    .inheritIO()
+                    .start();
+            if (!stop.waitFor(10, TimeUnit.SECONDS) || stop.exitValue() != 0) {
+                throw new IllegalStateException("could not SIGSTOP " + name);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("could not SIGSTOP " + name, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while stopping " + name, e);
+        }
     }
 
     /**

@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.LocalBorderTest;
+import dev.egress.border.testing.TestSinks;
 import dev.egress.border.testing.Tokens;
 import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.EgressIp;
@@ -19,8 +20,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,7 +42,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 })
 class ForwardEndpointTest {
 
-    static RecordingSink sink;
+    @AutoClose
+    static final RecordingSink sink = TestSinks.started();
 
     @Autowired
     WebTestClient web;
@@ -52,16 +53,6 @@ class ForwardEndpointTest {
 
     @LocalServerPort
     int port;
-
-    @BeforeAll
-    static void startSink() throws Exception {
-        sink = RecordingSink.start();
-    }
-
-    @AfterAll
-    static void stopSink() {
-        sink.close();
-    }
 
     @BeforeEach
     void resetSink() {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.LocalBorderTest;
+import dev.egress.border.testing.TestSinks;
 import dev.egress.border.testing.Tokens;
 import dev.egress.border.testing.TricklingTarget;
 import dev.egress.discovery.EgressIp;
@@ -13,8 +14,7 @@ import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.testing.RecordingSink;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -36,7 +36,8 @@ import reactor.test.StepVerifier;
 })
 class LimitsTest {
 
-    static RecordingSink sink;
+    @AutoClose
+    static final RecordingSink sink = TestSinks.started();
 
     @Autowired
     WebTestClient web;
@@ -46,16 +47,6 @@ class LimitsTest {
 
     @LocalServerPort
     int port;
-
-    @BeforeAll
-    static void startSink() throws Exception {
-        sink = RecordingSink.start();
-    }
-
-    @AfterAll
-    static void stopSink() {
-        sink.close();
-    }
 
     @Test
     void refusesACallOverTheIpsConcurrencyLimitButNotOnAnotherIp() {

@@ -6,6 +6,7 @@ import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.InMemoryBorderRegistry;
 import dev.egress.border.testing.LocalBorderTest;
+import dev.egress.border.testing.TestSinks;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.EgressIp;
@@ -15,8 +16,7 @@ import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.testing.RecordingSink;
 import java.net.InetAddress;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -37,7 +37,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 })
 class NatMappedForwardTest {
 
-    static RecordingSink sink;
+    @AutoClose
+    static final RecordingSink sink = TestSinks.started();
 
     @Autowired
     WebTestClient web;
@@ -47,16 +48,6 @@ class NatMappedForwardTest {
 
     @Autowired
     InMemoryBorderRegistry registry;
-
-    @BeforeAll
-    static void startSink() throws Exception {
-        sink = RecordingSink.start();
-    }
-
-    @AfterAll
-    static void stopSink() {
-        sink.close();
-    }
 
     @BeforeEach
     void reset() {

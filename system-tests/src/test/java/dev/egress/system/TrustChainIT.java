@@ -1,10 +1,9 @@
-package dev.egress.app.trust;
+package dev.egress.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.egress.app.support.BorderProcess;
-import dev.egress.app.support.TestTrust;
+import dev.egress.app.AppApplication;
 import dev.egress.coordination.EmbeddedCoordinationNode;
 import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.Announcement;
@@ -38,6 +37,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -55,7 +55,9 @@ import tools.jackson.databind.json.JsonMapper;
  * without authenticated announcements, {@code 0-rogue} sorts before {@code border-a} and would take
  * acme's traffic under {@code lowest-border-id}.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(classes = AppApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// The in-process App stops with the class: the platform tests after it in this JVM get the cores to themselves.
+@DirtiesContext
 class TrustChainIT {
 
     private static final String API_TOKEN = "trust-api-token";
@@ -65,7 +67,7 @@ class TrustChainIT {
 
     static EmbeddedCoordinationNode node;
     static RecordingSink sink;
-    static BorderProcess borderA;
+    static TestBorder borderA;
     static Path tenants;
     static TestTrust trust;
     static TestPki rogueCa;
@@ -80,9 +82,6 @@ class TrustChainIT {
 
     @BeforeAll
     static void startSystem() throws Exception {
-        assertThat(BorderProcess.built())
-                .as("border-service jar at %s", BorderProcess.jar())
-                .isTrue();
         trust = TestTrust.shared();
         rogueCa = TestPki.create("rogue CA");
         node = EmbeddedCoordinationNode.start(0);
@@ -94,14 +93,14 @@ class TrustChainIT {
                   - id: acme
                     dedicatedIps: [127.0.0.3, 127.0.0.4]
                 """);
-        borderA = BorderProcess.start(
+        borderA = TestBorder.start(
                 "border-a",
                 List.of("127.0.0.2", "127.0.0.3", "127.0.0.4"),
                 node.connectionString(),
                 INTERNAL_TOKEN,
                 trust);
         assertThat(borderA.awaitReadyOrExit())
-                .as("border-a ready; log: target/system-it-border-a.log")
+                .as("border-a ready; log: target/system-logs/border-a.log")
                 .isTrue();
     }
 

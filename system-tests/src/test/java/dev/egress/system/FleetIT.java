@@ -1,9 +1,9 @@
-package dev.egress.app.ops;
+package dev.egress.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.egress.app.support.BorderProcess;
+import dev.egress.app.AppApplication;
 import dev.egress.coordination.EmbeddedCoordinationNode;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
@@ -27,6 +27,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
@@ -40,7 +41,9 @@ import tools.jackson.databind.json.JsonMapper;
  * border-c 127.0.0.3 (frozen and killed in the last test). Tenant beta is dedicated to 127.0.0.9, which
  * no Border hosts.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(classes = AppApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// The in-process App stops with the class: the platform tests after it in this JVM get the cores to themselves.
+@DirtiesContext
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FleetIT {
 
@@ -51,7 +54,7 @@ class FleetIT {
 
     static EmbeddedCoordinationNode node;
     static Path tenants;
-    static final List<BorderProcess> borders = new ArrayList<>();
+    static final List<TestBorder> borders = new ArrayList<>();
 
     @Autowired
     RoutingTable table;
@@ -61,9 +64,6 @@ class FleetIT {
 
     @BeforeAll
     static void startBorders() throws Exception {
-        assertThat(BorderProcess.built())
-                .as("border-service jar at %s", BorderProcess.jar())
-                .isTrue();
         node = EmbeddedCoordinationNode.start(0);
         tenants = Files.createTempFile("fleet-it", ".yaml");
         Files.writeString(tenants, """
@@ -75,14 +75,14 @@ class FleetIT {
                     dedicatedIps: [127.0.0.9]
                   - id: small-co
                 """);
-        borders.add(BorderProcess.start(
+        borders.add(TestBorder.start(
                 "border-a", List.of("127.0.0.2", "127.0.0.6"), node.connectionString(), INTERNAL_TOKEN));
-        borders.add(BorderProcess.start(
+        borders.add(TestBorder.start(
                 "border-b", List.of("127.0.0.6", "127.0.0.7"), node.connectionString(), INTERNAL_TOKEN));
-        borders.add(BorderProcess.start("border-c", List.of("127.0.0.3"), node.connectionString(), INTERNAL_TOKEN));
-        for (BorderProcess border : borders) {
+        borders.add(TestBorder.start("border-c", List.of("127.0.0.3"), node.connectionString(), INTERNAL_TOKEN));
+        for (TestBorder border : borders) {
             assertThat(border.awaitReadyOrExit())
-                    .as("%s ready; log: target/system-it-%s.log", border.id(), border.id())
+                    .as("%s ready; log: target/system-logs/%s.log", border.id(), border.id())
                     .isTrue();
         }
     }
@@ -100,7 +100,7 @@ class FleetIT {
 
     @AfterAll
     static void stopAll() throws Exception {
-        for (BorderProcess border : borders) {
+        for (TestBorder border : borders) {
             border.close();
         }
         if (node != null) {
@@ -315,7 +315,7 @@ class FleetIT {
     @Order(6)
     void aBorderThatDiesMidRequestGives504WithTheCurrentState() throws Exception {
         awaitAllBorders();
-        BorderProcess borderC = borders.get(2);
+        TestBorder borderC = borders.get(2);
         borderC.freeze(); // accepts the connection in the kernel, answers nothing
 
         CompletableFuture<EntityExchangeResult<byte[]>> answer =

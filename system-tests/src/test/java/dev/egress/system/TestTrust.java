@@ -1,4 +1,4 @@
-package dev.egress.app.support;
+package dev.egress.system;
 
 import dev.egress.discovery.testing.TestPki;
 import java.net.http.HttpClient;
@@ -11,7 +11,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  * identity, and Border identities issued on demand. Runs tests on the secure path: signed
  * announcements and mutual TLS between App and Borders.
  */
-public final class TestTrust {
+final class TestTrust {
 
     private static TestTrust shared;
 
@@ -30,7 +30,7 @@ public final class TestTrust {
      *
      * @return the shared instance
      */
-    public static synchronized TestTrust shared() {
+    static synchronized TestTrust shared() {
         if (shared == null) {
             shared = new TestTrust();
         }
@@ -42,7 +42,7 @@ public final class TestTrust {
      *
      * @return the CA
      */
-    public TestPki borderCa() {
+    TestPki borderCa() {
         return borderCa;
     }
 
@@ -51,7 +51,7 @@ public final class TestTrust {
      *
      * @return the CA
      */
-    public TestPki appCa() {
+    TestPki appCa() {
         return appCa;
     }
 
@@ -61,7 +61,7 @@ public final class TestTrust {
      * @param borderId the Border
      * @return {@code --egress.trust.*} arguments
      */
-    public List<String> borderArgs(String borderId) {
+    List<String> borderArgs(String borderId) {
         TestPki.Issued border = borderCa.border(borderId);
         return List.of(
                 "--egress.trust.certificate=" + border.certificate(),
@@ -74,7 +74,7 @@ public final class TestTrust {
      *
      * @param registry the test's dynamic properties
      */
-    public void appProperties(DynamicPropertyRegistry registry) {
+    void appProperties(DynamicPropertyRegistry registry) {
         registry.add("egress.trust.certificate", () -> app.certificate().toString());
         registry.add("egress.trust.private-key", () -> app.privateKey().toString());
         registry.add("egress.trust.border-ca", () -> borderCa.caPem().toString());
@@ -86,7 +86,7 @@ public final class TestTrust {
      *
      * @return the client
      */
-    public HttpClient operatorClient() {
+    HttpClient operatorClient() {
         return HttpClient.newBuilder()
                 .sslContext(TestPki.context(null, borderCa.caPem()))
                 .connectTimeout(Duration.ofSeconds(10))
