@@ -5,12 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.egress.app.config.SecurityProperties;
 import dev.egress.app.resilience.BorderBreakers;
 import dev.egress.app.routing.EgressRouter;
+import dev.egress.app.routing.RoutingProperties;
 import dev.egress.discovery.BorderId;
+import dev.egress.discovery.boot.PropertyFailureAnalyzer;
 import dev.egress.discovery.boot.RegistryProperties;
+import dev.egress.discovery.boot.WatcherPolling;
 import dev.egress.discovery.registry.RegistryWatcher;
 import dev.egress.discovery.testing.TestPki;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
@@ -133,6 +138,33 @@ class AppWiringTest {
                         .getFailure()
                         .hasStackTraceContaining(
                                 "egress.routing.shared-strategy (or egress.routing.weights): strategy: 'random'"));
+    }
+
+    @Test
+    void ownsThePollIntervalTheRegistryWatcherPollsAt() throws Exception {
+        runner().run(context -> assertThat(context.getBean(WatcherPolling.class))
+                .isInstanceOf(RoutingProperties.class)
+                .extracting(WatcherPolling::pollInterval)
+                .isEqualTo(Duration.ofMillis(500)));
+        runner().withPropertyValues("egress.routing.poll-interval=200ms")
+                .run(context -> assertThat(context.getBean(WatcherPolling.class).pollInterval())
+                        .isEqualTo(Duration.ofMillis(200)));
+    }
+
+    @Test
+    void refusesAZeroNegativeOrTooShortPollIntervalNamingTheProperty() throws Exception {
+        for (String bad : List.of("0", "-1s", "9ms")) {
+            runner().withPropertyValues("egress.routing.poll-interval=" + bad).run(context -> {
+                assertThat(context).hasFailed();
+                assertThat(new PropertyFailureAnalyzer()
+                                .analyze(context.getStartupFailure())
+                                .getDescription())
+                        .startsWith("Invalid configuration: egress.routing.poll-interval: ")
+                        .contains("expected: at least 10 ms");
+            });
+        }
+        runner().withPropertyValues("egress.routing.poll-interval=10ms")
+                .run(context -> assertThat(context).hasNotFailed());
     }
 
     @Test

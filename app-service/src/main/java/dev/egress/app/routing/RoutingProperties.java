@@ -1,5 +1,7 @@
 package dev.egress.app.routing;
 
+import dev.egress.discovery.boot.WatcherPolling;
+import dev.egress.discovery.registry.RegistrySettings;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -23,7 +25,8 @@ import org.springframework.validation.annotation.Validated;
  * @param sharedWhenStale what shared-pool traffic does past {@code maxStaleness}
  * @param ejectAfter      consecutive failed attempts after which a Border is ejected (passive health)
  * @param recoveryHold    how long an ejected Border must go without failures before it takes traffic again
- * @param pollInterval    the registry watcher's safety-net poll period
+ * @param pollInterval    the registry watcher's safety-net poll period, at least 10 ms; these properties are
+ *                        its one owner: the watcher receives it through {@link WatcherPolling}
  * @param retryAfter      the {@code Retry-After} sent with 503 {@code no-egress-available}
  */
 @Validated
@@ -36,8 +39,20 @@ public record RoutingProperties(
         @DefaultValue("serve") @NotNull SharedWhenStale sharedWhenStale,
         @DefaultValue("3") @Min(1) int ejectAfter,
         @DefaultValue("30s") @NotNull Duration recoveryHold,
-        @DefaultValue("500ms") @NotNull Duration pollInterval,
-        @DefaultValue("5s") @NotNull Duration retryAfter) {
+
+        @DefaultValue(WatcherPolling.DEFAULT_POLL_INTERVAL) @NotNull
+        Duration pollInterval,
+
+        @DefaultValue("5s") @NotNull Duration retryAfter)
+        implements WatcherPolling {
+
+    /** Refuses a poll period the watcher cannot run with, naming the property. */
+    public RoutingProperties {
+        if (pollInterval != null && pollInterval.compareTo(RegistrySettings.MIN_POLL_INTERVAL) < 0) {
+            throw new IllegalArgumentException("egress.routing.poll-interval: %s (expected: at least %d ms)"
+                    .formatted(pollInterval, RegistrySettings.MIN_POLL_INTERVAL.toMillis()));
+        }
+    }
 
     /**
      * What shared-pool traffic does when the snapshot is older than {@code max-staleness}.

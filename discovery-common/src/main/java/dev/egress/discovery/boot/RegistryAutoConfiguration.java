@@ -9,12 +9,14 @@ import dev.egress.discovery.registry.ydb.YdbBorderRegistry;
 import dev.egress.discovery.registry.ydb.YdbRegistryWatcher;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
@@ -31,8 +33,9 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(RegistryProperties.class)
 public class RegistryAutoConfiguration {
 
-    /** {@code egress.routing.poll-interval}'s default, as App's routing properties document it. */
-    private static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(500);
+    /** A watching context without an owner of {@code egress.routing.poll-interval} polls at its default. */
+    private static final WatcherPolling DEFAULT_POLLING =
+            () -> DurationStyle.detectAndParse(WatcherPolling.DEFAULT_POLL_INTERVAL);
 
     /** Creates the configuration; Spring instantiates it from the auto-configuration imports. */
     public RegistryAutoConfiguration() {}
@@ -59,8 +62,9 @@ public class RegistryAutoConfiguration {
      * background).
      *
      * @param registry    the registry properties
-     * @param environment where {@code egress.routing.poll-interval} and {@code egress.security.insecure-local}
-     *                    are read
+     * @param polling     the owner of {@code egress.routing.poll-interval} (the App's routing properties),
+     *                    which binds and validates it; none means the default
+     * @param environment where {@code egress.security.insecure-local} is read
      * @param table       the routing table to feed
      * @param meters      metrics
      * @param reader      how owner data becomes announcements (signatures verified unless {@code insecure-local})
@@ -72,13 +76,12 @@ public class RegistryAutoConfiguration {
     @ConditionalOnExpression("!'${egress.registry.connection-string:}'.isBlank()")
     public RegistryWatcher registryWatcher(
             RegistryProperties registry,
+            ObjectProvider<WatcherPolling> polling,
             Environment environment,
             RoutingTable table,
             MeterRegistry meters,
             AnnouncementReader reader) {
-        Duration poll = Binder.get(environment)
-                .bind("egress.routing.poll-interval", Duration.class)
-                .orElse(DEFAULT_POLL_INTERVAL);
+        Duration poll = polling.getIfAvailable(() -> DEFAULT_POLLING).pollInterval();
         return YdbRegistryWatcher.start(
                 registry.watcherSettings(poll, insecureLocal(environment)), table, meters, reader);
     }

@@ -25,6 +25,9 @@ public record RegistrySettings(
         RegistryAuth auth,
         boolean createIfMissing) {
 
+    /** The shortest poll period a watcher accepts. */
+    public static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(10);
+
     /** Validates every value. */
     public RegistrySettings {
         Objects.requireNonNull(connectionString, "connectionString");
@@ -49,7 +52,7 @@ public record RegistrySettings(
                 || sessionTimeout.compareTo(Duration.ofMinutes(30)) > 0) {
             throw new IllegalArgumentException("sessionTimeout: %s (expected: 1ms..30m)".formatted(sessionTimeout));
         }
-        if (pollInterval == null || pollInterval.toMillis() < 10) {
+        if (pollInterval == null || pollInterval.compareTo(MIN_POLL_INTERVAL) < 0) {
             throw new IllegalArgumentException("pollInterval: %s (expected: >= 10ms)".formatted(pollInterval));
         }
     }

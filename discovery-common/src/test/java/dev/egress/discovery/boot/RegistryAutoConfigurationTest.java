@@ -133,6 +133,21 @@ class RegistryAutoConfigurationTest {
     }
 
     @Test
+    void aWatcherPollsAtTheIntervalItsOwnerValidatedAndReadsNoPropertyOfItsOwn() {
+        // The owner's value reaches the watcher's settings (which refuse 5 ms) ...
+        runner.withUserConfiguration(Watcher.class)
+                .withBean(WatcherPolling.class, () -> () -> Duration.ofMillis(5))
+                .withPropertyValues(UNREACHABLE)
+                .run(context ->
+                        assertThat(context).hasFailed().getFailure().hasStackTraceContaining("pollInterval: PT0.005S"));
+        // ... and the property is the owner's alone: the watcher does not bind it a second time.
+        runner.withUserConfiguration(Watcher.class)
+                .withBean(WatcherPolling.class, () -> () -> Duration.ofMillis(100))
+                .withPropertyValues(UNREACHABLE, "egress.routing.poll-interval=0")
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(RegistryWatcher.class));
+    }
+
+    @Test
     void aContextWithNeitherSideGetsNoClient() {
         runner.withPropertyValues(UNREACHABLE)
                 .run(context -> assertThat(context)

@@ -11,12 +11,10 @@ import dev.egress.discovery.trust.AnnouncementVerifier;
 import io.grpc.ClientInterceptor;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -35,35 +33,26 @@ import tech.ydb.core.StatusCode;
  * change), and a poll every {@code pollInterval} is the safety net. The poll tick is also the supervisor: it
  * re-opens a missing session and re-arms a missing watch, so no failure can leave the watcher idle. Every
  * successful read goes to the {@link RoutingTable}; failures never reach it, so the last good snapshot stays
- * and its age grows.
+ * and its age grows. This class holds the reads; the session they run on (opening, the semaphore's
+ * existence, reconnects, the tick) is its {@link WatcherSupervisor}'s.
  *
  * <p>Fields marked "loop" are touched only on the watcher's {@link RegistryLoop}.
  */
 public final class YdbRegistryWatcher implements RegistryWatcher {
 
     private static final Logger log = LoggerFactory.getLogger(YdbRegistryWatcher.class);
-    /** Apps are few; reconnect faster than Borders, but still with jitter. */
-    private static final Duration RECONNECT_CAP = Duration.ofSeconds(5);
 
     private final YdbConnection connection;
     private final RegistryLoop loop;
     private final String semaphore;
-    private final boolean createIfMissing;
     private final WatcherMetrics metrics;
     private final OwnersApplier applier;
-    private final Backoff backoff = new Backoff(Backoff.BASE, RECONNECT_CAP);
-    private volatile boolean closing;
+    private final WatcherSupervisor supervisor;
 
-    private CoordinationSession session; // loop
-    private long sessionId = -1; // loop: its id, kept for logs (the SDK resets it once LOST)
-    private boolean opening; // loop: a session is being opened
-    private boolean sessionReady; // loop: the semaphore exists (false after a NOT_FOUND until recreated)
     private Object watch; // loop: token of the armed watch, null if none
     private boolean polling; // loop: a poll is in flight
-    private ScheduledFuture<?> retry; // loop: the pending reconnect
     private long sent; // loop: sequence number of the last read sent
     private long applied; // loop: sequence number of the last read applied
-    private boolean waitingLogged; // loop: the missing semaphore was reported (read-only mode)
 
     private YdbRegistryWatcher(
             RegistrySettings settings,
@@ -75,9 +64,9 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         this.connection = new YdbConnection(settings, "egress-registry-watch-connect", interceptors);
         this.loop = new RegistryLoop("egress-registry-watch-" + System.identityHashCode(this));
         this.semaphore = settings.semaphore();
-        this.createIfMissing = settings.createIfMissing();
         this.metrics = new WatcherMetrics(meters);
         this.applier = new OwnersApplier(reader, table, clock, metrics);
+        this.supervisor = new WatcherSupervisor(connection, loop, settings, metrics, this::readAll, this::readsDropped);
     }
 
     /**
@@ -132,182 +121,28 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
                 settings.semaphore(),
                 settings.connectionString(),
                 settings.pollInterval());
-        watcher.loop.execute(watcher::openSession);
-        watcher.loop.every(settings.pollInterval(), watcher::tick);
+        watcher.loop.execute(watcher.supervisor::open);
+        watcher.loop.every(settings.pollInterval(), watcher.supervisor::tick);
         return watcher;
-    }
-
-    // ---- session lifecycle (loop) ----
-
-    private void openSession() {
-        retry = null;
-        if (closing || session != null || opening) {
-            return;
-        }
-        opening = true;
-        metrics.link(LinkState.CONNECTING);
-        loop.when(
-                connection.openSession(
-                        loop.sdkExecutor(), (from, state) -> loop.execute(() -> onSessionState(from, state))),
-                (opened, failure) -> {
-                    opening = false;
-                    if (failure != null) {
-                        sessionFailed(String.valueOf(YdbConnection.cause(failure)));
-                        return;
-                    }
-                    if (closing) {
-                        opened.stop();
-                        return;
-                    }
-                    session = opened;
-                    sessionId = opened.getId();
-                    backoff.reset();
-                    metrics.link(LinkState.CONNECTED);
-                    log.info("Registry watcher session {} is up", opened.getId());
-                    if (!createIfMissing) {
-                        ensureSemaphore(opened); // opened without it: find it first
-                        return;
-                    }
-                    sessionReady = true;
-                    arm();
-                    poll();
-                });
-    }
-
-    /**
-     * After the semaphore was found missing: create it again (or, read-only, look whether a Border has
-     * created it yet), then read. Until then the session stays up and every tick tries again.
-     */
-    private void ensureSemaphore(CoordinationSession on) {
-        loop.when(bounded(connection.ensureSemaphore(on)), (status, failure) -> {
-            if (on != session) {
-                return;
-            }
-            if (failure != null || !status.isSuccess()) {
-                // Keep the session; the next tick tries again.
-                metrics.pollFailure();
-                if (!createIfMissing && failure == null && status.getCode() == StatusCode.NOT_FOUND) {
-                    if (!waitingLogged) {
-                        waitingLogged = true;
-                        log.warn(
-                                "Registry semaphore {} does not exist; waiting for a Border to create it (this App has "
-                                        + "egress.registry.create-if-missing=false)",
-                                semaphore);
-                    }
-                    return;
-                }
-                log.warn(
-                        "Could not {} semaphore {}: {}; retrying on the next poll",
-                        createIfMissing ? "create" : "find",
-                        semaphore,
-                        reason(status, failure));
-                return;
-            }
-            if (waitingLogged) {
-                waitingLogged = false;
-                log.info("Registry semaphore {} exists now; watching it", semaphore);
-            }
-            sessionReady = true;
-            arm();
-            poll();
-        });
-    }
-
-    private void onSessionState(CoordinationSession from, CoordinationSession.State state) {
-        if (from != session || closing) {
-            return;
-        }
-        switch (state) {
-            case RECONNECTING -> {
-                metrics.link(LinkState.RECONNECTING);
-                log.warn("Registry watcher session {} disconnected; reattaching", from.getId());
-            }
-            case RECONNECTED -> {
-                // SDK 2.2.10 does not recover a reattached session from a second stream break (it stays
-                // RECONNECTED over a dead stream and requests hang), so replace it at once; the table keeps
-                // its snapshot meanwhile.
-                log.info("Registry watcher session {} reattached; replacing it with a new session", from.getId());
-                dropSession();
-                openSession();
-            }
-            case LOST -> {
-                metrics.sessionFailure();
-                log.warn("Registry watcher session {} lost; opening a new one (keeping the last snapshot)", sessionId);
-                dropSession();
-                scheduleReconnect();
-            }
-            default -> {
-                // CONNECTING/CONNECTED are driven by openSession; CLOSED only by us.
-            }
-        }
-    }
-
-    private void sessionFailed(String reason) {
-        if (closing) {
-            return;
-        }
-        metrics.sessionFailure();
-        dropSession();
-        Duration delay = scheduleReconnect();
-        log.warn(
-                "Registry watcher session failed: {}; retrying in {} ms (keeping the last snapshot)",
-                reason,
-                delay.toMillis());
-    }
-
-    private Duration scheduleReconnect() {
-        if (retry != null) {
-            retry.cancel(false);
-        }
-        Duration delay = backoff.next();
-        retry = loop.schedule(this::openSession, delay);
-        return delay;
-    }
-
-    private CompletableFuture<?> dropSession() {
-        CoordinationSession old = session;
-        session = null;
-        sessionReady = false;
-        watch = null;
-        polling = false;
-        metrics.link(closing ? LinkState.CLOSED : LinkState.DISCONNECTED);
-        return old == null
-                ? CompletableFuture.completedFuture(null)
-                : old.stop().exceptionally(t -> null);
     }
 
     // ---- reads (loop) ----
 
-    /** The supervisor and safety net: runs every poll interval whatever happened before. */
-    private void tick() {
-        if (closing) {
-            return;
-        }
-        if (session == null) {
-            metrics.pollFailure();
-            if (!opening && retry == null) {
-                openSession();
-            }
-            return;
-        }
-        if (!sessionReady || !session.getState().isConnected()) {
-            metrics.pollFailure();
-            if (!sessionReady && !opening) {
-                ensureSemaphore(session);
-            }
-            return;
-        }
+    /** Starts the reads on a ready session: arms the watch (unless armed) and polls (unless a poll is out). */
+    private void readAll() {
         arm();
         poll();
     }
 
+    /** The session was dropped: its watch and poll no longer count. */
+    private void readsDropped() {
+        watch = null;
+        polling = false;
+    }
+
     private void arm() {
-        CoordinationSession on = session;
-        if (closing
-                || watch != null
-                || on == null
-                || !sessionReady
-                || !on.getState().isConnected()) {
+        CoordinationSession on = supervisor.ready();
+        if (watch != null || on == null) {
             return;
         }
         Object token = new Object();
@@ -316,7 +151,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         CompletableFuture<Result<SemaphoreWatcher>> request =
                 on.watchSemaphore(semaphore, DescribeSemaphoreMode.WITH_OWNERS, WatchSemaphoreMode.WATCH_OWNERS);
         loop.when(bounded(request), (result, failure) -> {
-            if (on != session || watch != token) {
+            if (on != supervisor.current() || watch != token) {
                 return;
             }
             if (failure != null || !result.isSuccess()) {
@@ -341,14 +176,14 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
     }
 
     private void poll() {
-        CoordinationSession on = session;
-        if (closing || polling || on == null || !sessionReady || !on.getState().isConnected()) {
+        CoordinationSession on = supervisor.ready();
+        if (polling || on == null) {
             return;
         }
         polling = true;
         long seq = ++sent;
         loop.when(bounded(on.describeSemaphore(semaphore, DescribeSemaphoreMode.WITH_OWNERS)), (result, failure) -> {
-            if (on != session) {
+            if (on != supervisor.current()) {
                 return;
             }
             polling = false;
@@ -369,16 +204,11 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         String reason = reason(result, failure);
         if (failure != null && YdbConnection.cause(failure) instanceof TimeoutException) {
             // No answer within the step timeout: a half-open stream that the SDK will never notice.
-            sessionFailed(kind + ": " + reason);
+            supervisor.failed(kind + ": " + reason);
             return;
         }
         if (failure == null && result.getStatus().getCode() == StatusCode.NOT_FOUND) {
-            // Never created yet, or deleted: recreate it (or wait for a Border to), then watch again.
-            if (createIfMissing) {
-                log.warn("Registry semaphore {} not found; creating it", semaphore);
-            }
-            sessionReady = false;
-            ensureSemaphore(on);
+            supervisor.semaphoreMissing(on);
             return;
         }
         // BAD_SESSION and friends: the session listener or the next tick takes over.
@@ -403,12 +233,11 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
     /** Stops watching and ends the session; the table keeps its last snapshot. Idempotent. */
     @Override
     public void close() {
-        if (closing) {
+        if (!supervisor.beginClose()) {
             return;
         }
-        closing = true;
         CompletableFuture<Void> done = new CompletableFuture<>();
-        loop.execute(() -> dropSession().whenComplete((s, t) -> done.complete(null)));
+        loop.execute(() -> supervisor.drop().whenComplete((s, t) -> done.complete(null)));
         try {
             done.get(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -420,7 +249,4 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         connection.close();
         log.info("Registry watcher closed");
     }
-
-    // ---- helpers ----
-
 }
