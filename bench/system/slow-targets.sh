@@ -12,6 +12,8 @@
 #   SCENARIO=5k bench/system/slow-targets.sh     # CONC=5000 DESTS=100 with the settings below (docs/configuration/limits.md)
 # Knobs: CONC DESTS DELAY_MS DUR WARMUP THREADS; APP_ARGS / BORDER_ARGS (extra --properties, space separated);
 # APP_JAR / BORDER_JAR (e.g. jars of another commit, for before/after).
+# PROFILE=/path/libasyncProfiler.so: CPU samples (itimer, 1 ms) of App and the Border during the measured run, as
+# collapsed stacks (flame-graph input) app.collapsed / border.collapsed in the work dir; warm-up is left out.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/bench/lib/common.sh"
@@ -82,10 +84,32 @@ in_flight() { curl -s "http://127.0.0.1:$APP_PORT/actuator/prometheus" | awk '/^
   echo "mid-run established: App->Border $(conns "dport = :$BORDER_PORT"), Border->sink $(conns "src 127.0.0.3 and dport >= :$SINK_BASE and dport < :$((SINK_BASE + per_ip))"); in flight in App $(in_flight)"
   # Live heap with the deliveries held (memory per in-flight call = difference to idle / in flight).
   echo "mid-run heap after GC: App $(heap_after_gc $A); Border $(heap_after_gc $B); in flight in App $(in_flight)" ) > "$WORK/mid" & M=$!
+profile() { # start|stop: async-profiler loaded into the running JVMs
+  [[ -n ${PROFILE:-} ]] || return 0
+  local pid name
+  for name in app border; do
+    pid=$A; [[ $name == border ]] && pid=$B
+    if [[ $1 == start ]]; then
+      jcmd "$pid" JVMTI.agent_load "$PROFILE" '"start,event=itimer,interval=1ms"' > /dev/null
+    else
+      jcmd "$pid" JVMTI.agent_load "$PROFILE" "\"stop,file=$WORK/$name.collapsed,collapsed\"" > /dev/null
+    fi
+  done
+}
 echo "== wrk -t$THREADS -c$CONC -d$DUR --timeout 60s =="
+ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; } # utime+stime, clock ticks
+a0=$(ticks "$A"); b0=$(ticks "$B")
+profile start
 out=$(run_wrk "$DUR"); wait $S $M
+a1=$(ticks "$A"); b1=$(ticks "$B")
+profile stop
 echo "$out" | grep -E 'Requests/sec|requests in|answers|pcts|Socket errors|Non-2xx'
 cat "$WORK/mid"
+# CPU per request (what wrk counted as completed, 2xx or not): robust on a shared machine, unlike req/s.
+done_rq=$(echo "$out" | awk '/requests in/ {print $1}')
+awk -v a=$((a1 - a0)) -v b=$((b1 - b0)) -v n="${done_rq:-0}" -v hz="$(getconf CLK_TCK)" 'BEGIN {
+  if (n > 0) printf "CPU per request: App %.0f us, Border %.0f us (%d requests; App %.1f s, Border %.1f s of CPU)\n",
+    a / hz / n * 1e6, b / hz / n * 1e6, n, a / hz, b / hz }'
 read -r ra rb < "$WORK/rss"
 echo "max VmRSS under load: App $ra MB, Border $rb MB; after: App $(vmrss $A) MB, Border $(vmrss $B) MB; load $la -> $(load_avg)"
 echo "sink (peak held = in flight at the target):"; tail -n $((secs / 5 + 1)) "$WORK/sink.out"
