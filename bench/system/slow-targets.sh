@@ -10,7 +10,7 @@
 #   ./mvnw -B -ntp -q -DskipTests package && ./mvnw -B -ntp -q -Pbench -pl bench -am package -DskipTests
 #   bench/system/slow-targets.sh                 # SCENARIO=1k: CONC=1000 DESTS=20, default settings
 #   SCENARIO=5k bench/system/slow-targets.sh     # CONC=5000 DESTS=100 with the settings below (docs/configuration/limits.md)
-# Knobs: CONC DESTS DELAY_MS DUR WARMUP THREADS; APP_ARGS / BORDER_ARGS (extra --properties, space separated);
+# Knobs: CONC DESTS DELAY_MS DUR WARMUP THREADS HEAP_SAMPLE (0: no mid-run full GC for the heap figure); APP_ARGS / BORDER_ARGS (extra --properties, space separated);
 # APP_JAR / BORDER_JAR (e.g. jars of another commit, for before/after).
 # PROFILE=/path/libasyncProfiler.so: CPU samples (itimer, 1 ms) of App and the Border during the measured run, as
 # collapsed stacks (flame-graph input) app.collapsed / border.collapsed in the work dir; warm-up is left out.
@@ -82,8 +82,10 @@ sample $((secs - 2)) > "$WORK/rss" & S=$!
 in_flight() { curl -s "http://127.0.0.1:$APP_PORT/actuator/prometheus" | awk '/^egress_dispatch_in_flight/ {printf "%d", $2}'; }
 ( sleep $((secs / 2))
   echo "mid-run established: App->Border $(conns "dport = :$BORDER_PORT"), Border->sink $(conns "src 127.0.0.3 and dport >= :$SINK_BASE and dport < :$((SINK_BASE + per_ip))"); in flight in App $(in_flight)"
-  # Live heap with the deliveries held (memory per in-flight call = difference to idle / in flight).
-  echo "mid-run heap after GC: App $(heap_after_gc $A); Border $(heap_after_gc $B); in flight in App $(in_flight)" ) > "$WORK/mid" & M=$!
+  # Live heap with the deliveries held (memory per in-flight call = difference to idle / in flight). It forces a
+  # full GC in both JVMs, which shows in the latency tail: HEAP_SAMPLE=0 leaves it out.
+  [[ ${HEAP_SAMPLE:-1} == 0 ]] ||
+    echo "mid-run heap after GC: App $(heap_after_gc $A); Border $(heap_after_gc $B); in flight in App $(in_flight)" ) > "$WORK/mid" & M=$!
 profile() { # start|stop: async-profiler loaded into the running JVMs
   [[ -n ${PROFILE:-} ]] || return 0
   local pid name
