@@ -92,19 +92,7 @@ public final class RegistryPropagationBench {
             watchers.add(YdbRegistryWatcher.start(settings, probe.table, probe.meters));
         }
         List<YdbBorderRegistry> registries = new ArrayList<>();
-        List<Registration> borders = new ArrayList<>();
-        for (int b = 0; b < BORDERS; b++) {
-            YdbBorderRegistry registry = YdbBorderRegistry.connect(settings, new SimpleMeterRegistry());
-            registries.add(registry);
-            borders.add(registry.register(Announcement.initial(
-                    BorderId.of("border-%02d".formatted(b)),
-                    URI.create("http://127.0.0.1:8181"),
-                    List.of(new AnnouncedIp(EgressIp.of("127.0.1.%d".formatted(b + 2)), IpStatus.ACTIVE)),
-                    Instant.now())));
-        }
-        awaitTrue(
-                Duration.ofSeconds(60),
-                () -> borders.stream().allMatch(r -> r.state() == RegistrationState.REGISTERED));
+        List<Registration> borders = registerBorders(settings, registries);
 
         runUpdates(borders, sent, WARMUP_PER_BORDER);
         awaitTrue(Duration.ofSeconds(30), () -> probes.stream().allMatch(p -> p.caughtUp(sent)));
@@ -119,6 +107,36 @@ public final class RegistryPropagationBench {
         double seconds = (System.nanoTime() - started) / 1e9;
 
         int updates = sent.values().stream().mapToInt(Map::size).sum();
+        printPropagationReport(probes, updates, seconds, wakeUpDelays);
+        registries.forEach(YdbBorderRegistry::close);
+        watchers.forEach(YdbRegistryWatcher::close);
+    }
+
+    /**
+     * Registers {@link #BORDERS} Borders of one IP each, one registry (session) per Border, adds those
+     * registries to {@code registries} (for the caller to close) and waits until every one is registered.
+     */
+    private static List<Registration> registerBorders(RegistrySettings settings, List<YdbBorderRegistry> registries)
+            throws InterruptedException {
+        List<Registration> borders = new ArrayList<>();
+        for (int b = 0; b < BORDERS; b++) {
+            YdbBorderRegistry registry = YdbBorderRegistry.connect(settings, new SimpleMeterRegistry());
+            registries.add(registry);
+            borders.add(registry.register(Announcement.initial(
+                    BorderId.of("border-%02d".formatted(b)),
+                    URI.create("http://127.0.0.1:8181"),
+                    List.of(new AnnouncedIp(EgressIp.of("127.0.1.%d".formatted(b + 2)), IpStatus.ACTIVE)),
+                    Instant.now())));
+        }
+        awaitTrue(
+                Duration.ofSeconds(60),
+                () -> borders.stream().allMatch(r -> r.state() == RegistrationState.REGISTERED));
+        return borders;
+    }
+
+    /** Prints the latencies per watcher and overall, the machine's wake-up lateness and watcher 0's lag metric. */
+    private static void printPropagationReport(
+            List<WatcherProbe> probes, int updates, double seconds, List<Long> wakeUpDelays) {
         System.out.printf(
                 "%n== update() -> swapped snapshot: %d Borders, %d watchers, %d updates, %.1f s ==%n",
                 BORDERS, WATCHERS, updates, seconds);
@@ -140,8 +158,6 @@ public final class RegistryPropagationBench {
                 Arrays.stream(lag.takeSnapshot().percentileValues())
                         .map(v -> "p%.0f=%.1fms".formatted(v.percentile() * 100, v.value(TimeUnit.MILLISECONDS)))
                         .toList());
-        registries.forEach(YdbBorderRegistry::close);
-        watchers.forEach(YdbRegistryWatcher::close);
     }
 
     /**

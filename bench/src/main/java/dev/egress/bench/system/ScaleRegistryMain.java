@@ -56,63 +56,83 @@ public final class ScaleRegistryMain {
         int rounds = args.length > 5 ? Integer.parseInt(args[5]) : 40;
         int hold = args.length > 6 ? Integer.parseInt(args[6]) : 20;
         int sessionTimeout = args.length > 7 ? Integer.parseInt(args[7]) : 30;
-        RegistrySettings defaults = RegistrySettings.defaults(connection);
-        RegistrySettings settings = new RegistrySettings(
-                connection,
-                defaults.node(),
-                defaults.semaphore(),
-                Duration.ofSeconds(sessionTimeout),
-                defaults.pollInterval());
-        YdbBorderRegistry registry = YdbBorderRegistry.connect(settings, new SimpleMeterRegistry());
+        YdbBorderRegistry registry =
+                YdbBorderRegistry.connect(settings(connection, sessionTimeout), new SimpleMeterRegistry());
         HttpClient http =
                 HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         try {
             List<Registration> regs = registerAll(registry, borders, perBorder);
-            long t1 = System.nanoTime();
-            await(Duration.ofSeconds(120), () -> gauge(http, app, "egress_routing_borders_live") >= borders);
-            System.out.printf(
-                    "App holds %d Borders / %.0f IPs %.1f s after the last registration%n",
-                    borders, gauge(http, app, "egress_routing_ips_live"), (System.nanoTime() - t1) / 1e9);
-
-            Registration target = regs.get(Math.min(500, borders - 1));
-            EgressIp ip = ipOf(Math.min(500, borders - 1), 0);
-            HttpRequest probe = HttpRequest.newBuilder(app.resolve("/v1/tenants/scale/egress"))
-                    .header("Authorization", "Bearer " + token)
-                    .build();
-            List<Double> updateMs = new ArrayList<>();
-            List<Double> appMs = new ArrayList<>();
-            boolean active = true;
-            for (int i = 0; i < rounds + 5; i++) {
-                active = !active;
-                String want = "\"available\":" + active;
-                long start = System.nanoTime();
-                target.update(target.current().withIpStatus(ip, active ? IpStatus.ACTIVE : IpStatus.DRAINING))
-                        .get();
-                long acked = System.nanoTime();
-                long deadline = start + Duration.ofSeconds(30).toNanos();
-                while (!http.send(probe, HttpResponse.BodyHandlers.ofString())
-                        .body()
-                        .contains(want)) {
-                    if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("App never showed " + want);
-                    }
-                    Thread.sleep(1);
-                }
-                long seen = System.nanoTime();
-                if (i >= 5) {
-                    updateMs.add((acked - start) / 1e6);
-                    appMs.add((seen - start) / 1e6);
-                }
-                Thread.sleep(ThreadLocalRandom.current().nextInt(200, 400));
-            }
-            System.out.printf("update() acknowledged (1 of %d): %s%n", borders, summary(updateMs));
-            System.out.printf("update() -> App snapshot shows it (1 of %d): %s%n", borders, summary(appMs));
-            System.out.println("samples_ms " + appMs);
+            awaitAppHoldsAll(http, app, borders);
+            int watched = Math.min(500, borders - 1);
+            measureWatchLatency(http, app, token, regs.get(watched), ipOf(watched, 0), borders, rounds);
             System.out.println("HOLDING");
             System.out.flush();
             Thread.sleep(hold * 1000L);
         } finally {
             registry.close();
+        }
+    }
+
+    /** The registry's defaults with the given session timeout (seconds). */
+    private static RegistrySettings settings(String connection, int sessionTimeout) {
+        RegistrySettings defaults = RegistrySettings.defaults(connection);
+        return new RegistrySettings(
+                connection,
+                defaults.node(),
+                defaults.semaphore(),
+                Duration.ofSeconds(sessionTimeout),
+                defaults.pollInterval());
+    }
+
+    /** Waits until the App's routing gauge counts every Border live, and prints how long that took. */
+    private static void awaitAppHoldsAll(HttpClient http, URI app, int borders) throws InterruptedException {
+        long t1 = System.nanoTime();
+        await(Duration.ofSeconds(120), () -> gauge(http, app, "egress_routing_borders_live") >= borders);
+        System.out.printf(
+                "App holds %d Borders / %.0f IPs %.1f s after the last registration%n",
+                borders, gauge(http, app, "egress_routing_ips_live"), (System.nanoTime() - t1) / 1e9);
+    }
+
+    /**
+     * Flips {@code ip} of {@code target} between ACTIVE and DRAINING {@code rounds} times (after 5 warm-up
+     * flips), timing the acknowledgement of each {@code update()} and the moment the App shows it, and prints both.
+     */
+    private static void measureWatchLatency(
+            HttpClient http, URI app, String token, Registration target, EgressIp ip, int borders, int rounds)
+            throws Exception {
+        HttpRequest probe = HttpRequest.newBuilder(app.resolve("/v1/tenants/scale/egress"))
+                .header("Authorization", "Bearer " + token)
+                .build();
+        List<Double> updateMs = new ArrayList<>();
+        List<Double> appMs = new ArrayList<>();
+        boolean active = true;
+        for (int i = 0; i < rounds + 5; i++) {
+            active = !active;
+            String want = "\"available\":" + active;
+            long start = System.nanoTime();
+            target.update(target.current().withIpStatus(ip, active ? IpStatus.ACTIVE : IpStatus.DRAINING))
+                    .get();
+            long acked = System.nanoTime();
+            awaitAppShows(http, probe, want, start + Duration.ofSeconds(30).toNanos());
+            long seen = System.nanoTime();
+            if (i >= 5) {
+                updateMs.add((acked - start) / 1e6);
+                appMs.add((seen - start) / 1e6);
+            }
+            Thread.sleep(ThreadLocalRandom.current().nextInt(200, 400));
+        }
+        System.out.printf("update() acknowledged (1 of %d): %s%n", borders, summary(updateMs));
+        System.out.printf("update() -> App snapshot shows it (1 of %d): %s%n", borders, summary(appMs));
+        System.out.println("samples_ms " + appMs);
+    }
+
+    /** Polls {@code probe} about every millisecond until its body contains {@code want}, up to {@code deadline}. */
+    private static void awaitAppShows(HttpClient http, HttpRequest probe, String want, long deadline) throws Exception {
+        while (!http.send(probe, HttpResponse.BodyHandlers.ofString()).body().contains(want)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("App never showed " + want);
+            }
+            Thread.sleep(1);
         }
     }
 

@@ -13,6 +13,8 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
 import reactor.netty.resources.LoopResources;
 
 /**
@@ -46,75 +48,100 @@ public final class SlowSinkMain {
             System.err.println("usage: SlowSinkMain <delay-ms> <host:port|host:from-to>...");
             System.exit(2);
         }
-        // Reactor Netty logs every request at DEBUG without a configuration: that alone would slow the sink.
-        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))
-                .setLevel(ch.qos.logback.classic.Level.WARN);
+        quietLogs();
         Duration delay = Duration.ofMillis(Long.parseLong(args[0]));
-        AtomicInteger holding = new AtomicInteger();
-        AtomicInteger peak = new AtomicInteger();
-        AtomicLong answered = new AtomicLong();
+        Counters counters = new Counters();
         LoopResources loops = LoopResources.create("slow-sink", 2, true);
         List<DisposableServer> servers = new ArrayList<>();
         for (int i = 1; i < args.length; i++) {
-            String spec = args[i];
-            int colon = spec.lastIndexOf(':');
-            String host = spec.substring(0, colon);
-            if (!host.startsWith("127.")) {
-                throw new IllegalArgumentException(spec + ": loopback (127.0.0.0/8) only");
-            }
-            String ports = spec.substring(colon + 1);
-            int dash = ports.indexOf('-');
-            int from = Integer.parseInt(dash < 0 ? ports : ports.substring(0, dash));
-            int to = dash < 0 ? from : Integer.parseInt(ports.substring(dash + 1));
-            for (int port = from; port <= to; port++) {
-                servers.add(HttpServer.create()
-                        .runOn(loops)
-                        .host(host)
-                        .port(port)
-                        .option(ChannelOption.SO_BACKLOG, 4096)
-                        .handle((request, response) -> request.receive()
-                                .then()
-                                .then(Mono.defer(() -> {
-                                    int now = holding.incrementAndGet();
-                                    peak.accumulateAndGet(now, Math::max);
-                                    // doFinally: a caller that gives up (cancel) is no longer held either.
-                                    return Mono.delay(delay).doFinally(signal -> holding.decrementAndGet());
-                                }))
-                                .then(Mono.defer(() -> {
-                                    answered.incrementAndGet();
-                                    return response.header("Content-Type", "application/json")
-                                            .sendByteArray(Mono.just(ANSWER))
-                                            .then();
-                                })))
-                        .bindNow());
-            }
+            bindDestinations(args[i], loops, delay, counters, servers);
         }
         System.out.printf("slow sink: %d destinations, answering after %d ms%n", servers.size(), delay.toMillis());
         System.out.flush();
-        Thread reporter = new Thread(
-                () -> {
-                    long last = 0;
-                    while (true) {
-                        try {
-                            Thread.sleep(5_000);
-                        } catch (InterruptedException e) {
-                            return;
-                        }
-                        long total = answered.get();
-                        System.out.printf(
-                                "%tT answered %d (+%d), holding %d, peak held %d%n",
-                                System.currentTimeMillis(),
-                                total,
-                                total - last,
-                                holding.get(),
-                                peak.getAndSet(holding.get()));
-                        System.out.flush();
-                        last = total;
-                    }
-                },
-                "slow-sink-report");
+        startReporter(counters);
+        new CountDownLatch(1).await();
+    }
+
+    /** Reactor Netty logs every request at DEBUG without a configuration: that alone would slow the sink. */
+    private static void quietLogs() {
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))
+                .setLevel(ch.qos.logback.classic.Level.WARN);
+    }
+
+    /** Binds one server per port of {@code spec} ({@code host:port} or {@code host:from-to}), loopback only. */
+    private static void bindDestinations(
+            String spec, LoopResources loops, Duration delay, Counters counters, List<DisposableServer> servers) {
+        int colon = spec.lastIndexOf(':');
+        String host = spec.substring(0, colon);
+        if (!host.startsWith("127.")) {
+            throw new IllegalArgumentException(spec + ": loopback (127.0.0.0/8) only");
+        }
+        String ports = spec.substring(colon + 1);
+        int dash = ports.indexOf('-');
+        int from = Integer.parseInt(dash < 0 ? ports : ports.substring(0, dash));
+        int to = dash < 0 ? from : Integer.parseInt(ports.substring(dash + 1));
+        for (int port = from; port <= to; port++) {
+            servers.add(HttpServer.create()
+                    .runOn(loops)
+                    .host(host)
+                    .port(port)
+                    .option(ChannelOption.SO_BACKLOG, 4096)
+                    .handle((request, response) -> answerAfter(delay, counters, request, response))
+                    .bindNow());
+        }
+    }
+
+    /** Reads the whole request, holds it for {@code delay}, then answers {@code 200 {"ok":true}}. */
+    private static Mono<Void> answerAfter(
+            Duration delay, Counters counters, HttpServerRequest request, HttpServerResponse response) {
+        return request.receive()
+                .then()
+                .then(Mono.defer(() -> {
+                    int now = counters.holding.incrementAndGet();
+                    counters.peak.accumulateAndGet(now, Math::max);
+                    // doFinally: a caller that gives up (cancel) is no longer held either.
+                    return Mono.delay(delay).doFinally(signal -> counters.holding.decrementAndGet());
+                }))
+                .then(Mono.defer(() -> {
+                    counters.answered.incrementAndGet();
+                    return response.header("Content-Type", "application/json")
+                            .sendByteArray(Mono.just(ANSWER))
+                            .then();
+                }));
+    }
+
+    /** Starts the daemon thread that prints one line of counters every 5 s. */
+    private static void startReporter(Counters counters) {
+        Thread reporter = new Thread(() -> reportEveryFiveSeconds(counters), "slow-sink-report");
         reporter.setDaemon(true);
         reporter.start();
-        new CountDownLatch(1).await();
+    }
+
+    private static void reportEveryFiveSeconds(Counters counters) {
+        long last = 0;
+        while (true) {
+            try {
+                Thread.sleep(5_000);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long total = counters.answered.get();
+            System.out.printf(
+                    "%tT answered %d (+%d), holding %d, peak held %d%n",
+                    System.currentTimeMillis(),
+                    total,
+                    total - last,
+                    counters.holding.get(),
+                    counters.peak.getAndSet(counters.holding.get()));
+            System.out.flush();
+            last = total;
+        }
+    }
+
+    /** What the sink counts: requests held now, the most held at once since the last report, requests answered. */
+    private static final class Counters {
+        final AtomicInteger holding = new AtomicInteger();
+        final AtomicInteger peak = new AtomicInteger();
+        final AtomicLong answered = new AtomicLong();
     }
 }
