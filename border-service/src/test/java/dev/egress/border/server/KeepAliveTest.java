@@ -6,10 +6,7 @@ import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.discovery.testing.RawHttp;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.RepeatedTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
@@ -32,21 +29,12 @@ class KeepAliveTest {
 
     @RepeatedTest(3)
     void answersTheNextRequestAfterARequestThatWaitedForThePreviousOne() throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", port)) {
-            socket.setSoTimeout(10_000);
-            OutputStream out = socket.getOutputStream();
-            InputStream in = socket.getInputStream();
+        // The scrape runs off the event loop, so the 401 (answered at once) waits behind it, buffered.
+        List<String> answers =
+                RawHttp.afterABufferedRequest(port, "/actuator/prometheus", "/ops/v1/ips", "/actuator/health/liveness");
 
-            // The scrape runs off the event loop, so the 401 (answered at once) waits behind it, buffered.
-            out.write((RawHttp.get("/actuator/prometheus") + RawHttp.get("/ops/v1/ips"))
-                    .getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            assertThat(RawHttp.readResponse(in)).startsWith("HTTP/1.1 200");
-            assertThat(RawHttp.readResponse(in)).startsWith("HTTP/1.1 401");
-
-            out.write(RawHttp.get("/actuator/health/liveness").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            assertThat(RawHttp.readResponse(in)).startsWith("HTTP/1.1 200");
-        }
+        assertThat(answers.get(0)).startsWith("HTTP/1.1 200");
+        assertThat(answers.get(1)).startsWith("HTTP/1.1 401");
+        assertThat(answers.get(2)).startsWith("HTTP/1.1 200");
     }
 }

@@ -3,7 +3,10 @@ package dev.egress.discovery.testing;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -22,6 +25,34 @@ public final class RawHttp {
      */
     public static String get(String path) {
         return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    }
+
+    /**
+     * On one kept-alive connection: two pipelined GETs, so that the second arrives while the first is still being
+     * answered (the server buffers it), then, after both answers, a third. A server that stops reading after the
+     * buffered request never answers the third (the socket's 10 s read timeout ends the wait).
+     *
+     * @param port       the server's port on 127.0.0.1
+     * @param first      a path answered off the event loop (so the second certainly waits behind it)
+     * @param buffered   a path answered at once
+     * @param next       the path of the third request
+     * @return the three answers' status lines and headers, in order
+     * @throws IOException on a closed connection or a read timeout
+     */
+    public static List<String> afterABufferedRequest(int port, String first, String buffered, String next)
+            throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            out.write((get(first) + get(buffered)).getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String firstAnswer = readResponse(in);
+            String bufferedAnswer = readResponse(in);
+            out.write(get(next).getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            return List.of(firstAnswer, bufferedAnswer, readResponse(in));
+        }
     }
 
     /**
