@@ -3,10 +3,16 @@ package dev.egress.border.testing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -18,6 +24,11 @@ public final class TricklingTarget implements AutoCloseable {
 
     private final ServerSocket server;
     private final Thread thread;
+    private final ScheduledExecutorService trickle = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "trickling-target-bytes");
+        t.setDaemon(true);
+        return t;
+    });
     private final AtomicInteger bytesSent = new AtomicInteger();
     private final AtomicBoolean closedByPeer = new AtomicBoolean();
 
@@ -46,25 +57,30 @@ public final class TricklingTarget implements AutoCloseable {
             out.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1000000\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            trickle(out);
+            // One body byte every 200 ms, from a scheduler; the socket stays open until the caller closes it.
+            trickle.scheduleAtFixedRate(() -> sendOneByte(out), 0, 200, TimeUnit.MILLISECONDS)
+                    .get();
         } catch (IOException e) {
             // No request arrived, or the socket could not be set up: closedByPeer stays false.
+        } catch (ExecutionException | CancellationException e) {
+            // The trickle ended: a write failed (closedByPeer is set) or the target was closed.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
-    private void trickle(OutputStream out) {
+    private void sendOneByte(OutputStream out) {
+        if (bytesSent.get() >= 1_000_000) {
+            throw new IllegalStateException("the announced body is complete");
+        }
         try {
-            for (int i = 0; i < 1_000_000; i++) {
-                out.write('x');
-                out.flush();
-                bytesSent.incrementAndGet();
-                Thread.sleep(200); // the trickle itself, not a test wait
-            }
+            out.write('x');
+            out.flush();
+            bytesSent.incrementAndGet();
         } catch (IOException e) {
-            // A write failed mid-body: the caller closed the connection.
+            // A write failed mid-body: the caller closed the connection. Throwing ends the schedule.
             closedByPeer.set(true);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -109,6 +125,7 @@ public final class TricklingTarget implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        trickle.shutdownNow();
         thread.interrupt();
         server.close();
     }

@@ -19,6 +19,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLContext;
 
@@ -65,6 +67,12 @@ public final class RecordingSink implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    // A slow reply is answered later from here, so that no handler thread sleeps through the delay.
+    private final ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "recording-sink-delay");
+        t.setDaemon(true);
+        return t;
+    });
     private final ConcurrentLinkedQueue<Received> received = new ConcurrentLinkedQueue<>();
     private final AtomicReference<Reply> reply = new AtomicReference<>(Reply.ok());
 
@@ -108,25 +116,40 @@ public final class RecordingSink implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
-        try (exchange;
-                InputStream in = exchange.getRequestBody()) {
-            String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            Map<String, String> headers = new TreeMap<>();
-            exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), v.get(0)));
-            received.add(new Received(
-                    exchange.getRemoteAddress().getAddress(),
-                    exchange.getRequestMethod(),
-                    exchange.getRequestURI().toString(),
-                    Map.copyOf(headers),
-                    body));
-            Reply r = reply.get();
-            if (!r.delay().isZero()) {
-                try {
-                    Thread.sleep(r.delay().toMillis()); // simulates a slow target, not a test wait
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
+        String body;
+        try (InputStream in = exchange.getRequestBody()) {
+            body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            exchange.close();
+            throw e;
+        }
+        Map<String, String> headers = new TreeMap<>();
+        exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), v.get(0)));
+        received.add(new Received(
+                exchange.getRemoteAddress().getAddress(),
+                exchange.getRequestMethod(),
+                exchange.getRequestURI().toString(),
+                Map.copyOf(headers),
+                body));
+        Reply r = reply.get();
+        if (r.delay().isZero()) {
+            answer(exchange, r);
+        } else {
+            // Simulates a slow target: the answer goes out after the delay.
+            later.schedule(() -> answerQuietly(exchange, r), r.delay().toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static void answerQuietly(HttpExchange exchange, Reply r) {
+        try {
+            answer(exchange, r);
+        } catch (IOException e) {
+            // The caller gave up before the delayed answer: nothing to deliver it to.
+        }
+    }
+
+    private static void answer(HttpExchange exchange, Reply r) throws IOException {
+        try (exchange) {
             r.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
             byte[] bytes = r.body().getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(r.status(), bytes.length == 0 ? -1 : bytes.length);
@@ -182,6 +205,7 @@ public final class RecordingSink implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        later.shutdownNow();
         executor.shutdownNow();
     }
 }
