@@ -25,7 +25,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,7 +32,6 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -146,11 +144,12 @@ public final class RegistryPropagationBench {
             all.addAll(probe.latencies);
             System.out.printf(
                     "watcher %d: %s, delivered by a later generation's snapshot: %d%n",
-                    w, summary(probe.latencies), probe.coalesced);
+                    w, LatencySummary.of(probe.latencies), probe.coalesced);
         }
-        System.out.printf("all      : %s%n", summary(all));
+        System.out.printf("all      : %s%n", LatencySummary.of(all));
         System.out.printf(
-                "machine  : a 1 ms park woke up late by %s (CPU contention during the run)%n", summary(wakeUpDelays));
+                "machine  : a 1 ms park woke up late by %s (CPU contention during the run)%n",
+                LatencySummary.of(wakeUpDelays));
         Timer lag = probes.get(0).meters.get("egress.registry.propagation.lag").timer();
         System.out.printf(
                 "watcher 0 metric egress.registry.propagation.lag (publishedAt -> apply, since start): count %d, %s%n",
@@ -158,57 +157,6 @@ public final class RegistryPropagationBench {
                 Arrays.stream(lag.takeSnapshot().percentileValues())
                         .map(v -> "p%.0f=%.1fms".formatted(v.percentile() * 100, v.value(TimeUnit.MILLISECONDS)))
                         .toList());
-    }
-
-    /**
-     * One watcher's view: on every swap, each generation sent up to the one now visible counts as
-     * delivered now. A generation superseded before the watcher read it is delivered by the later
-     * one, which is what App needs (the latest state), and is timed as such.
-     */
-    private static final class WatcherProbe {
-        final RoutingTable table = new RoutingTable(Clock.systemUTC());
-        final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        final List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
-        final Map<String, Long> highest = new ConcurrentHashMap<>();
-        volatile int coalesced;
-
-        WatcherProbe(Map<String, ConcurrentSkipListMap<Long, Long>> sent) {
-            // Runs on the watcher's loop right after each swap.
-            table.addListener(snapshot -> {
-                long now = System.nanoTime();
-                for (Announcement a : snapshot.announcements().values()) {
-                    String border = a.borderId().value();
-                    long previous = highest.getOrDefault(border, -1L);
-                    if (a.generation() <= previous) {
-                        continue;
-                    }
-                    highest.put(border, a.generation());
-                    ConcurrentSkipListMap<Long, Long> generations = sent.get(border);
-                    if (generations == null) {
-                        continue;
-                    }
-                    for (Map.Entry<Long, Long> e : generations
-                            .subMap(previous, false, a.generation(), true)
-                            .entrySet()) {
-                        latencies.add(now - e.getValue());
-                        if (e.getKey() != a.generation()) {
-                            coalesced++;
-                        }
-                    }
-                }
-            });
-        }
-
-        boolean caughtUp(Map<String, ConcurrentSkipListMap<Long, Long>> sent) {
-            return sent.entrySet().stream()
-                    .allMatch(e -> highest.getOrDefault(e.getKey(), -1L)
-                            >= e.getValue().lastKey());
-        }
-
-        void reset() {
-            latencies.clear();
-            coalesced = 0;
-        }
     }
 
     /** Every Border publishes {@code count} updates, each after the previous one was acknowledged. */
@@ -243,35 +191,6 @@ public final class RegistryPropagationBench {
             thread.start();
         }
         done.await();
-    }
-
-    /** Measures how late a thread wakes from a 1 ms park: the CPU contention every delivery also pays. */
-    private static final class SchedulingProbe {
-        private final List<Long> lateness = Collections.synchronizedList(new ArrayList<>());
-        private volatile boolean running = true;
-        private Thread thread;
-
-        static SchedulingProbe start() {
-            SchedulingProbe probe = new SchedulingProbe();
-            probe.thread = new Thread(
-                    () -> {
-                        while (probe.running) {
-                            long before = System.nanoTime();
-                            LockSupport.parkNanos(1_000_000);
-                            probe.lateness.add(Math.max(0, System.nanoTime() - before - 1_000_000));
-                        }
-                    },
-                    "scheduling-probe");
-            probe.thread.setDaemon(true);
-            probe.thread.start();
-            return probe;
-        }
-
-        List<Long> stop() throws InterruptedException {
-            running = false;
-            thread.join();
-            return new ArrayList<>(lateness);
-        }
     }
 
     // ---- (2) killed Border -> removed from snapshots ----
@@ -318,7 +237,7 @@ public final class RegistryPropagationBench {
             }
             System.out.printf(
                     "%n== killed Border (SIGKILL) -> gone from the snapshot, session timeout %d ms ==%n%s%n",
-                    timeoutMs, summary(removal));
+                    timeoutMs, LatencySummary.of(removal));
         }
     }
 
@@ -354,34 +273,11 @@ public final class RegistryPropagationBench {
             }
             System.out.printf(
                     "%n== graceful close() -> gone from the snapshot, session timeout %d ms ==%n%s%n",
-                    timeoutMs, summary(removal));
+                    timeoutMs, LatencySummary.of(removal));
         }
     }
 
     // ---- helpers ----
-
-    private static String summary(List<Long> nanos) {
-        if (nanos.isEmpty()) {
-            return "no samples";
-        }
-        long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
-        return "n=%d p50=%.1fms p90=%.1fms p99=%.1fms max=%.1fms"
-                .formatted(
-                        sorted.length,
-                        ms(percentile(sorted, 0.50)),
-                        ms(percentile(sorted, 0.90)),
-                        ms(percentile(sorted, 0.99)),
-                        ms(sorted[sorted.length - 1]));
-    }
-
-    private static long percentile(long[] sorted, double p) {
-        int index = (int) Math.ceil(p * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
-    }
-
-    private static double ms(long nanos) {
-        return nanos / 1e6;
-    }
 
     private static void awaitTrue(Duration timeout, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
