@@ -2,7 +2,6 @@ package dev.egress.border;
 
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.LocalBorderTest;
-import dev.egress.border.testing.TestSinks;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.testing.RecordingSink;
@@ -25,7 +24,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 class AuthenticationTest {
 
     @AutoClose
-    static final RecordingSink sink = TestSinks.started();
+    static final RecordingSink sink = RecordingSink.started();
 
     @Autowired
     WebTestClient web;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.LocalBorderTest;
-import dev.egress.border.testing.TestSinks;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.testing.DoorTable;
@@ -75,7 +74,7 @@ class PathAuthorisationTest {
     }
 
     @AutoClose
-    static final RecordingSink sink = TestSinks.started();
+    static final RecordingSink sink = RecordingSink.started();
 
     @Autowired
     WebTestClient web;

@@ -97,19 +97,7 @@ final class ServiceProcess implements AutoCloseable {
      * times out, the kernel still accepts connections, and nothing answers: a service hung mid-request.
      */
     void freeze() {
-        try {
-            Process stop = new ProcessBuilder("kill", "-STOP", Long.toString(process.pid()))
-                    .inheritIO()
-                    .start();
-            if (!stop.waitFor(10, TimeUnit.SECONDS) || stop.exitValue() != 0) {
-                throw new IllegalStateException("could not SIGSTOP " + name);
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("could not SIGSTOP " + name, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while stopping " + name, e);
-        }
+        HostCommand.run(Duration.ofSeconds(10), "kill", "-STOP", Long.toString(process.pid()));
     }
 
     /**

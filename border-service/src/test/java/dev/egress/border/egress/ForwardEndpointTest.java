@@ -6,7 +6,6 @@ import com.sun.net.httpserver.HttpServer;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.LocalBorderTest;
-import dev.egress.border.testing.TestSinks;
 import dev.egress.border.testing.Tokens;
 import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.EgressIp;
@@ -43,7 +42,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 class ForwardEndpointTest {
 
     @AutoClose
-    static final RecordingSink sink = TestSinks.started();
+    static final RecordingSink sink = RecordingSink.started();
 
     @Autowired
     WebTestClient web;

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.LocalBorderTest;
-import dev.egress.border.testing.TestSinks;
 import dev.egress.border.testing.Tokens;
 import dev.egress.border.testing.TricklingTarget;
 import dev.egress.discovery.EgressIp;
@@ -37,7 +36,7 @@ import reactor.test.StepVerifier;
 class LimitsTest {
 
     @AutoClose
-    static final RecordingSink sink = TestSinks.started();
+    static final RecordingSink sink = RecordingSink.started();
 
     @Autowired
     WebTestClient web;

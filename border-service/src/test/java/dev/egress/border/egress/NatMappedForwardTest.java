@@ -6,7 +6,6 @@ import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.InMemoryBorderRegistry;
 import dev.egress.border.testing.LocalBorderTest;
-import dev.egress.border.testing.TestSinks;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.EgressIp;
@@ -38,7 +37,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 class NatMappedForwardTest {
 
     @AutoClose
-    static final RecordingSink sink = TestSinks.started();
+    static final RecordingSink sink = RecordingSink.started();
 
     @Autowired
     WebTestClient web;

@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -92,6 +93,21 @@ public final class RecordingSink implements AutoCloseable {
      */
     public static RecordingSink start() throws IOException {
         return serve(HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256));
+    }
+
+    /**
+     * As {@link #start()}, for a test class's static field closed by JUnit after its last test:
+     * {@code @AutoClose static final RecordingSink sink = RecordingSink.started();}.
+     *
+     * @return the running sink
+     * @throws UncheckedIOException if the port cannot be bound
+     */
+    public static RecordingSink started() {
+        try {
+            return start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
