@@ -1,5 +1,6 @@
 package dev.egress.border;
 
+import static dev.egress.discovery.testing.Exchanges.expectGet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,19 +20,46 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.HttpStatus;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** What the Border refuses to start with, and what readiness says before the slot is held. */
 class StartupTest {
 
-    private static ConfigurableApplicationContext run(String... args) {
+    /** The arguments every Border here starts with (port 0, an id, an advertised URL), then {@code args}. */
+    private static String[] withBase(String... args) {
         String[] base = {
             "--server.port=0", "--egress.border.id=border-start", "--egress.border.advertised-url=http://127.0.0.1:8181"
         };
         String[] all = new String[base.length + args.length];
         System.arraycopy(base, 0, all, 0, base.length);
         System.arraycopy(args, 0, all, base.length, args.length);
-        return new SpringApplicationBuilder(BorderApplication.class, InMemoryRegistryConfiguration.class).run(all);
+        return all;
+    }
+
+    private static ConfigurableApplicationContext run(String... args) {
+        return new SpringApplicationBuilder(BorderApplication.class, InMemoryRegistryConfiguration.class)
+                .run(withBase(args));
+    }
+
+    private static WebTestClient web(ConfigurableApplicationContext border) {
+        int port = ((WebServerApplicationContext) border).getWebServer().getPort();
+        return WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + port)
+                .responseTimeout(Duration.ofSeconds(30))
+                .build();
+    }
+
+    /** The operator's IP list read with the bearer token must answer with the status. */
+    private static void expectOpsIps(WebTestClient web, String token, HttpStatus status) {
+        web.get()
+                .uri("/ops/v1/ips")
+                .header("Authorization", "Bearer " + token)
+                .exchange()
+                .expectStatus()
+                .isEqualTo(status)
+                .expectBody()
+                .returnResult();
     }
 
     private static Throwable root(ThrowableAssert.ThrowingCallable call) {
@@ -137,18 +165,7 @@ class StartupTest {
     void startsWithoutTokensOnlyWhenInsecureLocalIsSetExplicitly() {
         try (ConfigurableApplicationContext border =
                 run("--egress.border.ips=127.0.0.2", "--egress.security.insecure-local=true")) {
-            int port = ((WebServerApplicationContext) border).getWebServer().getPort();
-            WebTestClient.bindToServer()
-                    .baseUrl("http://127.0.0.1:" + port)
-                    .responseTimeout(Duration.ofSeconds(30))
-                    .build()
-                    .get()
-                    .uri("/ops/v1/ips")
-                    .exchange()
-                    .expectStatus()
-                    .isOk()
-                    .expectBody()
-                    .returnResult();
+            expectGet(web(border), "/ops/v1/ips", HttpStatus.OK);
         }
     }
 
@@ -158,18 +175,11 @@ class StartupTest {
         registry.withholdSlot();
         try (ConfigurableApplicationContext border = new SpringApplicationBuilder(BorderApplication.class)
                 .initializers(ctx -> ctx.getBeanFactory().registerSingleton("inMemoryBorderRegistry", registry))
-                .run(
-                        "--server.port=0",
-                        "--egress.border.id=border-start",
-                        "--egress.border.advertised-url=http://127.0.0.1:8181",
+                .run(withBase(
                         "--egress.border.ips=127.0.0.2",
                         "--egress.security.internal-token=" + Tokens.INTERNAL,
-                        "--egress.security.insecure-local=true")) {
-            int port = ((WebServerApplicationContext) border).getWebServer().getPort();
-            WebTestClient web = WebTestClient.bindToServer()
-                    .baseUrl("http://127.0.0.1:" + port)
-                    .responseTimeout(Duration.ofSeconds(30))
-                    .build();
+                        "--egress.security.insecure-local=true"))) {
+            WebTestClient web = web(border);
             web.get()
                     .uri("/actuator/health/readiness")
                     .exchange()
@@ -178,22 +188,10 @@ class StartupTest {
                     .expectBody()
                     .jsonPath("$.status")
                     .isEqualTo("OUT_OF_SERVICE");
-            web.get()
-                    .uri("/actuator/health/liveness")
-                    .exchange()
-                    .expectStatus()
-                    .isOk()
-                    .expectBody()
-                    .returnResult();
+            expectGet(web, "/actuator/health/liveness", HttpStatus.OK);
 
             registry.registration().moveTo(RegistrationState.REGISTERED);
-            web.get()
-                    .uri("/actuator/health/readiness")
-                    .exchange()
-                    .expectStatus()
-                    .isOk()
-                    .expectBody()
-                    .returnResult();
+            expectGet(web, "/actuator/health/readiness", HttpStatus.OK);
         }
     }
 
@@ -206,40 +204,15 @@ class StartupTest {
                 "--egress.security.internal-token-file=" + internal,
                 "--egress.security.operator-token-file=" + operator,
                 "--egress.security.insecure-local=true")) {
-            int port = ((WebServerApplicationContext) border).getWebServer().getPort();
-            WebTestClient web = WebTestClient.bindToServer()
-                    .baseUrl("http://127.0.0.1:" + port)
-                    .responseTimeout(Duration.ofSeconds(30))
-                    .build();
-            web.get()
-                    .uri("/ops/v1/ips")
-                    .header("Authorization", "Bearer operator-old")
-                    .exchange()
-                    .expectStatus()
-                    .isOk()
-                    .expectBody()
-                    .returnResult();
+            WebTestClient web = web(border);
+            expectOpsIps(web, "operator-old", HttpStatus.OK);
 
             Files.writeString(operator, "operator-new\n");
             Files.setLastModifiedTime(operator, FileTime.from(Instant.now().plusSeconds(10)));
             Awaitility.await()
                     .atMost(Duration.ofSeconds(30))
-                    .untilAsserted(() -> web.get()
-                            .uri("/ops/v1/ips")
-                            .header("Authorization", "Bearer operator-new")
-                            .exchange()
-                            .expectStatus()
-                            .isOk()
-                            .expectBody()
-                            .returnResult());
-            web.get()
-                    .uri("/ops/v1/ips")
-                    .header("Authorization", "Bearer operator-old")
-                    .exchange()
-                    .expectStatus()
-                    .isUnauthorized()
-                    .expectBody()
-                    .returnResult();
+                    .untilAsserted(() -> expectOpsIps(web, "operator-new", HttpStatus.OK));
+            expectOpsIps(web, "operator-old", HttpStatus.UNAUTHORIZED);
         }
     }
 

@@ -4,15 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
+import dev.egress.discovery.testing.Exchanges;
 import dev.egress.discovery.testing.RecordingSink;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.HeaderAssertions;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** A token bound to one tenant sends and reads only for that tenant; tokens for every tenant keep working. */
@@ -58,6 +61,33 @@ class TenantBoundTokensIT extends AppITSupport {
         }
         return request.bodyValue(Map.of("tenantId", tenant, "url", sink.baseUri() + "/hook", "payload", Map.of("n", 1)))
                 .exchange();
+    }
+
+    /** A GET that must answer with the status; the body is read so the pooled connection is released. */
+    private void expectGet(String token, String uri, HttpStatus status) {
+        Exchanges.expectGet(as(token), uri, status);
+    }
+
+    private void expectTenantForbiddenProblem(String token, String uri) {
+        as(token)
+                .get()
+                .uri(uri)
+                .exchange()
+                .expectStatus()
+                .isForbidden()
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:tenant-forbidden");
+    }
+
+    /** Sends acme's delivery with Idempotency-Key key-1 and expects it accepted, replayed or fresh. */
+    private void deliverKeyOne(String token, boolean replayed) {
+        HeaderAssertions header =
+                deliver(token, "acme", "key-1").expectStatus().isOk().expectHeader();
+        WebTestClient.ResponseSpec response = replayed
+                ? header.valueEquals("Idempotent-Replayed", "true")
+                : header.doesNotExist("Idempotent-Replayed");
+        response.expectBody().returnResult();
     }
 
     @Test
@@ -113,81 +143,20 @@ class TenantBoundTokensIT extends AppITSupport {
                 .expectBody()
                 .jsonPath("$.tenantId")
                 .isEqualTo("acme");
-        as(ACME_ONLY)
-                .get()
-                .uri("/v1/tenants/beta/egress")
-                .exchange()
-                .expectStatus()
-                .isForbidden()
-                .expectBody()
-                .jsonPath("$.type")
-                .isEqualTo("urn:egress:problem:tenant-forbidden");
+        expectTenantForbiddenProblem(ACME_ONLY, "/v1/tenants/beta/egress");
         // Forbidden, not 404: another tenant's existence is not revealed.
-        as(ACME_ONLY)
-                .get()
-                .uri("/v1/tenants/no-such-tenant/egress")
-                .exchange()
-                .expectStatus()
-                .isForbidden()
-                .expectBody()
-                .returnResult();
-        as(ACME_ONLY)
-                .get()
-                .uri("/v1/egress/ips")
-                .exchange()
-                .expectStatus()
-                .isForbidden()
-                .expectBody()
-                .jsonPath("$.type")
-                .isEqualTo("urn:egress:problem:tenant-forbidden");
-        as(ACME_ONLY)
-                .get()
-                .uri("/actuator/metrics")
-                .exchange()
-                .expectStatus()
-                .isForbidden()
-                .expectBody()
-                .returnResult();
-        as(API_TOKEN)
-                .get()
-                .uri("/v1/tenants/beta/egress")
-                .exchange()
-                .expectStatus()
-                .isOk()
-                .expectBody()
-                .returnResult();
+        expectGet(ACME_ONLY, "/v1/tenants/no-such-tenant/egress", HttpStatus.FORBIDDEN);
+        expectTenantForbiddenProblem(ACME_ONLY, "/v1/egress/ips");
+        expectGet(ACME_ONLY, "/actuator/metrics", HttpStatus.FORBIDDEN);
+        expectGet(API_TOKEN, "/v1/tenants/beta/egress", HttpStatus.OK);
     }
 
     @Test
     void idempotencyKeysStayScopedPerToken() {
-        deliver(ACME_ONLY, "acme", "key-1")
-                .expectStatus()
-                .isOk()
-                .expectHeader()
-                .doesNotExist("Idempotent-Replayed")
-                .expectBody()
-                .returnResult();
-        deliver(ACME_ONLY, "acme", "key-1")
-                .expectStatus()
-                .isOk()
-                .expectHeader()
-                .valueEquals("Idempotent-Replayed", "true")
-                .expectBody()
-                .returnResult();
-        deliver("acme-second-token", "acme", "key-1")
-                .expectStatus()
-                .isOk()
-                .expectHeader()
-                .doesNotExist("Idempotent-Replayed")
-                .expectBody()
-                .returnResult();
-        deliver(API_TOKEN, "acme", "key-1")
-                .expectStatus()
-                .isOk()
-                .expectHeader()
-                .doesNotExist("Idempotent-Replayed")
-                .expectBody()
-                .returnResult();
+        deliverKeyOne(ACME_ONLY, false);
+        deliverKeyOne(ACME_ONLY, true);
+        deliverKeyOne("acme-second-token", false);
+        deliverKeyOne(API_TOKEN, false);
         assertThat(sink.received()).hasSize(3);
     }
 }

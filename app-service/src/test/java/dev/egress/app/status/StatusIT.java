@@ -1,5 +1,6 @@
 package dev.egress.app.status;
 
+import static dev.egress.discovery.testing.Exchanges.expectGet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpStatus;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** Status API, probes, metrics, OpenAPI and the tenants file reload, over HTTP. */
@@ -41,13 +43,7 @@ class StatusIT extends AppITSupport {
     void restoreTenants() throws Exception {
         Files.writeString(tenantsFile(), TENANTS);
         await().atMost(Duration.ofSeconds(20))
-                .untilAsserted(() -> client().get()
-                        .uri("/v1/tenants/tiny-co/egress")
-                        .exchange()
-                        .expectStatus()
-                        .isOk()
-                        .expectBody()
-                        .returnResult());
+                .untilAsserted(() -> expectGet(client(), "/v1/tenants/tiny-co/egress", HttpStatus.OK));
     }
 
     @Test
@@ -130,55 +126,13 @@ class StatusIT extends AppITSupport {
 
     @Test
     void probesPrometheusAndTheApiDescriptionAreOpenEverythingElseNeedsAToken() {
-        anonymous()
-                .get()
-                .uri("/actuator/health/liveness")
-                .exchange()
-                .expectStatus()
-                .isOk()
-                .expectBody()
-                .returnResult();
-        anonymous()
-                .get()
-                .uri("/actuator/prometheus")
-                .exchange()
-                .expectStatus()
-                .isOk()
-                .expectBody()
-                .returnResult();
-        anonymous()
-                .get()
-                .uri("/actuator/health")
-                .exchange()
-                .expectStatus()
-                .isUnauthorized()
-                .expectBody()
-                .returnResult();
-        anonymous()
-                .get()
-                .uri("/v1/egress/ips")
-                .exchange()
-                .expectStatus()
-                .isUnauthorized()
-                .expectBody()
-                .returnResult();
+        expectGet(anonymous(), "/actuator/health/liveness", HttpStatus.OK);
+        expectGet(anonymous(), "/actuator/prometheus", HttpStatus.OK);
+        expectGet(anonymous(), "/actuator/health", HttpStatus.UNAUTHORIZED);
+        expectGet(anonymous(), "/v1/egress/ips", HttpStatus.UNAUTHORIZED);
         // The API description is public: Swagger UI loads it before anyone signs in.
-        anonymous()
-                .get()
-                .uri("/v3/api-docs")
-                .exchange()
-                .expectStatus()
-                .isOk()
-                .expectBody()
-                .returnResult();
-        anonymous()
-                .get()
-                .uri("/actuator/metrics")
-                .exchange()
-                .expectStatus()
-                .isUnauthorized()
-                .expectBody()
-                .returnResult();
+        expectGet(anonymous(), "/v3/api-docs", HttpStatus.OK);
+        expectGet(anonymous(), "/actuator/metrics", HttpStatus.UNAUTHORIZED);
     }
 
     @Test
@@ -302,20 +256,8 @@ class StatusIT extends AppITSupport {
                         .isEqualTo(false)
                         .jsonPath("$.components.tenants.details.lastError")
                         .value(e -> assertThat((String) e).contains("sharedPool[0]")));
-        client().get()
-                .uri("/v1/tenants/newcomer/egress")
-                .exchange()
-                .expectStatus()
-                .isOk()
-                .expectBody()
-                .returnResult();
-        client().get()
-                .uri("/v1/tenants/acme/egress")
-                .exchange()
-                .expectStatus()
-                .isOk()
-                .expectBody()
-                .returnResult();
+        expectGet(client(), "/v1/tenants/newcomer/egress", HttpStatus.OK);
+        expectGet(client(), "/v1/tenants/acme/egress", HttpStatus.OK);
         String prometheus = anonymous()
                 .get()
                 .uri("/actuator/prometheus")

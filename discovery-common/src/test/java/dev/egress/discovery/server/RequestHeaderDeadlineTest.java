@@ -52,35 +52,43 @@ class RequestHeaderDeadlineTest {
         channel.runScheduledPendingTasks();
     }
 
-    @Test
-    void fromTheOpeningAConnectionThatNeverSendsIsClosedAtTheDeadline() {
+    private void installFromOpening() {
         RequestHeaderDeadline.installFromOpening(channel, DEADLINE, timeouts::incrementAndGet);
         channel.runPendingTasks();
+    }
+
+    private void installFromFirstByte() {
+        RequestHeaderDeadline.installFromFirstByte(channel, DEADLINE, timeouts::incrementAndGet);
+        channel.runPendingTasks();
+    }
+
+    /** Still open a second before the deadline, closed (and counted once) a second after it. */
+    private void assertClosedAtTheDeadline() {
         after(9);
         assertThat(channel.isOpen()).isTrue();
         after(2);
         assertThat(channel.isOpen()).isFalse();
         assertThat(timeouts).hasValue(1);
+    }
+
+    @Test
+    void fromTheOpeningAConnectionThatNeverSendsIsClosedAtTheDeadline() {
+        installFromOpening();
+        assertClosedAtTheDeadline();
     }
 
     @Test
     void fromTheFirstByteASilentConnectionIsLeftToTheIdleTimeout() {
-        RequestHeaderDeadline.installFromFirstByte(channel, DEADLINE, timeouts::incrementAndGet);
-        channel.runPendingTasks();
+        installFromFirstByte();
         after(60);
         assertThat(channel.isOpen()).isTrue();
         send("GET / HT");
-        after(9);
-        assertThat(channel.isOpen()).isTrue();
-        after(2);
-        assertThat(channel.isOpen()).isFalse();
-        assertThat(timeouts).hasValue(1);
+        assertClosedAtTheDeadline();
     }
 
     @Test
     void completeHeadersStopTheClockUntilTheAnswerIsWritten() {
-        RequestHeaderDeadline.installFromOpening(channel, DEADLINE, timeouts::incrementAndGet);
-        channel.runPendingTasks();
+        installFromOpening();
         send("GET / HTTP/1.1\r\nHost: a\r\n\r\n");
         after(60);
         assertThat(channel.isOpen()).as("the request is being answered").isTrue();
@@ -92,8 +100,7 @@ class RequestHeaderDeadlineTest {
 
     @Test
     void aHundredContinueDoesNotEndTheRequest() {
-        RequestHeaderDeadline.installFromFirstByte(channel, DEADLINE, timeouts::incrementAndGet);
-        channel.runPendingTasks();
+        installFromFirstByte();
         send("POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n");
         channel.writeOutbound(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
         send("bo");
