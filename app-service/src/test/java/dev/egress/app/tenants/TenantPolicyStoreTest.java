@@ -195,7 +195,9 @@ class TenantPolicyStoreTest {
     void readsAFileLargerThanTheYamlParsersDefaultLimit() throws Exception {
         Path file = Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
         try (TenantPolicyStore store = store(file)) {
-            replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: b}]\n#" + "x".repeat(3 * 1024 * 1024 + 1));
+            // The filler comes first: SnakeYAML checks its limit each time it reads the next token, so a limit
+            // passed inside a trailing comment would never be seen.
+            replace(file, "#" + "x".repeat(3 * 1024 * 1024 + 1) + "\nsharedPool: [127.0.0.8]\ntenants: [{id: b}]\n");
             store.refresh();
 
             assertThat(store.state().lastError()).isNull();
