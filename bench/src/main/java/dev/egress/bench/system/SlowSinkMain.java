@@ -22,7 +22,7 @@ import reactor.netty.resources.LoopResources;
  * {@code 200 {"ok":true}} a fixed delay after reading the whole request. One Reactor Netty server per
  * destination ({@code host:port}), all on the same two event loops: a waiting request holds only its
  * connection and a timer, so a few thousand concurrent requests cost a few MB here, and the sink is not
- * what limits the benchmark. Every 5 s (and on exit) it prints the requests answered and the highest
+ * what limits the benchmark. Every 5 s it prints the requests answered and the highest
  * number it held at once since the last line: that peak is the in-flight cap of whatever is in front.
  *
  * <pre>
