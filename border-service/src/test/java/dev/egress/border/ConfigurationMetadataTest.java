@@ -1,0 +1,33 @@
+package dev.egress.border;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.egress.discovery.testing.ConfigurationMetadata;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * IDEs complete and describe every `egress.*` property of this service (the configuration processor's
+ * metadata), and docs/configuration/border.md documents exactly those: a property added to a record without a
+ * row on the page, or a row naming a property no record binds, fails here.
+ */
+class ConfigurationMetadataTest {
+
+    private static final Path PAGE = Path.of("..", "docs", "configuration", "border.md");
+
+    @Test
+    void metadataDescribesEveryBoundProperty() {
+        Set<String> metadata = ConfigurationMetadata.egressProperties();
+        assertThat(metadata).contains("egress.registry.connection-string", "egress.security.internal-token");
+    }
+
+    @Test
+    void thePageDocumentsExactlyTheBoundProperties() {
+        Set<String> bound = new TreeSet<>(ConfigurationMetadata.egressProperties());
+        // The registry record is shared with App; only App reads create-if-missing (a Border always creates).
+        bound.remove("egress.registry.create-if-missing");
+        assertThat(ConfigurationMetadata.documentedProperties(PAGE)).containsExactlyInAnyOrderElementsOf(bound);
+    }
+}
