@@ -201,7 +201,7 @@
     if (ip.sharedPool) tenants.push('shared pool (' + ip.sharedTenants + ' tenant' + (ip.sharedTenants === 1 ? '' : 's') + ')');
     tile.querySelector('.tenants').textContent = tenants.length ? tenants.join(' · ') : 'no tenant uses it';
     const routes = ip.borders.map((b) => el('li', {},
-      el('strong', {}, b.id), ' ' + b.status + ' · breaker ' + b.breaker + (b.ejected ? ' · EJECTED' : '')
+      el('strong', {}, b.id), ' ' + b.status + (b.reason ? ' (withheld: ' + b.reason + ')' : '') + ' · breaker ' + b.breaker + (b.ejected ? ' · EJECTED' : '')
       + ' · in flight ' + b.inFlight + ' · last min: ' + b.recentAttempts + ' calls, '
       + Math.round(b.recentErrorRate * 100) + '% failed'));
     if (routes.length === 0) routes.push(el('li', {}, 'no live Border announces it'));
@@ -217,7 +217,7 @@
       el('th', { scope: 'row' }, b.id), el('td', {}, b.endpoint), el('td', {}, String(b.generation)),
       el('td', {}, ago(b.announcementAgeMillis) + ' ago'), el('td', {}, b.breaker),
       el('td', {}, b.ejected ? 'EJECTED' : 'ok'),
-      el('td', {}, b.ips.map((i) => i.ip + (i.bind && i.bind !== i.ip ? ' (bound as ' + i.bind + ')' : '') + ' ' + i.status).join(', ')))));
+      el('td', {}, b.ips.map((i) => i.ip + (i.bind && i.bind !== i.ip ? ' (bound as ' + i.bind + ')' : '') + ' ' + i.status + (i.reason ? ' (withheld: ' + i.reason + ')' : '')).join(', ')))));
   }
 
   // ---- actions ------------------------------------------------------------------------------

@@ -54,6 +54,9 @@ public final class AnnouncementCodec {
                 entry.put("bind", ip.bind().value()); // omitted without NAT: older Apps see the same bytes
             }
             entry.put("status", ip.status().name());
+            if (ip.reason() != null) {
+                entry.put("reason", ip.reason()); // omitted unless withheld by the Border: same bytes as before
+            }
         }
         root.put("publishedAt", announcement.publishedAt().toString());
         root.put("generation", announcement.generation());
@@ -172,7 +175,17 @@ public final class AnnouncementCodec {
                         field + ".status",
                         "%s (expected: %s)".formatted(InvalidAnnouncementException.quoted(status), IpStatus.choices()));
             }
-            ips.add(new AnnouncedIp(ip, bind, parsed));
+            String reason = null;
+            JsonNode reasonNode = entry.get("reason");
+            if (reasonNode != null && !reasonNode.isNull()) {
+                reason = text(entry, field + ".reason", "reason");
+            }
+            try {
+                ips.add(new AnnouncedIp(ip, bind, parsed, reason));
+            } catch (IllegalArgumentException e) {
+                throw new InvalidAnnouncementException(
+                        field + ".reason", e.getMessage().replaceFirst("^reason: ", ""));
+            }
         }
         return ips;
     }

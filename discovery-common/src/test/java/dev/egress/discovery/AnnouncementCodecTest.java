@@ -324,6 +324,60 @@ class AnnouncementCodecTest {
     }
 
     @Test
+    void roundTripsTheReasonOfAnIpTheBorderWithholdsAndOmitsItOtherwise() {
+        Announcement a = Announcement.initial(
+                BorderId.of("border-a"),
+                URI.create("http://10.0.3.17:8181"),
+                List.of(
+                        new AnnouncedIp(EgressIp.of("203.0.113.10"), IpStatus.ACTIVE)
+                                .withheld("egress-identity-mismatch"),
+                        new AnnouncedIp(EgressIp.of("203.0.113.11"), IpStatus.DISABLED)),
+                Instant.parse("2026-11-30T10:15:30.123Z"));
+
+        byte[] payload = codec.encode(a);
+
+        Announcement decoded = codec.decode(payload);
+        assertThat(decoded).isEqualTo(a);
+        assertThat(decoded.ips().get(0).status()).isEqualTo(IpStatus.DISABLED);
+        assertThat(decoded.ips().get(0).reason()).isEqualTo("egress-identity-mismatch");
+        ArrayNode ips = (ArrayNode) JSON.readTree(payload).get("ips");
+        assertThat(ips.get(0).get("reason").asString()).isEqualTo("egress-identity-mismatch");
+        assertThat(ips.get(1).has("reason"))
+                .as("no reason for an operator's status")
+                .isFalse();
+    }
+
+    @Test
+    void rejectsReasonsThatAreNotSlugsOrComeWithActive() {
+        assertRejected(
+                mutated(root -> ((ObjectNode) root.get("ips").get(1)).put("reason", "Not A Slug")),
+                "ips[1].reason",
+                "expected: [a-z0-9][a-z0-9-]{0,63}");
+        assertRejected(
+                mutated(root -> ((ObjectNode) root.get("ips").get(1)).put("reason", "x".repeat(65))),
+                "ips[1].reason",
+                "expected: [a-z0-9][a-z0-9-]{0,63}");
+        assertRejected(
+                mutated(root -> ((ObjectNode) root.get("ips").get(0)).put("reason", "egress-identity-mismatch")),
+                "ips[0].reason",
+                "with status ACTIVE");
+        assertRejected(
+                mutated(root -> ((ObjectNode) root.get("ips").get(1)).put("reason", 7)),
+                "ips[1].reason",
+                "expected: a string");
+        assertThat(codec.decode(mutated(root -> ((ObjectNode) root.get("ips").get(1)).putNull("reason")))
+                        .ips()
+                        .get(1)
+                        .reason())
+                .isNull();
+        assertThat(codec.decode(mutated(root -> ((ObjectNode) root.get("ips").get(1)).put("reason", "x".repeat(64))))
+                        .ips()
+                        .get(1)
+                        .reason())
+                .hasSize(64);
+    }
+
+    @Test
     void readsAnEntryWithoutBindAsBoundToItsOwnAddress() {
         Announcement a = codec.decode(utf8(DESIGN_EXAMPLE));
 

@@ -2,6 +2,7 @@ package dev.egress.app.ops;
 
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The whole fleet as one App sees it right now: what {@code GET /ops/v1/fleet} answers and the operator
@@ -65,8 +66,10 @@ public record FleetView(
      * @param ip     the IP (its public address, as customers allowlist it)
      * @param bind   the address the Border binds for it (equal to {@code ip} without NAT)
      * @param status its status on that Border
+     * @param reason why the Border withholds it by itself (such as {@code egress-identity-mismatch}), or null
      */
-    public record BorderIp(String ip, String bind, String status) {}
+    public record BorderIp(
+            String ip, String bind, String status, @Nullable String reason) {}
 
     /**
      * One IP across the fleet.
@@ -93,6 +96,7 @@ public record FleetView(
      *
      * @param id              the Border
      * @param status          the IP's status on it
+     * @param reason          why that Border withholds the IP by itself, or null
      * @param breaker         App's breaker state for the Border
      * @param ejected         whether the Border is ejected by passive health
      * @param inFlight        App's calls in flight through this route
@@ -103,6 +107,7 @@ public record FleetView(
     public record Route(
             String id,
             String status,
+            @Nullable String reason,
             String breaker,
             boolean ejected,
             int inFlight,

@@ -9,6 +9,7 @@ import dev.egress.app.routing.RoutingProperties;
 import dev.egress.app.tenants.Tenant;
 import dev.egress.app.tenants.TenantPolicy;
 import dev.egress.app.tenants.TenantPolicyStore;
+import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.Announcement;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
@@ -22,9 +23,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds {@link FleetView}s from what this App holds locally; never calls the registry or a Border, so
@@ -111,7 +114,8 @@ public final class FleetViews {
                             .map(ip -> new FleetView.BorderIp(
                                     ip.ip().value(),
                                     ip.bind().value(),
-                                    ip.status().name()))
+                                    ip.status().name(),
+                                    ip.reason()))
                             .toList()));
         }
         return borders;
@@ -141,6 +145,7 @@ public final class FleetViews {
                 routes.add(new FleetView.Route(
                         route.borderId().value(),
                         route.status().name(),
+                        withheldReason(snapshot, route.borderId(), ip),
                         breakers.state(route.borderId()).name(),
                         health.isEjected(route.borderId()),
                         stats.inFlight(),
@@ -160,6 +165,20 @@ public final class FleetViews {
                     inPool ? sharedTenants : 0));
         }
         return ips;
+    }
+
+    // Why the Border withholds the IP by itself, from its announcement (the route carries only the status).
+    private static @Nullable String withheldReason(RoutingSnapshot snapshot, BorderId border, EgressIp ip) {
+        Announcement a = snapshot.announcements().get(border);
+        if (a == null) {
+            return null;
+        }
+        return a.ips().stream()
+                .filter(announced -> announced.ip().equals(ip))
+                .map(AnnouncedIp::reason)
+                .filter(Objects::nonNull)
+                .findFirst()
+                .orElse(null);
     }
 
     private static List<FleetView.Conflict> conflicts(RoutingSnapshot snapshot) {

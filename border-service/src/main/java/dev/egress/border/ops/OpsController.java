@@ -11,6 +11,7 @@ import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
@@ -65,9 +66,15 @@ class OpsController {
      * @param ip       the IP (its public address)
      * @param bind     the address its sockets bind (equal to {@code ip} without NAT)
      * @param status   its status
+     * @param reason   why this Border withholds it by itself (such as {@code egress-identity-mismatch}), or null
      * @param inFlight calls in flight from it
      */
-    record IpView(String ip, String bind, IpStatus status, int inFlight) {}
+    record IpView(
+            String ip,
+            String bind,
+            IpStatus status,
+            @Nullable String reason,
+            int inFlight) {}
 
     /**
      * Body of a status change.
@@ -119,7 +126,8 @@ class OpsController {
                 registrar.publishedGeneration(),
                 calls.draining(),
                 a.ips().stream()
-                        .map(i -> new IpView(i.ip().value(), i.bind().value(), i.status(), calls.inFlight(i.ip())))
+                        .map(i -> new IpView(
+                                i.ip().value(), i.bind().value(), i.status(), i.reason(), calls.inFlight(i.ip())))
                         .toList());
     }
 

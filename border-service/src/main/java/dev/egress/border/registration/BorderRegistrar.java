@@ -1,6 +1,7 @@
 package dev.egress.border.registration;
 
 import dev.egress.border.IpNotHostedException;
+import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.Announcement;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
@@ -9,6 +10,8 @@ import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrationState;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
@@ -19,13 +22,20 @@ import org.slf4j.LoggerFactory;
 /**
  * Publish side of this Border: owns the local announcement (what the egress path checks on every call)
  * and keeps the registry slot in step with it. Every change republishes the whole announcement.
+ *
+ * <p>The announcement is two layers: the statuses the operator set (and shutdown's DRAINING), and on top
+ * of them the IPs the Border withholds by itself ({@link #withhold}, from the egress identity check), which
+ * are announced {@code DISABLED} with their reason whatever the operator set, and come back with the
+ * operator's status once no longer withheld.
  */
 public final class BorderRegistrar {
 
     private static final Logger log = LoggerFactory.getLogger(BorderRegistrar.class);
 
     private final BorderRegistry registry;
+    private final AtomicReference<Announcement> operator;
     private final AtomicReference<Announcement> local;
+    private volatile Map<EgressIp, String> withheld = Map.of();
     private volatile Registration registration;
     private boolean closed;
 
@@ -38,6 +48,7 @@ public final class BorderRegistrar {
      */
     public BorderRegistrar(BorderRegistry registry, Announcement initial, MeterRegistry meters) {
         this.registry = registry;
+        this.operator = new AtomicReference<>(initial);
         this.local = new AtomicReference<>(initial);
         for (RegistrationState s : RegistrationState.values()) {
             Gauge.builder("border.registration.state", () -> state() == s ? 1 : 0)
@@ -129,6 +140,22 @@ public final class BorderRegistrar {
     }
 
     /**
+     * Withholds exactly these IPs (announced {@code DISABLED} with the reason), releasing any other
+     * withheld before; republishes only if the announcement changes.
+     *
+     * @param reasons public address to reason slug; IPs not hosted here are ignored
+     * @return completes with the published (or unchanged) announcement
+     */
+    public synchronized CompletableFuture<Announcement> withhold(Map<EgressIp, String> reasons) {
+        Map<EgressIp, String> next = Map.copyOf(reasons);
+        if (next.equals(withheld)) {
+            return CompletableFuture.completedFuture(local.get());
+        }
+        withheld = next;
+        return publish(a -> a);
+    }
+
+    /**
      * Publishes the same content again as a new generation: after a certificate rotation, so that the
      * registry holds an announcement signed with the new key before the old certificate expires.
      *
@@ -140,13 +167,25 @@ public final class BorderRegistrar {
 
     // Synchronized so that updates reach the registration in the order they were applied locally.
     private synchronized CompletableFuture<Announcement> publish(UnaryOperator<Announcement> change) {
-        Announcement next = local.updateAndGet(change);
+        Announcement base = operator.updateAndGet(change);
+        Announcement next = local.updateAndGet(previous -> overlay(base, withheld));
         log.info("Announcing {}: ips {}", next.borderId(), next.ips());
         Registration r = registration;
         if (r == null) {
             return CompletableFuture.completedFuture(next);
         }
         return r.update(next);
+    }
+
+    private static Announcement overlay(Announcement base, Map<EgressIp, String> withheld) {
+        if (withheld.isEmpty()) {
+            return base;
+        }
+        List<AnnouncedIp> ips = base.ips().stream()
+                .map(ip -> withheld.containsKey(ip.ip()) ? ip.withheld(withheld.get(ip.ip())) : ip)
+                .toList();
+        return new Announcement(
+                base.version(), base.borderId(), base.endpoint(), ips, base.publishedAt(), base.generation());
     }
 
     /** Releases the slot so App stops routing here at once. Idempotent. */
