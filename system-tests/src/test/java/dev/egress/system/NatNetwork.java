@@ -41,6 +41,9 @@ final class NatNetwork implements AutoCloseable {
     /** The address the NAT translates {@link #BIND} to: what customers see and allowlist. */
     static final String PUBLIC = "203.0.113.10";
 
+    /** Another address of the router, for a translation to the wrong public address. */
+    static final String WRONG_PUBLIC = "203.0.113.11";
+
     static final String CUSTOMER_IP = "203.0.113.100";
 
     private static final Path LOCK = Path.of("/tmp/egress-nat-it.lock");
@@ -105,6 +108,7 @@ final class NatNetwork implements AutoCloseable {
         run("ip", "-n", ROUTER, "addr", "add", "203.0.113.1/24", "dev", "to-cust");
         // The router answers ARP for the public address, as a cloud's NAT gateway owns the Elastic IP.
         run("ip", "-n", ROUTER, "addr", "add", PUBLIC + "/32", "dev", "to-cust");
+        run("ip", "-n", ROUTER, "addr", "add", WRONG_PUBLIC + "/32", "dev", "to-cust");
         run("ip", "-n", CUSTOMER, "addr", "add", CUSTOMER_IP + "/24", "dev", "eth0");
         run("ip", "-n", BORDER, "link", "set", "eth0", "up");
         run("ip", "-n", ROUTER, "link", "set", "to-border", "up");
@@ -139,10 +143,32 @@ final class NatNetwork implements AutoCloseable {
 
     /** Adds the router's rule that rewrites the Border's bind address to the public one. */
     void translateBindToPublic() {
+        translateBindTo(PUBLIC);
+    }
+
+    /**
+     * Makes the router rewrite the Border's bind address to {@code address}, replacing any earlier rule: with
+     * {@link #WRONG_PUBLIC} the router translates as a misconfigured cloud does, to an address nobody
+     * allowlisted.
+     *
+     * @param address {@link #PUBLIC} or {@link #WRONG_PUBLIC}
+     */
+    void translateBindTo(String address) {
+        nft(ROUTER, "flush chain ip nat postrouting\n");
         nft(
                 ROUTER,
                 "add rule ip nat postrouting ip saddr %s oifname \"to-cust\" counter snat to %s\n"
-                        .formatted(BIND, PUBLIC));
+                        .formatted(BIND, address));
+    }
+
+    /**
+     * Opens a port of the customer's namespace to every source (a public service such as an echo of the
+     * caller's address; the webhook receiver stays allowlisted).
+     *
+     * @param port the port
+     */
+    void openToEverySource(int port) {
+        nft(CUSTOMER, "insert rule inet allowlist input tcp dport %d counter accept\n".formatted(port));
     }
 
     /**
