@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1.7
 # One image recipe for both Spring Boot services, selected with a build argument:
-#   docker build --build-arg SERVICE=app-service    -t egress-platform/app-service:0.1.0 .
-#   docker build --build-arg SERVICE=border-service -t egress-platform/border-service:0.1.0 .
+#   docker build --build-arg SERVICE=app-service    -t egress-platform/app-service:0.3.0 .
+#   docker build --build-arg SERVICE=border-service -t egress-platform/border-service:0.3.0 .
 # Stages: build (Maven, from source) -> extract (Spring Boot layers) -> runtime (JRE, non-root).
 # Layers are copied least-changing first, so a code change rebuilds only the last, small layer.
 
