@@ -408,16 +408,22 @@ readinessProbe:
               path: certificate.pem
             - key: tls.key
               path: private-key.pem
-      - secret:
-          name: {{ default $own $tls.borderCa.secretName }}
+      {{- /* A CA bundle (old + new CA during a rotation) unless a CA Secret is named explicitly. */}}
+      {{- range $ca := list (dict "values" $tls.borderCa "path" "border-ca.pem") (dict "values" $tls.appCa "path" "app-ca.pem") }}
+      {{- if and $tls.caBundle.configMapName (not $ca.values.secretName) }}
+      - configMap:
+          name: {{ $tls.caBundle.configMapName }}
           items:
-            - key: {{ $tls.borderCa.key }}
-              path: border-ca.pem
+            - key: {{ $tls.caBundle.key }}
+              path: {{ $ca.path }}
+      {{- else }}
       - secret:
-          name: {{ default $own $tls.appCa.secretName }}
+          name: {{ default $own $ca.values.secretName }}
           items:
-            - key: {{ $tls.appCa.key }}
-              path: app-ca.pem
+            - key: {{ $ca.values.key }}
+              path: {{ $ca.path }}
+      {{- end }}
+      {{- end }}
 {{- end }}
 {{- end -}}
 
