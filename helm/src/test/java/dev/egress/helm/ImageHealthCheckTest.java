@@ -69,7 +69,9 @@ class ImageHealthCheckTest {
         if (!finished) {
             process.destroyForcibly();
         }
-        assertThat(finished).as("the health check finished (Docker gives it 5 s)").isTrue();
+        assertThat(finished)
+                .as("the health check finished (Docker gives it 5 s)")
+                .isTrue();
         return process.exitValue();
     }
 
