@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1.7
 # One image recipe for both Spring Boot services, selected with a build argument:
-#   docker build --build-arg SERVICE=app-service    -t egress-platform/app-service:0.1.0 .
-#   docker build --build-arg SERVICE=border-service -t egress-platform/border-service:0.1.0 .
+#   docker build --build-arg SERVICE=app-service    -t egress-platform/app-service:0.3.0 .
+#   docker build --build-arg SERVICE=border-service -t egress-platform/border-service:0.3.0 .
 # Stages: build (Maven, from source) -> extract (Spring Boot layers) -> runtime (JRE, non-root).
 # Layers are copied least-changing first, so a code change rebuilds only the last, small layer.
 
@@ -61,11 +61,16 @@ RUN printf 'sharedPool: []\ntenants: []\n' > /tmp/cds-tenants.yaml \
  && rm -f /tmp/cds-tenants.yaml /tmp/cds-training.log \
  && chmod 0444 /app/app.jsa
 USER 10001:10001
-# App listens on 8080, a Border on 8181 (set SERVER_PORT=8181 for it); the health check follows SERVER_PORT.
+# App listens on 8080, a Border on 8181 (set SERVER_PORT=8181 for it). The health check asks the management
+# port if one is set (always plain http), else SERVER_PORT: over http (App, a Border without the trust
+# chain), and over https when that fails (a Border on the trust chain serves https on its port). -k:
+# the Border's certificate names its SPIFFE id, not 127.0.0.1, and the check sends nothing secret.
 ENV SERVER_PORT=8080
 EXPOSE 8080 8181
-HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
-  CMD curl -fsS -o /dev/null "http://127.0.0.1:${SERVER_PORT}/actuator/health/readiness" || exit 1
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
+  CMD port="${MANAGEMENT_SERVER_PORT:-$SERVER_PORT}"; \
+      curl -fsS --max-time 2 -o /dev/null "http://127.0.0.1:${port}/actuator/health/readiness" \
+      || curl -fsSk --max-time 2 -o /dev/null "https://127.0.0.1:${port}/actuator/health/readiness" || exit 1
 # Exec form: java is PID 1 and receives SIGTERM directly (Borders drain on SIGTERM). The archive is named
 # here, not in JAVA_TOOL_OPTIONS, so that replacing the JVM options keeps class-data sharing.
 ENTRYPOINT ["java", "-XX:SharedArchiveFile=/app/app.jsa", "-jar", "app.jar"]

@@ -235,16 +235,29 @@ readinessProbe:
 {{- end -}}
 {{- end -}}
 
-{{/* A single-unit duration as Spring Boot parses it (500ms, 45s, 2m, 1h, 1d) in milliseconds. */}}
+{{/* A duration as Spring Boot parses it, in milliseconds: a number and one unit (500ms, 45s, 2m, 1h,
+     1d; ns and us round down) or ISO-8601 (PT1M30S, P1D, PT0.5S). values.schema.json admits only these. */}}
 {{- define "egress.millis" -}}
 {{- $value := toString . -}}
+{{- if hasPrefix "P" $value -}}
+{{- $days := regexFind "[0-9]+D" $value | trimSuffix "D" | default "0" | atoi -}}
+{{- $time := regexFind "T.*$" $value -}}
+{{- $hours := regexFind "[0-9]+H" $time | trimSuffix "H" | default "0" | atoi -}}
+{{- $minutes := regexFind "[0-9]+M" $time | trimSuffix "M" | default "0" | atoi -}}
+{{- $seconds := regexFind "[0-9.]+S" $time | trimSuffix "S" | default "0" | float64 -}}
+{{- add (mul (add (mul (add (mul $days 24) $hours) 60) $minutes) 60000) (mulf $seconds 1000 | floor | int) -}}
+{{- else -}}
 {{- $number := regexFind "^[0-9]+" $value | atoi -}}
 {{- $unit := regexReplaceAll "^[0-9]+" $value "" -}}
 {{- $factors := dict "ms" 1 "s" 1000 "m" 60000 "h" 3600000 "d" 86400000 -}}
-{{- if not (hasKey $factors $unit) -}}
-{{- fail (printf "%q: not a duration (expected: a number and one of ms, s, m, h, d, e.g. 45s)" $value) -}}
-{{- end -}}
+{{- if has $unit (list "ns" "us") -}}
+{{- div $number (ternary 1000000 1000 (eq $unit "ns")) -}}
+{{- else if not (hasKey $factors $unit) -}}
+{{- fail (printf "%q: not a duration (expected: a number and one of ms, s, m, h, d, e.g. 45s, or ISO-8601 such as PT1M30S)" $value) -}}
+{{- else -}}
 {{- mul $number (get $factors $unit) -}}
+{{- end -}}
+{{- end -}}
 {{- end -}}
 
 {{/* App stops without cutting deliveries: it keeps serving through the preStop delay while its endpoints
@@ -395,16 +408,22 @@ readinessProbe:
               path: certificate.pem
             - key: tls.key
               path: private-key.pem
-      - secret:
-          name: {{ default $own $tls.borderCa.secretName }}
+      {{- /* A CA bundle (old + new CA during a rotation) unless a CA Secret is named explicitly. */}}
+      {{- range $ca := list (dict "values" $tls.borderCa "path" "border-ca.pem") (dict "values" $tls.appCa "path" "app-ca.pem") }}
+      {{- if and $tls.caBundle.configMapName (not $ca.values.secretName) }}
+      - configMap:
+          name: {{ $tls.caBundle.configMapName }}
           items:
-            - key: {{ $tls.borderCa.key }}
-              path: border-ca.pem
+            - key: {{ $tls.caBundle.key }}
+              path: {{ $ca.path }}
+      {{- else }}
       - secret:
-          name: {{ default $own $tls.appCa.secretName }}
+          name: {{ default $own $ca.values.secretName }}
           items:
-            - key: {{ $tls.appCa.key }}
-              path: app-ca.pem
+            - key: {{ $ca.values.key }}
+              path: {{ $ca.path }}
+      {{- end }}
+      {{- end }}
 {{- end }}
 {{- end -}}
 

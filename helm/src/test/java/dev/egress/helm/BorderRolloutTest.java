@@ -24,6 +24,7 @@ class BorderRolloutTest {
     private static final String NAME = ChartRendering.PREFIX + "-border-rollout";
 
     private static Manifests automatic;
+    private static String notes;
 
     /**
      * The embedded Helm's template leaves hooks out of its output (the CLI prints them), so this renders a
@@ -35,12 +36,20 @@ class BorderRolloutTest {
         Path chart = ChartRendering.copyOfChart(work, null, null);
         Path template = chart.resolve("templates/border/rollout.yaml");
         Files.writeString(template, Files.readString(template).replace("helm.sh/hook", "test.egress.dev/hook"));
+        // helm template leaves NOTES.txt out too: render it through tpl into a ConfigMap of the copy.
+        Files.move(chart.resolve("templates/NOTES.txt"), chart.resolve("files/notes.txt"));
+        Files.writeString(
+                chart.resolve("templates/notes-for-test.yaml"),
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\ndata:\n"
+                        + "  notes: {{ tpl (.Files.Get \"files/notes.txt\") . | toJson }}\n");
         automatic = ChartRendering.render(chart)
                 .example("values-hostnetwork.yaml")
                 .set("border.rollout.automatic", true)
                 .set("border.rollout.image.repository", "registry.example.com/tools/kubectl")
                 .set("border.rollout.image.tag", "1.31.4")
                 .manifests();
+        notes = (String) Manifests.<Map<String, Object>>at(automatic.named("ConfigMap", "notes"), "data")
+                .get("notes");
     }
 
     @Test
@@ -59,18 +68,34 @@ class BorderRolloutTest {
                         "roll " + ChartRendering.PREFIX + "-border-border-b");
         assertThat(script)
                 .contains(
-                        "delete pod $pod",
-                        "--wait=true",
-                        "wait --for=condition=Ready pod/$pod",
+                        "kubectl create --raw /api/v1/namespaces/$ns/pods/$pod/eviction",
+                        "\"kind\":\"Eviction\"",
                         "{.status.updateRevision}",
-                        "controller-revision-hash");
-        assertThat(script.indexOf("delete pod"))
-                .as("drained (deleted and gone) before waiting for Ready")
-                .isLessThan(script.indexOf("wait --for=condition=Ready"));
+                        "controller-revision-hash")
+                .doesNotContain("delete pod");
+        assertThat(script.indexOf("othersReady $sts && kubectl create --raw"))
+                .as("the other Borders are checked Ready right before each eviction")
+                .isPositive();
+        assertThat(script.indexOf("/eviction"))
+                .as("evicted, then gone (a new uid), then Ready")
+                .isLessThan(script.indexOf("{.metadata.uid}')\" = \"$uid\""))
+                .isLessThan(script.indexOf("until ready $pod"));
+        assertThat(script)
+                .contains("all=\" " + ChartRendering.PREFIX + "-border-border-a " + ChartRendering.PREFIX
+                        + "-border-border-b\"");
     }
 
     @Test
-    void theHookMayOnlyReadStatefulSetsAndReplaceTheReleasesPods() {
+    void theHooksDeadlineIsEveryBordersBudgetFromTheValuesAndTheNotesNameTheHelmTimeout() {
+        Map<String, Object> job = automatic.named("Job", NAME);
+        // (readyTimeoutSeconds 600 + terminationGracePeriodSeconds 60 + 30 + settleSeconds 5) x 2 Borders
+        assertThat(Manifests.<Integer>at(job, "spec", "activeDeadlineSeconds")).isEqualTo(1390);
+
+        assertThat(notes).contains("--timeout 1450s");
+    }
+
+    @Test
+    void theHookMayOnlyReadStatefulSetsAndPodsAndEvictPods() {
         Map<String, Object> role = automatic.named("Role", NAME);
         Map<String, Object> binding = automatic.named("RoleBinding", NAME);
         Map<String, Object> job = automatic.named("Job", NAME);
@@ -90,7 +115,14 @@ class BorderRolloutTest {
                                 "resources",
                                 List.of("pods"),
                                 "verbs",
-                                List.of("get", "list", "watch", "delete")));
+                                List.of("get", "list", "watch")),
+                        Map.of(
+                                "apiGroups",
+                                List.of(""),
+                                "resources",
+                                List.of("pods/eviction"),
+                                "verbs",
+                                List.of("create")));
         assertThat(Manifests.<List<Map<String, Object>>>at(binding, "subjects"))
                 .singleElement()
                 .satisfies(s -> assertThat(s).containsEntry("name", at(podSpec(job), "serviceAccountName")));

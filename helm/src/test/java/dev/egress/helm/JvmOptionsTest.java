@@ -48,8 +48,8 @@ class JvmOptionsTest {
         for (Map<String, Object> workload : List.of(rendered.app(), rendered.border("border-a"))) {
             String options = env(workload).get("JAVA_TOOL_OPTIONS");
             String limit = Manifests.at(containers(workload).get(0), "resources", "limits", "memory");
-            assertThat(limit).endsWith("Mi");
-            long limitMb = Long.parseLong(limit.substring(0, limit.length() - 2));
+            assertThat(limit).matches("[0-9]+(Mi|Gi)");
+            long limitMb = Long.parseLong(limit.substring(0, limit.length() - 2)) * (limit.endsWith("Gi") ? 1024 : 1);
             Matcher percent = PERCENT.matcher(options);
             assertThat(percent.find()).as("MaxRAMPercentage in %s", options).isTrue();
             long capsMb = limitMb * Long.parseLong(percent.group(1)) / 100 + UNCAPPED_NATIVE_MB;
@@ -67,7 +67,36 @@ class JvmOptionsTest {
                             "heap + direct + code cache + metaspace + uncapped native of %s against the %s limit",
                             options, limit)
                     .isLessThan(limitMb);
+            assertThat(limitMb - capsMb)
+                    .as("headroom under the %s limit (was 7 MiB in 768Mi): at least 10 %%", limit)
+                    .isGreaterThanOrEqualTo(limitMb / 10);
         }
+    }
+
+    @Test
+    void theJvmSeesTheCpusOfItsLimitOrElseItsRequestNotTheNodes() {
+        assertThat(env(rendered.border("border-a")).get("JAVA_TOOL_OPTIONS"))
+                .as("Border: limit 1")
+                .endsWith(" -XX:ActiveProcessorCount=1");
+        Manifests sized = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
+                .set("app.resources.requests.cpu", "1500m")
+                .set("border.resources.limits.cpu", "2.5")
+                .set("border.resources.requests.cpu", "2.5")
+                .manifests();
+        assertThat(env(sized.app()).get("JAVA_TOOL_OPTIONS"))
+                .as("App: no limit, request 1500m")
+                .endsWith(" -XX:ActiveProcessorCount=2");
+        assertThat(env(sized.border("border-a")).get("JAVA_TOOL_OPTIONS")).endsWith(" -XX:ActiveProcessorCount=3");
+
+        Manifests explicit = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
+                .set("app.activeProcessorCount", 4)
+                .set("border.activeProcessorCount", -1)
+                .set("border.jvmOptions", "-XX:+UseSerialGC")
+                .manifests();
+        assertThat(env(explicit.app()).get("JAVA_TOOL_OPTIONS")).endsWith(" -XX:ActiveProcessorCount=4");
+        assertThat(env(explicit.border("border-a"))).containsEntry("JAVA_TOOL_OPTIONS", "-XX:+UseSerialGC");
     }
 
     @Test
@@ -77,7 +106,8 @@ class JvmOptionsTest {
                 .set("app.jvmOptions", "-Xmx300m -XX:+UseParallelGC")
                 .manifests();
 
-        assertThat(env(custom.app())).containsEntry("JAVA_TOOL_OPTIONS", "-Xmx300m -XX:+UseParallelGC");
+        assertThat(env(custom.app()))
+                .containsEntry("JAVA_TOOL_OPTIONS", "-Xmx300m -XX:+UseParallelGC -XX:ActiveProcessorCount=1");
         assertThat(env(custom.border("border-a")).get("JAVA_TOOL_OPTIONS")).contains("-XX:+UseSerialGC");
     }
 

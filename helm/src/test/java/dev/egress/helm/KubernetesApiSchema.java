@@ -14,6 +14,7 @@ import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.openapi.models.V1Service;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
 import io.kubernetes.client.openapi.models.V1StatefulSet;
+import io.kubernetes.client.openapi.models.V2HorizontalPodAutoscaler;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
@@ -43,7 +44,8 @@ final class KubernetesApiSchema {
             Map.entry("networking.k8s.io/v1/NetworkPolicy", V1NetworkPolicy::validateJsonElement),
             Map.entry("batch/v1/Job", V1Job::validateJsonElement),
             Map.entry("rbac.authorization.k8s.io/v1/Role", V1Role::validateJsonElement),
-            Map.entry("rbac.authorization.k8s.io/v1/RoleBinding", V1RoleBinding::validateJsonElement));
+            Map.entry("rbac.authorization.k8s.io/v1/RoleBinding", V1RoleBinding::validateJsonElement),
+            Map.entry("autoscaling/v2/HorizontalPodAutoscaler", V2HorizontalPodAutoscaler::validateJsonElement));
 
     private static final Gson GSON = new Gson();
 

@@ -33,8 +33,10 @@ class MonitoringTest {
     private static final Path WORK = Path.of("target", "promtool");
     private static final Path RUNBOOK = Path.of("..", "docs", "operations.md");
 
+    /** With Borders (the hostNetwork example's border-a and border-b): some alerts are per configured Border. */
     private static Map<String, Object> prometheusRule() {
         return ChartRendering.render()
+                .example("values-hostnetwork.yaml")
                 .set("metrics.prometheusRule.enabled", true)
                 .manifests()
                 .named("PrometheusRule", "egress-egress-platform");
@@ -78,7 +80,11 @@ class MonitoringTest {
                         "EgressAnnouncementsRejected",
                         "EgressBorderNotRegistered",
                         "EgressCircuitBreakerOpen",
-                        "EgressServerErrorsRising");
+                        "EgressServerErrorsRising",
+                        "EgressAppAbsent",
+                        "EgressRegistryLinkDown",
+                        "EgressCertificateExpiresSoon",
+                        "EgressRetryBudgetExhausted");
         for (Map<String, Object> r : rules(rule)) {
             Map<String, Object> annotations = Manifests.at(r, "annotations");
             assertThat((String) annotations.get("runbook_url"))

@@ -30,7 +30,10 @@ class RenderedManifestsTest {
         assertThat(defaults.deployments())
                 .extracting(d -> at(d, "metadata", "name"))
                 .containsExactly(PREFIX + "-app");
-        assertThat(defaults.ofKind("NetworkPolicy")).isEmpty();
+        assertThat(defaults.ofKind("NetworkPolicy"))
+                .as("App's own policy only: no Border, no Border policy")
+                .extracting(p -> at(p, "metadata", "name"))
+                .containsExactly(PREFIX + "-app");
         assertThat(defaults.ofKind("ServiceMonitor")).isEmpty();
         assertThat(defaults.ofKind("StatefulSet")).isEmpty();
         assertThat(defaults.names())
@@ -103,7 +106,7 @@ class RenderedManifestsTest {
         assertThat(podLabels(app))
                 .as("App pods are not targeted")
                 .doesNotContainEntry("app.kubernetes.io/component", target.get("app.kubernetes.io/component"));
-        assertThat(Manifests.<List<String>>at(policy, "spec", "policyTypes")).containsExactly("Ingress");
+        assertThat(Manifests.<List<String>>at(policy, "spec", "policyTypes")).containsExactly("Ingress", "Egress");
 
         List<Map<String, Object>> rules = at(policy, "spec", "ingress");
         Map<String, Object> httpRule = rules.stream()
