@@ -79,6 +79,7 @@ class MonitoringTest {
                         "EgressIpClaimedByTwoBorders",
                         "EgressAnnouncementsRejected",
                         "EgressBorderNotRegistered",
+                        "EgressIdentityMismatch",
                         "EgressCircuitBreakerOpen",
                         "EgressServerErrorsRising",
                         "EgressAppAbsent",
