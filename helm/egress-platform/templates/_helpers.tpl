@@ -75,6 +75,17 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
 {{/* Registry properties as environment variables (Spring relaxed binding). */}}
+{{/*
+Log format of both services: Spring Boot's structured logging (one JSON object a line, Elastic Common
+Schema) when logging.format is json; the default text pattern otherwise.
+*/}}
+{{- define "egress.loggingEnv" -}}
+{{- if eq .Values.logging.format "json" }}
+- name: LOGGING_STRUCTURED_FORMAT_CONSOLE
+  value: ecs
+{{- end }}
+{{- end }}
+
 {{- define "egress.registryEnv" -}}
 - name: EGRESS_REGISTRY_CONNECTIONSTRING
   value: {{ .Values.registry.connectionString | quote }}
