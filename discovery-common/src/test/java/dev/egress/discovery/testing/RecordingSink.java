@@ -39,8 +39,10 @@ public final class RecordingSink implements AutoCloseable {
      * @param path    path and query
      * @param headers request headers (lower-case names, first value)
      * @param body    request body as UTF-8
+     * @param bytes   request body exactly as received
      */
-    public record Received(InetAddress peer, String method, String path, Map<String, String> headers, String body) {}
+    public record Received(
+            InetAddress peer, String method, String path, Map<String, String> headers, String body, byte[] bytes) {}
 
     /**
      * What the sink answers.
@@ -132,9 +134,9 @@ public final class RecordingSink implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
-        String body;
+        byte[] bytes;
         try (InputStream in = exchange.getRequestBody()) {
-            body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            bytes = in.readAllBytes();
         } catch (IOException e) {
             exchange.close();
             throw e;
@@ -146,7 +148,8 @@ public final class RecordingSink implements AutoCloseable {
                 exchange.getRequestMethod(),
                 exchange.getRequestURI().toString(),
                 Map.copyOf(headers),
-                body));
+                new String(bytes, StandardCharsets.UTF_8),
+                bytes));
         Reply r = reply.get();
         if (r.delay().isZero()) {
             answer(exchange, r);
