@@ -72,6 +72,22 @@ class DeliveryBodyTest {
     }
 
     @Test
+    void stillRefusesAMalformedDeeplyNestedOrDuplicateKeyedPayloadThoughItIsNotBuilt() {
+        assertThatThrownBy(() -> parse(HEAD + ",\"payload\":{\"a\":[1,}}"))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessageStartingWith("body: not valid JSON");
+        assertThatThrownBy(() -> parse(HEAD + ",\"payload\":" + "[".repeat(5000) + "]".repeat(5000) + "}"))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessageStartingWith("body: not valid JSON");
+        assertThatThrownBy(() -> parse(HEAD + ",\"payload\":{\"a\":1,\"a\":2}}"))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("Duplicate");
+        assertThatThrownBy(() -> parse(HEAD + ",\"payload\":1} {}"))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("trailing");
+    }
+
+    @Test
     void givesAPayloadApplicationJsonUnlessTheCallerNamesAType() {
         assertThat(parse(HEAD + ",\"payload\":{}}").headers()).containsEntry("Content-Type", "application/json");
         assertThat(parse(HEAD + ",\"headers\":{\"content-type\":\"application/cloudevents+json\"},\"payload\":{}}")

@@ -42,7 +42,21 @@ public final class RecordingSink implements AutoCloseable {
      * @param bytes   request body exactly as received
      */
     public record Received(
-            InetAddress peer, String method, String path, Map<String, String> headers, String body, byte[] bytes) {}
+            InetAddress peer, String method, String path, Map<String, String> headers, String body, byte[] bytes) {
+
+        /**
+         * A request recorded elsewhere as text (a receiver in another process): its bytes are the text's UTF-8.
+         *
+         * @param peer    the client's source address
+         * @param method  HTTP method
+         * @param path    path and query
+         * @param headers request headers
+         * @param body    request body as UTF-8
+         */
+        public Received(InetAddress peer, String method, String path, Map<String, String> headers, String body) {
+            this(peer, method, path, headers, body, body.getBytes(StandardCharsets.UTF_8));
+        }
+    }
 
     /**
      * What the sink answers.
