@@ -125,6 +125,7 @@ public final class BorderClients implements AutoCloseable {
     private final JsonMapper json;
     private final String authorization;
     private final Optional<BorderTls> tls;
+    private final int maxAnswerBytes;
     private volatile Set<Key> live = Set.of();
 
     BorderClients(DispatchProperties properties, JsonMapper json, String internalToken, Optional<BorderTls> tls) {
@@ -132,6 +133,8 @@ public final class BorderClients implements AutoCloseable {
         this.json = json;
         this.authorization = "Bearer " + internalToken;
         this.tls = tls;
+        this.maxAnswerBytes = (int)
+                Math.min(Integer.MAX_VALUE, properties.maxBorderAnswerSize().toBytes());
     }
 
     /**
@@ -189,9 +192,9 @@ public final class BorderClients implements AutoCloseable {
                     .post()
                     .uri(client.egressUrl())
                     .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
-                    .responseSingle((response, content) -> content.asByteArray()
-                            .defaultIfEmpty(new byte[0])
+                    .response((response, content) -> BorderAnswer.read(response, content, maxAnswerBytes)
                             .map(bytes -> classify(response.status().code(), bytes, millisSince(start))))
+                    .next()
                     .timeout(properties.attemptTimeout())
                     .onErrorResume(e -> Mono.just(classify(e, millisSince(start))))
                     .doFinally(signal -> client.ended());
@@ -331,6 +334,9 @@ public final class BorderClients implements AutoCloseable {
     }
 
     private static AttemptResult classify(Throwable error, long latencyMs) {
+        if (error instanceof BorderAnswer.TooLargeException) {
+            return AttemptResult.failed(AttemptResult.Kind.BORDER_ERROR, true, error.getMessage(), latencyMs);
+        }
         if (error instanceof TimeoutException) {
             return AttemptResult.failed(
                     AttemptResult.Kind.ATTEMPT_TIMEOUT, true, "no answer from the Border in time", latencyMs);

@@ -5,11 +5,10 @@ import dev.egress.app.config.TenantAccess;
 import dev.egress.app.routing.Resolution;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Map;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -59,10 +58,36 @@ class DeliveryController {
                             content =
                                     @Content(
                                             mediaType = MediaType.APPLICATION_JSON_VALUE,
-                                            schema = @Schema(implementation = DeliveryRequestDocument.class))),
+                                            schema = @Schema(implementation = DeliveryRequestDocument.class),
+                                            examples = {
+                                                @ExampleObject(
+                                                        name = "payload",
+                                                        summary = "JSON, sent byte for byte",
+                                                        value = "{\"tenantId\":\"acme\",\"url\":"
+                                                                + "\"https://hooks.example.com/in\",\"payload\":"
+                                                                + "{\"amount\": 0.30000000000000000001, \"e\": 1E+2}}"),
+                                                @ExampleObject(
+                                                        name = "form",
+                                                        summary = "a form-encoded body as text",
+                                                        value = "{\"tenantId\":\"acme\",\"url\":"
+                                                                + "\"https://hooks.example.com/in\",\"headers\":"
+                                                                + "{\"Content-Type\":"
+                                                                + "\"application/x-www-form-urlencoded\"},"
+                                                                + "\"body\":\"a=1&b=%C3%A9\"}"),
+                                                @ExampleObject(
+                                                        name = "bytes",
+                                                        summary = "any bytes, base64-encoded",
+                                                        value = "{\"tenantId\":\"acme\",\"url\":"
+                                                                + "\"https://hooks.example.com/in\",\"headers\":"
+                                                                + "{\"Content-Type\":\"application/xml\"},"
+                                                                + "\"bodyBase64\":\"PGEvPg==\"}")
+                                            })),
             responses = {
                 @ApiResponse(responseCode = "200", description = "the target answered"),
-                @ApiResponse(responseCode = "400", description = "invalid-request"),
+                @ApiResponse(
+                        responseCode = "400",
+                        description = "invalid-request, naming the field (e.g. headers.X-Sig for a value with a "
+                                + "control character, or payload,body when two body forms are given)"),
                 @ApiResponse(responseCode = "401", description = "unauthorized"),
                 @ApiResponse(
                         responseCode = "403",
@@ -112,7 +137,8 @@ class DeliveryController {
                     }
                     String scope = exchange.getAttributeOrDefault(ApiTokenFilter.TOKEN_SCOPE_ATTRIBUTE, "anonymous");
                     String scopedKey = scope + '\n' + request.tenantId() + '\n' + key;
-                    byte[] fingerprint = sha256(bytes);
+                    // The digest of what the target would receive, not of the request's spelling.
+                    byte[] fingerprint = request.fingerprint();
                     // A repeat is answered from memory even while its tenant has no egress; a new key takes a
                     // place only once the tenant is resolved (an unknown tenant takes none, its key stays free).
                     IdempotencyStore.Result result = idempotency.replay(scopedKey, fingerprint);
@@ -138,24 +164,22 @@ class DeliveryController {
         return key.chars().allMatch(c -> c >= 0x21 && c <= 0x7e);
     }
 
-    private static byte[] sha256(byte[] bytes) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(bytes);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every JVM", e);
-        }
-    }
-
     /**
      * The request body, for the OpenAPI document only (the controller validates raw bytes itself).
      *
-     * @param tenantId the tenant
-     * @param url      absolute http(s) target URL
-     * @param method   HTTP method, default POST
-     * @param headers  headers for the target
-     * @param payload  any JSON value, sent as the request body
+     * @param tenantId   the tenant
+     * @param url        absolute http(s) target URL
+     * @param method     HTTP method, default POST
+     * @param headers    headers for the target
+     * @param payload    any JSON value, sent as the request body byte for byte
+     * @param body       a text body, sent as its UTF-8 bytes
+     * @param bodyBase64 any body, base64-encoded
      */
-    @Schema(name = "DeliveryRequest")
+    @Schema(
+            name = "DeliveryRequest",
+            description = "Exactly one body form: payload, body or bodyBase64 (GET and DELETE may give none). "
+                    + "Without a Content-Type header the target gets application/json for payload, "
+                    + "text/plain; charset=utf-8 for body, application/octet-stream for bodyBase64.")
     record DeliveryRequestDocument(
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "acme")
             String tenantId,
@@ -168,8 +192,22 @@ class DeliveryController {
                     allowableValues = {"POST", "PUT", "PATCH", "DELETE", "GET"})
             String method,
 
+            @Schema(
+                    description = "Header names are HTTP tokens; a value has no control character but HTAB inside, "
+                            + "no DEL, no leading space or tab, nothing above U+00FF (else 400 naming the header)")
             Map<String, String> headers,
 
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "any JSON value")
-            Object payload) {}
+            @Schema(
+                    description = "any JSON value; the target receives its bytes exactly as they stand in this "
+                            + "request (numbers, escapes and whitespace unchanged)")
+            Object payload,
+
+            @Schema(description = "a text body, sent as its UTF-8 bytes", example = "a=1&b=2")
+            String body,
+
+            @Schema(
+                    description = "any bytes, standard base64 with padding (RFC 4648 section 4)",
+                    format = "byte",
+                    example = "PGEvPg==")
+            String bodyBase64) {}
 }

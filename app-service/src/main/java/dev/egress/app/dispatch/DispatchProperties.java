@@ -24,6 +24,12 @@ import org.springframework.validation.annotation.Validated;
  * @param retryBudgetRatio        retries allowed per delivery in the long run
  * @param retryBudgetBurst        retries that may be spent at once
  * @param maxRequestSize          largest accepted {@code POST /v1/deliveries} body (413 above)
+ * @param maxBorderAnswerSize     largest Border answer App reads into memory; a larger one fails the attempt as
+ *                                a Border fault ({@code border-error}, not retried: the target may have been
+ *                                reached). The default covers the Border's default answer, whose body is capped
+ *                                at egress.limits.max-response-body (64KB) and may grow up to 6 times in JSON
+ *                                (a control character is escaped as six bytes), plus its headers; raise it with
+ *                                the Border's cap
  * @param maxConnectionsPerBorder pooled connections to one Border endpoint
  * @param pendingAcquireMax       requests that may wait for a pooled connection (HTTP/2: a free stream) to one
  *                                Border; beyond it the attempt fails as not sent
@@ -55,6 +61,7 @@ public record DispatchProperties(
 
         @DefaultValue("20") @Min(1) int retryBudgetBurst,
         @DefaultValue("1MB") @NotNull DataSize maxRequestSize,
+        @DefaultValue("512KB") @NotNull DataSize maxBorderAnswerSize,
         @DefaultValue("256") @Min(1) int maxConnectionsPerBorder,
         @DefaultValue("1024") @Min(1) int pendingAcquireMax,
         @DefaultValue("true") boolean borderHttp2,

@@ -194,7 +194,7 @@ final class Dispatcher {
                 delivery.request.url(),
                 delivery.request.method(),
                 delivery.request.headers(),
-                delivery.request.payload()));
+                delivery.request.body()));
         long start = System.nanoTime();
         traffic.started(route.ip(), route.borderId());
         return clients.call(route, body)

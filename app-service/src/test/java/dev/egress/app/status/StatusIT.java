@@ -184,6 +184,28 @@ class StatusIT extends AppITSupport {
     }
 
     @Test
+    void theOpenApiDocumentDescribesTheThreeBodyFormsWithExamples() {
+        client().get()
+                .uri("/v3/api-docs")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.components.schemas.DeliveryRequest.properties.payload")
+                .exists()
+                .jsonPath("$.components.schemas.DeliveryRequest.properties.body.type")
+                .isEqualTo("string")
+                .jsonPath("$.components.schemas.DeliveryRequest.properties.bodyBase64.format")
+                .isEqualTo("byte")
+                .jsonPath("$.paths['/v1/deliveries'].post.requestBody.content['application/json'].examples.form")
+                .exists()
+                .jsonPath("$.paths['/v1/deliveries'].post.requestBody.content['application/json'].examples.bytes")
+                .exists()
+                .jsonPath("$.paths['/v1/deliveries'].post.requestBody.content['application/json'].examples.payload")
+                .exists();
+    }
+
+    @Test
     void eachBorderCarriesItsOwnAnnouncementGenerationBesideAppsSnapshotGeneration() {
         Announcement changed = border("s-g", 1, ip("127.0.0.6", IpStatus.ACTIVE))
                 .withIpStatus(EgressIp.of("127.0.0.6"), IpStatus.DRAINING)

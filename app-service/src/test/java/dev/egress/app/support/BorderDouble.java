@@ -10,6 +10,7 @@ import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.problem.Problem;
 import dev.egress.discovery.problem.ProblemType;
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;
@@ -28,7 +29,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import reactor.core.publisher.Mono;
-import reactor.netty.ByteBufMono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.HttpProtocol;
 import reactor.netty.http.client.HttpClient;
@@ -150,7 +150,7 @@ public final class BorderDouble implements AutoCloseable {
                 .headers(h -> forward.headers().forEach(h::set))
                 .request(HttpMethod.valueOf(forward.method()))
                 .uri(forward.url())
-                .send(forward.body() == null ? Mono.empty() : ByteBufMono.fromString(Mono.just(forward.body())))
+                .send(forward.body() == null ? Mono.empty() : Mono.just(Unpooled.wrappedBuffer(forward.body())))
                 .responseSingle((res, body) -> body.asString(StandardCharsets.UTF_8)
                         .defaultIfEmpty("")
                         .map(text -> {

@@ -8,8 +8,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
+import reactor.core.publisher.Mono;
 
 /**
  * Admission control for egress calls: the per-IP concurrency limit, the in-flight counts, and the
@@ -66,6 +68,20 @@ final class Admission implements InFlightCalls {
                 lock.unlock();
             }
         }
+    }
+
+    /**
+     * Runs an admitted call and gives its slot back when the call ends, however it ends: it completes,
+     * fails, is cancelled, or throws while it is built (Netty refuses some input only when the request is
+     * assembled). Deferred, so no failure can happen between admission and the release being attached.
+     *
+     * @param ip   the IP whose slot the call holds (after {@link #tryEnter} said {@code ADMITTED})
+     * @param call builds the call
+     * @param <T>  the call's result
+     * @return the call, releasing the slot once
+     */
+    <T> Mono<T> holding(EgressIp ip, Supplier<Mono<T>> call) {
+        return Mono.defer(call).doFinally(signal -> exit(ip));
     }
 
     @Override

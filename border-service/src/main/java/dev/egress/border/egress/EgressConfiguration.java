@@ -31,8 +31,9 @@ class EgressConfiguration {
 
     @Bean
     WebFluxConfigurer requestSizeCodecs(LimitsProperties limits) {
-        // The forward body travels inside a JSON envelope (escaping can grow it): leave headroom here and
-        // enforce the exact cap on the decoded body, so both limits answer 413.
+        // The forward body travels base64-encoded inside a JSON envelope (4/3 of its size, an older App's
+        // escaped text more): leave headroom here and enforce the exact cap on the decoded body, so both
+        // limits answer 413.
         long envelope = Math.min(Integer.MAX_VALUE, limits.maxRequestBody().toBytes() * 2 + 256 * 1024);
         return new WebFluxConfigurer() {
             @Override

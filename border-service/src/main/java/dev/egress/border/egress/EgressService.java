@@ -21,7 +21,6 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.timeout.ReadTimeoutException;
 import java.io.IOException;
 import java.net.ConnectException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -93,42 +92,42 @@ final class EgressService {
      * @return the target's answer, or an error signal carrying a {@link BorderException}
      */
     Mono<ForwardResponse> forward(ForwardRequest request) {
-        EgressIp ip;
-        Call call;
-        try {
-            ip = hostedIp(request.sourceIp());
-            call = admit(ip, request);
-        } catch (BorderException e) {
-            return Mono.error(e);
-        }
+        return Mono.defer(() -> {
+            EgressIp ip = hostedIp(request.sourceIp());
+            Call call = admit(ip, request);
+            // The call holds a slot from here: everything after admission runs inside holding(), which gives
+            // the slot back however the call ends, including a throw while the call is built.
+            return admission
+                    .holding(ip, () -> send(ip, call, request))
+                    .onErrorMap(e -> !(e instanceof BorderException), EgressService::classify)
+                    .doOnError(BorderException.class, e -> {
+                        if (e instanceof TargetDeniedException denied) {
+                            metrics.denied(ip.value(), denied.reason());
+                        }
+                        metrics.outcome(ip.value(), e.slug());
+                        log.debug("Delivery {} from {} failed: {}", request.deliveryId(), ip, e.getMessage());
+                    });
+        });
+    }
+
+    private Mono<ForwardResponse> send(EgressIp ip, Call call, ForwardRequest request) {
         long started = System.nanoTime();
-        return send(clients.client(ip), call)
-                .map(answer -> {
-                    Duration latency = Duration.ofNanos(System.nanoTime() - started);
-                    metrics.latency(ip.value(), latency);
-                    metrics.outcome(ip.value(), (answer.status / 100) + "xx");
-                    log.debug(
-                            "Delivery {} from {} to {}: {}", request.deliveryId(), ip, call.url.host(), answer.status);
-                    // The address the socket was bound to: behind a NAT App accepts it as this route's bind address.
-                    return new ForwardResponse(
-                            request.deliveryId(),
-                            clients.bindOf(ip).value(),
-                            borderId,
-                            answer.status,
-                            answer.headers,
-                            answer.body.text(),
-                            answer.body.truncated(),
-                            latency.toMillis());
-                })
-                .onErrorMap(e -> !(e instanceof BorderException), EgressService::classify)
-                .doOnError(BorderException.class, e -> {
-                    if (e instanceof TargetDeniedException denied) {
-                        metrics.denied(ip.value(), denied.reason());
-                    }
-                    metrics.outcome(ip.value(), e.slug());
-                    log.debug("Delivery {} from {} failed: {}", request.deliveryId(), ip, e.getMessage());
-                })
-                .doFinally(signal -> admission.exit(ip));
+        return send(clients.client(ip), call).map(answer -> {
+            Duration latency = Duration.ofNanos(System.nanoTime() - started);
+            metrics.latency(ip.value(), latency);
+            metrics.outcome(ip.value(), (answer.status / 100) + "xx");
+            log.debug("Delivery {} from {} to {}: {}", request.deliveryId(), ip, call.url.host(), answer.status);
+            // The address the socket was bound to: behind a NAT App accepts it as this route's bind address.
+            return new ForwardResponse(
+                    request.deliveryId(),
+                    clients.bindOf(ip).value(),
+                    borderId,
+                    answer.status,
+                    answer.headers,
+                    answer.body.text(),
+                    answer.body.truncated(),
+                    latency.toMillis());
+        });
     }
 
     private EgressIp hostedIp(String sourceIp) {
@@ -162,7 +161,8 @@ final class EgressService {
             if (status != IpStatus.ACTIVE) {
                 throw new IpNotActiveException("sourceIp %s is %s on this Border".formatted(ip, status));
             }
-            byte[] body = request.body() == null ? new byte[0] : request.body().getBytes(StandardCharsets.UTF_8);
+            // The caller's bytes as App sliced them: sent unchanged, never decoded or re-encoded here.
+            byte[] body = request.body() == null ? new byte[0] : request.body();
             if (body.length > maxRequestBody) {
                 throw new PayloadTooLargeException(
                         "body: %d bytes (expected: <= %d)".formatted(body.length, maxRequestBody));

@@ -1,12 +1,13 @@
 package dev.egress.border.egress;
 
 import dev.egress.border.InvalidRequestException;
+import dev.egress.discovery.LogText;
+import dev.egress.discovery.forward.HeaderFields;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Which of App's headers go to the target. Hop-by-hop headers belong to the connection App → Border,
@@ -32,7 +33,6 @@ final class OutboundHeaders {
             "proxy-authorization",
             "proxy-authenticate",
             "http2-settings");
-    private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
     private OutboundHeaders() {}
 
@@ -41,7 +41,7 @@ final class OutboundHeaders {
      *
      * @param headers the headers App asked for
      * @return the headers to send (original names, insertion order)
-     * @throws InvalidRequestException if a name is not an HTTP token or a value contains CR, LF or NUL
+     * @throws InvalidRequestException if a name is not an HTTP token or a value breaks {@link HeaderFields}' rule
      */
     static Map<String, String> filter(Map<String, String> headers) {
         Map<String, String> out = new LinkedHashMap<>();
@@ -49,11 +49,15 @@ final class OutboundHeaders {
         for (Map.Entry<String, String> e : headers.entrySet()) {
             String name = e.getKey();
             String value = e.getValue() == null ? "" : e.getValue();
-            if (name == null || !TOKEN.matcher(name).matches()) {
-                throw new InvalidRequestException("headers: name '%s' (expected: an HTTP token)".formatted(name));
+            if (!HeaderFields.validName(name)) {
+                throw new InvalidRequestException(
+                        "headers: name '%s' (expected: an HTTP token)".formatted(LogText.escape(String.valueOf(name))));
             }
-            if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0 || value.indexOf('\0') >= 0) {
-                throw new InvalidRequestException("headers: value of '%s' contains CR, LF or NUL".formatted(name));
+            // Checked here, before admission: Netty would refuse the value only when the call is built.
+            int invalid = HeaderFields.invalidValueIndex(value);
+            if (invalid >= 0) {
+                throw new InvalidRequestException(
+                        "headers.%s: %s".formatted(name, HeaderFields.describe(value, invalid)));
             }
             String lower = name.toLowerCase(Locale.ROOT);
             if (DROPPED.contains(lower)

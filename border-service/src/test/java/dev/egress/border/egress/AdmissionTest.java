@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
 
 class AdmissionTest {
 
@@ -24,6 +26,42 @@ class AdmissionTest {
         admission.exit(a);
         assertThat(admission.tryEnter(a)).isEqualTo(Admission.Entry.ADMITTED);
         assertThat(admission.total()).isEqualTo(3);
+    }
+
+    @Test
+    void givesTheSlotBackWhenTheCallThrowsWhileItIsBuilt() {
+        Admission one = new Admission(List.of(a), 1);
+        assertThat(one.tryEnter(a)).isEqualTo(Admission.Entry.ADMITTED);
+
+        // What Netty does with a header value it refuses: it throws when the request is assembled.
+        StepVerifier.create(one.<String>holding(a, () -> {
+                    throw new IllegalArgumentException("Validation failed for header 'X-Sig'");
+                }))
+                .verifyError(IllegalArgumentException.class);
+
+        assertThat(one.inFlight(a)).isZero();
+        assertThat(one.tryEnter(a)).isEqualTo(Admission.Entry.ADMITTED);
+    }
+
+    @Test
+    void givesTheSlotBackOnceWhenTheCallSucceedsFailsOrIsCancelled() {
+        Admission one = new Admission(List.of(a), 1);
+
+        one.tryEnter(a);
+        StepVerifier.create(one.holding(a, () -> Mono.just("ok")))
+                .expectNext("ok")
+                .verifyComplete();
+        assertThat(one.inFlight(a)).isZero();
+
+        one.tryEnter(a);
+        StepVerifier.create(one.holding(a, () -> Mono.error(new IllegalStateException("target gone"))))
+                .verifyError(IllegalStateException.class);
+        assertThat(one.inFlight(a)).isZero();
+
+        one.tryEnter(a);
+        StepVerifier.create(one.holding(a, Mono::never)).thenCancel().verify();
+        assertThat(one.inFlight(a)).isZero();
+        assertThat(one.total()).isZero();
     }
 
     @Test

@@ -141,6 +141,58 @@ class ForwardEndpointTest {
     }
 
     @Test
+    void sendsTheBodysBytesUnchanged() {
+        byte[] bytes = {(byte) 0xff, 0x00, (byte) 0xc3, 0x28, '{', '1', '.', '1', '0', '}'};
+        forward(new ForwardRequest(
+                        "d",
+                        "127.0.0.2",
+                        sink.baseUri() + "/",
+                        "POST",
+                        Map.of("Content-Type", "application/x-raw"),
+                        bytes))
+                .expectStatus()
+                .isOk();
+
+        assertThat(sink.received()).singleElement().satisfies(r -> {
+            assertThat(r.bytes()).isEqualTo(bytes);
+            assertThat(r.headers()).containsEntry("content-type", "application/x-raw");
+        });
+    }
+
+    @Test
+    void acceptsTheTextBodyOfAnOlderApp() {
+        // Before bodyBase64, App sent the body as JSON text in "body": Borders upgraded first still take it.
+        web.post()
+                .uri("/internal/v1/egress")
+                .header("Authorization", "Bearer " + Tokens.INTERNAL)
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"deliveryId\":\"d\",\"sourceIp\":\"127.0.0.2\",\"url\":\"" + sink.baseUri()
+                        + "/\",\"method\":\"POST\",\"headers\":{},\"body\":\"caf\u00e9\"}")
+                .exchange()
+                .expectStatus()
+                .isOk();
+
+        assertThat(sink.received())
+                .singleElement()
+                .satisfies(r -> assertThat(r.body()).isEqualTo("caf\u00e9"));
+    }
+
+    @Test
+    void refusesBothBodyFormsAtOnce() {
+        web.post()
+                .uri("/internal/v1/egress")
+                .header("Authorization", "Bearer " + Tokens.INTERNAL)
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"deliveryId\":\"d\",\"sourceIp\":\"127.0.0.2\",\"url\":\"" + sink.baseUri()
+                        + "/\",\"body\":\"x\",\"bodyBase64\":\"eA==\"}")
+                .exchange()
+                .expectStatus()
+                .isBadRequest();
+
+        assertThat(sink.received()).isEmpty();
+    }
+
+    @Test
     void returnsARedirectAsTheResultWithoutFollowingIt() {
         sink.reply(new RecordingSink.Reply(
                 302, "", Duration.ZERO, Map.of("Location", "http://169.254.169.254/latest/meta-data")));
@@ -163,7 +215,7 @@ class ForwardEndpointTest {
         sink.reply(new RecordingSink.Reply(200, "x".repeat(1000), Duration.ZERO, Map.of()));
 
         ForwardResponse response = forward(
-                        new ForwardRequest("d", "127.0.0.3", sink.baseUri() + "/", "GET", Map.of(), null))
+                        new ForwardRequest("d", "127.0.0.3", sink.baseUri() + "/", "GET", Map.of(), (byte[]) null))
                 .expectStatus()
                 .isOk()
                 .expectBody(ForwardResponse.class)
@@ -274,7 +326,8 @@ class ForwardEndpointTest {
 
     @Test
     void refusesTheBordersOwnListeningAddress() {
-        forward(new ForwardRequest("d", "127.0.0.2", "http://127.0.0.1:" + port + "/ops/v1/ips", "GET", Map.of(), null))
+        forward(new ForwardRequest(
+                        "d", "127.0.0.2", "http://127.0.0.1:" + port + "/ops/v1/ips", "GET", Map.of(), (byte[]) null))
                 .expectStatus()
                 .isForbidden()
                 .expectBody()

@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
@@ -121,6 +123,30 @@ class LimitsTest {
             await().atMost(Duration.ofSeconds(30)).until(target::closedByPeer);
             await().atMost(Duration.ofSeconds(30)).until(() -> admission.inFlight(EgressIp.of("127.0.0.3")) == 0);
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"a\u0001b", "a\u007fb", " leading"})
+    void refusesAHeaderValueNettyWouldRefuseAndLeavesTheSlotFree(String value) {
+        // With one slot per IP, a refused call that kept its slot would turn the next call into a 429.
+        web.post()
+                .uri("/internal/v1/egress")
+                .header("Authorization", "Bearer " + Tokens.INTERNAL)
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(
+                        new ForwardRequest("d", "127.0.0.2", sink.baseUri() + "/", "POST", Map.of("X-Sig", value), "x"))
+                .exchange()
+                .expectStatus()
+                .isEqualTo(400)
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:invalid-request")
+                .jsonPath("$.detail")
+                .value(detail -> assertThat(detail.toString()).startsWith("headers.X-Sig: U+"));
+
+        sink.reply(RecordingSink.Reply.ok());
+        forward("127.0.0.2").expectStatus().isOk().expectBody().returnResult();
+        await().atMost(Duration.ofSeconds(30)).until(() -> admission.inFlight(EgressIp.of("127.0.0.2")) == 0);
     }
 
     private WebTestClient.ResponseSpec forward(String ip) {

@@ -59,7 +59,7 @@ class SsrfLocalModeEndpointTest {
                 .header("Authorization", "Bearer " + Tokens.INTERNAL)
                 .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(new ForwardRequest(
-                        "d", "127.0.0.5", "http://127.0.0.1:" + port + "/ops/v1/ips", "GET", Map.of(), null))
+                        "d", "127.0.0.5", "http://127.0.0.1:" + port + "/ops/v1/ips", "GET", Map.of(), (byte[]) null))
                 .exchange()
                 .expectStatus()
                 .isForbidden()

@@ -1,6 +1,7 @@
 /**
  * The wire contract of App's forward call to a Border ({@code POST /internal/v1/egress}):
- * {@link dev.egress.discovery.forward.ForwardRequest}, {@link dev.egress.discovery.forward.ForwardResponse}
- * and the stable problem slugs both services answer with ({@link dev.egress.discovery.forward.Problems}).
+ * {@link dev.egress.discovery.forward.ForwardRequest}, {@link dev.egress.discovery.forward.ForwardResponse},
+ * and the one header rule both services check ({@link dev.egress.discovery.forward.HeaderFields}). The
+ * problem slugs both answer with are in {@code dev.egress.discovery.problem}.
  */
 package dev.egress.discovery.forward;

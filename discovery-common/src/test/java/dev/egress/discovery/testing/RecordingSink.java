@@ -39,8 +39,24 @@ public final class RecordingSink implements AutoCloseable {
      * @param path    path and query
      * @param headers request headers (lower-case names, first value)
      * @param body    request body as UTF-8
+     * @param bytes   request body exactly as received
      */
-    public record Received(InetAddress peer, String method, String path, Map<String, String> headers, String body) {}
+    public record Received(
+            InetAddress peer, String method, String path, Map<String, String> headers, String body, byte[] bytes) {
+
+        /**
+         * A request recorded elsewhere as text (a receiver in another process): its bytes are the text's UTF-8.
+         *
+         * @param peer    the client's source address
+         * @param method  HTTP method
+         * @param path    path and query
+         * @param headers request headers
+         * @param body    request body as UTF-8
+         */
+        public Received(InetAddress peer, String method, String path, Map<String, String> headers, String body) {
+            this(peer, method, path, headers, body, body.getBytes(StandardCharsets.UTF_8));
+        }
+    }
 
     /**
      * What the sink answers.
@@ -132,9 +148,9 @@ public final class RecordingSink implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
-        String body;
+        byte[] bytes;
         try (InputStream in = exchange.getRequestBody()) {
-            body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            bytes = in.readAllBytes();
         } catch (IOException e) {
             exchange.close();
             throw e;
@@ -146,7 +162,8 @@ public final class RecordingSink implements AutoCloseable {
                 exchange.getRequestMethod(),
                 exchange.getRequestURI().toString(),
                 Map.copyOf(headers),
-                body));
+                new String(bytes, StandardCharsets.UTF_8),
+                bytes));
         Reply r = reply.get();
         if (r.delay().isZero()) {
             answer(exchange, r);
