@@ -5,6 +5,7 @@ import dev.egress.discovery.Announcement;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
+import dev.egress.discovery.auth.PresentedToken;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.problem.Problem;
 import dev.egress.discovery.problem.ProblemType;
@@ -123,14 +124,15 @@ public final class BorderClients implements AutoCloseable {
     private final ConcurrentHashMap<Key, Client> clients = new ConcurrentHashMap<>();
     private final DispatchProperties properties;
     private final JsonMapper json;
-    private final String authorization;
+    private final PresentedToken internalToken;
     private final Optional<BorderTls> tls;
     private volatile Set<Key> live = Set.of();
 
-    BorderClients(DispatchProperties properties, JsonMapper json, String internalToken, Optional<BorderTls> tls) {
+    BorderClients(
+            DispatchProperties properties, JsonMapper json, PresentedToken internalToken, Optional<BorderTls> tls) {
         this.properties = properties;
         this.json = json;
-        this.authorization = "Bearer " + internalToken;
+        this.internalToken = internalToken;
         this.tls = tls;
     }
 
@@ -291,9 +293,13 @@ public final class BorderClients implements AutoCloseable {
                                         : new HttpProtocol[] {HttpProtocol.H2C})
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)
                         Math.min(Integer.MAX_VALUE, properties.connectTimeout().toMillis()))
-                .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, authorization)
-                        .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
-                        .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_JSON));
+                .headers(h -> h.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+                        .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_JSON))
+                // Per request, not per pool: a rotated token file is presented on the pooled connections at once.
+                .headersWhen(h -> Mono.just(internalToken
+                        .authorization()
+                        .map(value -> h.set(HttpHeaderNames.AUTHORIZATION, value))
+                        .orElse(h)));
         if (tls.isPresent()) {
             http = tls.get().secure(http, key.borderId(), properties.borderHttp2());
         }
