@@ -124,7 +124,7 @@ public final class BorderClients implements AutoCloseable {
     private final ConcurrentHashMap<Key, Client> clients = new ConcurrentHashMap<>();
     private final DispatchProperties properties;
     private final JsonMapper json;
-    private final PresentedToken internalToken;
+    private final PresentedToken token;
     private final Optional<BorderTls> tls;
     private volatile Set<Key> live = Set.of();
 
@@ -132,7 +132,7 @@ public final class BorderClients implements AutoCloseable {
             DispatchProperties properties, JsonMapper json, PresentedToken internalToken, Optional<BorderTls> tls) {
         this.properties = properties;
         this.json = json;
-        this.internalToken = internalToken;
+        this.token = internalToken;
         this.tls = tls;
     }
 
@@ -295,10 +295,9 @@ public final class BorderClients implements AutoCloseable {
                         Math.min(Integer.MAX_VALUE, properties.connectTimeout().toMillis()))
                 .headers(h -> h.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
                         .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_JSON))
-                // Per request, not per pool: a rotated token file is presented on the pooled connections at once.
-                .headersWhen(h -> Mono.just(internalToken
-                        .authorization()
-                        .map(value -> h.set(HttpHeaderNames.AUTHORIZATION, value))
+                // Per request, not per pool: a rotated token file is presented on pooled connections at once.
+                .headersWhen(h -> Mono.just(token.authorization()
+                        .map(t -> h.set(HttpHeaderNames.AUTHORIZATION, t))
                         .orElse(h)));
         if (tls.isPresent()) {
             http = tls.get().secure(http, key.borderId(), properties.borderHttp2());
