@@ -6,7 +6,9 @@ import dev.egress.discovery.auth.BearerTokens;
 import dev.egress.discovery.auth.CanonicalPath;
 import dev.egress.discovery.auth.TokenSource;
 import dev.egress.discovery.problem.TargetContact;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
@@ -15,8 +17,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Bearer authentication for every endpoint except the probes and Prometheus: {@code /internal/**}
- * takes the internal token (App), everything else the operator token. Tokens are compared in constant
- * time by {@link BearerTokens}.
+ * takes the internal tokens (the list App's presented token must be in), everything else the operator
+ * token. Tokens are compared in constant time by {@link BearerTokens}; token files are re-read when they
+ * change, and an emptied one refuses everything (see {@link TokenSource}).
  *
  * <p>Authorisation follows the route WebFlux will match, not a raw prefix. Routing reads the decoded
  * path segments with {@code ;} parameters stripped, so a raw-prefix check let the operator token through
@@ -39,23 +42,34 @@ class BearerTokenFilter extends BearerFilterSupport {
 
     private final TokenSource internalTokens;
     private final TokenSource operatorTokens;
-    private final boolean insecureLocal;
+    /** insecure-local with no internal token configured at all: no authentication on {@code /internal}. */
+    private final boolean internalOpen;
+    /** insecure-local with no operator token configured at all. */
+    private final boolean operatorOpen;
 
-    BearerTokenFilter(SecurityProperties security) {
+    BearerTokenFilter(SecurityProperties security, ObjectProvider<MeterRegistry> meters) {
         super(new BearerAnswers("missing or wrong bearer token", TargetContact.NONE));
         this.internalTokens = security.internalTokens();
         this.operatorTokens = security.operatorTokens();
-        this.insecureLocal = security.insecureLocal();
+        // Open only when nothing is configured: an emptied (revoked) token file must never open a door.
+        this.internalOpen =
+                security.insecureLocal() && security.internalToken() == null && security.internalTokenFile() == null;
+        this.operatorOpen =
+                security.insecureLocal() && security.operatorToken() == null && security.operatorTokenFile() == null;
+        meters.ifAvailable(registry -> {
+            internalTokens.register(registry);
+            operatorTokens.register(registry);
+        });
     }
 
     @Override
     protected Mono<Void> authorise(
             ServerWebExchange exchange, WebFilterChain chain, String path, List<String> segments) {
         boolean internal = !segments.isEmpty() && "internal".equalsIgnoreCase(segments.get(0));
-        BearerTokens expected = internal ? internalTokens.current() : operatorTokens.current();
-        if (expected.isEmpty() && insecureLocal) {
+        if (internal ? internalOpen : operatorOpen) {
             return chain.filter(exchange);
         }
+        BearerTokens expected = internal ? internalTokens.current() : operatorTokens.current();
         if (expected.matches(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION))) {
             return chain.filter(exchange);
         }

@@ -9,11 +9,13 @@ import org.springframework.validation.annotation.Validated;
 /**
  * Bearer tokens ({@code egress.security.*}). The Border is not an open proxy: without an internal
  * token it refuses to start unless {@code insecure-local} is set explicitly. Each token may instead
- * come from a file (a mounted Secret), one token per line, re-read when it changes (see
- * {@link TokenSource}).
+ * come from a token file (a mounted Secret), one token per line, re-read when it changes; an emptied file
+ * refuses every call (see {@link TokenSource}). The internal tokens are the list the Border accepts, kept
+ * apart from the one token App presents, so a rollover lists old and new here first.
  *
  * @param internalToken     App's token for {@code POST /internal/v1/egress}
- * @param internalTokenFile file holding App's token(s), instead of {@code internalToken}
+ * @param internalTokenFile file with the internal tokens the Border accepts (old and new during a rollover),
+ *                          instead of {@code internalToken}
  * @param operatorToken     the token for {@code /ops/**} and non-probe actuator endpoints; when absent
  *                          those answer 401 (unless {@code insecure-local})
  * @param operatorTokenFile file holding the operator token(s), instead of {@code operatorToken}

@@ -1,8 +1,10 @@
 package dev.egress.border;
 
 import static dev.egress.discovery.testing.Exchanges.expectGet;
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
 import dev.egress.border.testing.InMemoryBorderRegistry;
 import dev.egress.border.testing.InMemoryRegistryConfiguration;
@@ -213,6 +215,38 @@ class StartupTest {
                     .atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> expectOpsIps(web, "operator-new", HttpStatus.OK));
             expectOpsIps(web, "operator-old", HttpStatus.UNAUTHORIZED);
+        }
+    }
+
+    @Test
+    void anEmptiedTokenFileRefusesEveryCallEvenInInsecureLocalMode(@TempDir Path dir) throws Exception {
+        Path operator = Files.writeString(dir.resolve("operator"), "operator-old\n");
+        try (ConfigurableApplicationContext border = run(
+                "--egress.border.ips=127.0.0.2",
+                "--egress.security.internal-token=" + Tokens.INTERNAL,
+                "--egress.security.operator-token-file=" + operator,
+                "--egress.security.insecure-local=true")) {
+            WebTestClient web = web(border);
+            expectOpsIps(web, "operator-old", HttpStatus.OK);
+
+            Files.writeString(operator, "# revoked\n");
+            Files.setLastModifiedTime(operator, FileTime.from(Instant.now().plusSeconds(10)));
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> expectOpsIps(web, "operator-old", HttpStatus.UNAUTHORIZED));
+            // insecure-local opens a door only when no token is configured, never when its file is emptied.
+            web.get().uri("/ops/v1/ips").exchange().expectStatus().isUnauthorized();
+            web.get()
+                    .uri("/actuator/prometheus")
+                    .exchange()
+                    .expectStatus()
+                    .isOk()
+                    .expectBody(String.class)
+                    .value(scrape -> assertThat(scrape.lines())
+                            .filteredOn(line -> line.startsWith("egress_security_token_file_revoked{"))
+                            .singleElement(as(STRING))
+                            .contains("file=\"" + operator + "\"", "property=\"egress.security.operator-token-file\"")
+                            .endsWith(" 1.0"));
         }
     }
 

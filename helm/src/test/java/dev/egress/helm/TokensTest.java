@@ -78,7 +78,9 @@ class TokensTest {
                             .named("Secret", TOKENS),
                     "data");
 
-            assertThat(decode(rotated.get("api-tokens"))).startsWith("new-api-token-00000000001,");
+            assertThat(decode(rotated.get("api-tokens")))
+                    .as("one token per line")
+                    .isEqualTo("new-api-token-00000000001\n" + generatedApiToken + "\n");
             assertThat(rotated.get("internal-token"))
                     .isEqualTo(
                             Manifests.<Map<String, String>>at(installed, "data").get("internal-token"));
@@ -100,9 +102,12 @@ class TokensTest {
         Map<String, Object> secret = ChartRendering.render().manifests().named("Secret", TOKENS);
         Map<String, String> data = at(secret, "data");
 
-        assertThat(data).containsOnlyKeys("api-tokens", "internal-token", "operator-token");
-        assertThat(decode(data.get("api-tokens"))).isEqualTo("test-api-token-0000000001");
+        assertThat(data).containsOnlyKeys("api-tokens", "internal-token", "accepted-internal-tokens", "operator-token");
+        assertThat(decode(data.get("api-tokens"))).isEqualTo("test-api-token-0000000001\n");
         assertThat(decode(data.get("internal-token"))).isEqualTo("test-internal-token-00001");
+        assertThat(decode(data.get("accepted-internal-tokens")))
+                .as("without a list, Borders accept the token App presents")
+                .isEqualTo("test-internal-token-00001\n");
         assertThat(decode(data.get("operator-token"))).isEqualTo("test-operator-token-00001");
         assertThat(Manifests.<Map<String, String>>at(secret, "metadata", "annotations"))
                 .containsEntry("helm.sh/resource-policy", "keep");
@@ -122,20 +127,20 @@ class TokensTest {
     }
 
     @Test
-    void bordersReadOnlyTheInternalAndOperatorTokensFromMountedFiles() {
+    void bordersReadOnlyTheAcceptedInternalTokensAndTheOperatorTokenFromMountedFiles() {
         Map<String, Object> border = ChartRendering.render()
                 .example("values-multus.yaml")
                 .manifests()
                 .border("border-a");
 
         assertThat(env(border))
-                .containsEntry("EGRESS_SECURITY_INTERNALTOKENFILE", "/etc/egress/tokens/internal-token")
+                .containsEntry("EGRESS_SECURITY_INTERNALTOKENFILE", "/etc/egress/tokens/accepted-internal-tokens")
                 .containsEntry("EGRESS_SECURITY_OPERATORTOKENFILE", "/etc/egress/tokens/operator-token")
                 .doesNotContainKeys(
                         "EGRESS_SECURITY_INTERNALTOKEN",
                         "EGRESS_SECURITY_OPERATORTOKEN",
                         "EGRESS_SECURITY_APITOKENSFILE");
-        assertTokensMounted(border, "egress-tokens", "internal-token", "operator-token");
+        assertTokensMounted(border, "egress-tokens", "accepted-internal-tokens", "operator-token");
     }
 
     @Test

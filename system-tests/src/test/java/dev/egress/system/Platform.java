@@ -188,8 +188,7 @@ final class Platform implements AutoCloseable {
                 "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
                 "--egress.registry.connection-string=" + connectionString(),
                 "--egress.registry.session-timeout=" + SESSION_TIMEOUT.toMillis() + "ms"));
-        args.addAll(layout.borderArgs());
-        return args;
+        return merged(args, layout.borderArgs());
     }
 
     private List<String> appArgs(int port, Path tenants) {
@@ -206,7 +205,26 @@ final class Platform implements AutoCloseable {
                 "--egress.routing.poll-interval=" + POLL_INTERVAL.toMillis() + "ms",
                 "--egress.registry.connection-string=" + connectionString(),
                 "--egress.registry.session-timeout=" + SESSION_TIMEOUT.toMillis() + "ms"));
-        args.addAll(layout.appArgs());
+        return merged(args, layout.appArgs());
+    }
+
+    /**
+     * The defaults with a layout's arguments after them; a layout argument replaces the default of the same
+     * property, and {@code --x-file=} replaces {@code --x=} (a token given as a file instead: both at once
+     * are refused by the services).
+     */
+    private static List<String> merged(List<String> defaults, List<String> overrides) {
+        Set<String> replaced = new TreeSet<>();
+        for (String override : overrides) {
+            String name = override.substring(0, Math.max(override.indexOf('='), 0));
+            replaced.add(name);
+            if (name.endsWith("-file")) {
+                replaced.add(name.substring(0, name.length() - "-file".length()));
+            }
+        }
+        List<String> args = new ArrayList<>(defaults);
+        args.removeIf(arg -> replaced.contains(arg.substring(0, Math.max(arg.indexOf('='), 0))));
+        args.addAll(overrides);
         return args;
     }
 

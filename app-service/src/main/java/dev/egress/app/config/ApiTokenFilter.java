@@ -4,10 +4,12 @@ import dev.egress.discovery.auth.BearerAnswers;
 import dev.egress.discovery.auth.BearerFilterSupport;
 import dev.egress.discovery.auth.BearerTokens;
 import dev.egress.discovery.auth.CanonicalPath;
+import dev.egress.discovery.auth.TokenDigest;
 import dev.egress.discovery.auth.TokenSource;
 import dev.egress.discovery.problem.Problem;
 import dev.egress.discovery.problem.ProblemType;
 import dev.egress.discovery.problem.TargetContact;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +22,10 @@ import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 /**
- * Bearer authentication of the App's doors. Tokens are compared in constant time by {@link BearerTokens};
- * the matched token is exposed to handlers only as an opaque scope ({@link #TOKEN_SCOPE_ATTRIBUTE}),
- * never as the secret itself.
+ * Bearer authentication of the App's doors. The presented token is hashed once ({@link TokenDigest}) and
+ * compared in constant time with every accepted digest by {@link BearerTokens}; the matched token is exposed
+ * to handlers only as its digest ({@link #TOKEN_SCOPE_ATTRIBUTE}), never as the secret itself, so a scope
+ * does not move when another token is removed from a list.
  * <ul>
  *   <li>open: the probes, {@code /actuator/prometheus}, the OpenAPI document and Swagger UI's assets, and
  *       GET/HEAD of the operator page's assets under {@code /ops/} (outside {@code /ops/v1});</li>
@@ -43,7 +46,7 @@ import reactor.core.publisher.Mono;
  */
 public final class ApiTokenFilter extends BearerFilterSupport {
 
-    /** Exchange attribute holding the caller's token scope (e.g. {@code token-0}), for idempotency keys. */
+    /** Exchange attribute holding the caller's token scope ({@code sha256:<hex>} of the token), for idempotency keys. */
     public static final String TOKEN_SCOPE_ATTRIBUTE = "egress.tokenScope";
     /** Exchange attribute holding the tenant a tenant-bound token may act for; absent for other tokens. */
     public static final String BOUND_TENANT_ATTRIBUTE = "egress.boundTenant";
@@ -65,7 +68,7 @@ public final class ApiTokenFilter extends BearerFilterSupport {
     private static final Pattern TENANT_EGRESS = Pattern.compile("/v1/tenants/[^/]+/egress");
     private final TokenSource apiTokens;
     private final TokenSource operatorTokens;
-    private final List<Map.Entry<String, BearerTokens>> tenantTokens;
+    private final List<Map.Entry<String, TokenSource>> tenantTokens;
 
     /**
      * Creates the filter.
@@ -76,49 +79,67 @@ public final class ApiTokenFilter extends BearerFilterSupport {
         super(new BearerAnswers("a valid bearer token is required", TargetContact.UNSTATED));
         this.apiTokens = security.apiTokenSource();
         this.operatorTokens = security.operatorTokenSource();
-        List<Map.Entry<String, BearerTokens>> tenants = new ArrayList<>();
-        security.tenantApiTokens().forEach((tenant, tokens) -> tenants.add(Map.entry(tenant, BearerTokens.of(tokens))));
-        this.tenantTokens = List.copyOf(tenants);
+        this.tenantTokens = List.copyOf(security.tenantTokenSources().entrySet());
+    }
+
+    /**
+     * Registers the revocation gauge of every token file this filter reads.
+     *
+     * @param meters the registry
+     */
+    void register(MeterRegistry meters) {
+        apiTokens.register(meters);
+        operatorTokens.register(meters);
+        tenantTokens.forEach(tenant -> tenant.getValue().register(meters));
     }
 
     @Override
     protected Mono<Void> authorise(
             ServerWebExchange exchange, WebFilterChain chain, String path, List<String> segments) {
-        String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
+        // Hashed once, whichever door and however many lists it is compared with.
+        TokenDigest presented =
+                TokenDigest.ofAuthorization(exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION));
         return switch (doorOf(exchange.getRequest().getMethod(), path, segments)) {
             case OPEN -> chain.filter(exchange);
             case OPERATOR ->
-                operatorTokens.current().matches(authorization)
+                operatorTokens.current().matches(presented)
                         ? chain.filter(exchange)
                         : answers().unauthorized(exchange.getResponse());
-            case API -> api(exchange, chain, path, authorization);
+            case API -> api(exchange, chain, path, presented);
         };
     }
 
-    private Mono<Void> api(ServerWebExchange exchange, WebFilterChain chain, String path, String authorization) {
-        // Tenant-bound tokens first: a token listed in a file and for a tenant gets the narrower scope.
-        for (Map.Entry<String, BearerTokens> tenant : tenantTokens) {
-            int scope = tenant.getValue().match(authorization);
-            if (scope >= 0) {
-                if (!tenantScoped(exchange.getRequest().getMethod(), path)) {
-                    return answers()
-                            .refuse(
-                                    exchange.getResponse(),
-                                    Problem.of(
-                                            ProblemType.TENANT_FORBIDDEN,
-                                            "this token may act only for tenant '%s', on its deliveries and its egress view"
-                                                    .formatted(tenant.getKey())));
-                }
-                exchange.getAttributes().put(BOUND_TENANT_ATTRIBUTE, tenant.getKey());
-                exchange.getAttributes().put(TOKEN_SCOPE_ATTRIBUTE, "tenant-token-" + tenant.getKey() + "-" + scope);
-                return chain.filter(exchange);
-            }
-        }
-        int scope = apiTokens.current().match(authorization);
-        if (scope < 0) {
+    private Mono<Void> api(ServerWebExchange exchange, WebFilterChain chain, String path, TokenDigest presented) {
+        if (presented == null) {
             return answers().unauthorized(exchange.getResponse());
         }
-        exchange.getAttributes().put(TOKEN_SCOPE_ATTRIBUTE, "token-" + scope);
+        // Tenant-bound tokens first: a token listed for every tenant and for one gets the narrower scope. Every
+        // list is compared (no early exit), and a token two tenants' files both list is refused: fail closed.
+        List<String> bound = new ArrayList<>(1);
+        for (Map.Entry<String, TokenSource> tenant : tenantTokens) {
+            if (tenant.getValue().current().matches(presented)) {
+                bound.add(tenant.getKey());
+            }
+        }
+        boolean global = apiTokens.current().matches(presented);
+        if (bound.size() > 1 || bound.isEmpty() && !global) {
+            return answers().unauthorized(exchange.getResponse());
+        }
+        exchange.getAttributes().put(TOKEN_SCOPE_ATTRIBUTE, "sha256:" + presented.hex());
+        if (bound.isEmpty()) {
+            return chain.filter(exchange);
+        }
+        String tenant = bound.get(0);
+        if (!tenantScoped(exchange.getRequest().getMethod(), path)) {
+            return answers()
+                    .refuse(
+                            exchange.getResponse(),
+                            Problem.of(
+                                    ProblemType.TENANT_FORBIDDEN,
+                                    "this token may act only for tenant '%s', on its deliveries and its egress view"
+                                            .formatted(tenant)));
+        }
+        exchange.getAttributes().put(BOUND_TENANT_ATTRIBUTE, tenant);
         return chain.filter(exchange);
     }
 

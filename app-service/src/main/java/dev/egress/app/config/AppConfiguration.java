@@ -1,5 +1,6 @@
 package dev.egress.app.config;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,15 +19,18 @@ class AppConfiguration {
     }
 
     @Bean
-    ApiTokenFilter apiTokenFilter(SecurityProperties security) {
+    ApiTokenFilter apiTokenFilter(SecurityProperties security, MeterRegistry meters) {
         if (security.apiTokens().isEmpty()
                 && security.apiTokensFile().isEmpty()
-                && security.tenantApiTokens().isEmpty()) {
+                && security.tenantApiTokens().isEmpty()
+                && security.tenantApiTokenFiles().isEmpty()) {
             log.warn("egress.security.api-tokens is empty: every API call answers 401");
         }
         if (security.operatorToken().isEmpty() && security.operatorTokenFile().isEmpty()) {
             log.info("egress.security.operator-token is not set: the operator API /ops/v1/** answers 401");
         }
-        return new ApiTokenFilter(security);
+        ApiTokenFilter filter = new ApiTokenFilter(security);
+        filter.register(meters);
+        return filter;
     }
 }

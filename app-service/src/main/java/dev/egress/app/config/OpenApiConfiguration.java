@@ -46,8 +46,10 @@ class OpenApiConfiguration {
                                 new SecurityScheme()
                                         .type(SecurityScheme.Type.HTTP)
                                         .scheme("bearer")
-                                        .description("An API token from egress.security.api-tokens (any tenant) or "
-                                                + "egress.security.tenant-api-tokens.<tenantId> (that tenant only)"))
+                                        .description(
+                                                "An API token from egress.security.api-tokens(-file) (any tenant) or "
+                                                        + "egress.security.tenant-api-tokens.<tenantId> / tenant-api-token-files.<tenantId> "
+                                                        + "(that tenant only). Idempotency-Key is scoped per token and tenant."))
                         .addSchemas(PROBLEM, problemSchema()))
                 .addSecurityItem(new SecurityRequirement().addList(BEARER));
     }

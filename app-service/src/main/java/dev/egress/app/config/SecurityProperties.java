@@ -1,5 +1,6 @@
 package dev.egress.app.config;
 
+import dev.egress.discovery.auth.PresentedToken;
 import dev.egress.discovery.auth.TokenSource;
 import java.util.Collections;
 import java.util.HashMap;
@@ -12,18 +13,20 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * Secrets of the App. All are bearer tokens: {@link #toString()} never shows them. Each may come from a
- * file instead (a mounted Secret): the door tokens ({@code api-tokens-file}, {@code operator-token-file})
- * are re-read when the file changes; the token App presents to Borders ({@code internal-token-file}) is
- * read once at startup, so rotating it means a restart (Borders accept old and new side by side from
- * their own token file meanwhile).
+ * token file instead (a mounted Secret; one token per line, {@code #} comments, see {@link TokenSource}),
+ * read again when it changes, without a restart: the lists a door accepts ({@code api-tokens-file},
+ * {@code tenant-api-token-files.<tenantId>}, {@code operator-token-file}) and the one token App presents to
+ * Borders ({@code internal-token-file}, {@link PresentedToken}; the Borders accept a list of their own, so
+ * a rollover accepts old and new there first). An emptied file revokes what it held.
  *
  * @param apiTokens         tokens accepted on the public API for every tenant ({@code egress.security.api-tokens},
  *                          comma list); none configured means every API call answers 401
  * @param apiTokensFile     file with API tokens, one per line, instead of {@code apiTokens}
  * @param tenantApiTokens   tokens that may act only for one tenant ({@code egress.security.tenant-api-tokens.<tenantId>});
  *                          used for another tenant they answer 403 {@code tenant-forbidden}
+ * @param tenantApiTokenFiles token file per tenant instead ({@code egress.security.tenant-api-token-files.<tenantId>})
  * @param internalToken     token App presents to Borders ({@code egress.security.internal-token})
- * @param internalTokenFile file holding that token instead (read at startup)
+ * @param internalTokenFile file holding that one token instead, re-read when it changes
  * @param operatorToken     token for the operator API {@code /ops/v1/**} ({@code egress.security.operator-token});
  *                          none configured means it answers 401
  * @param operatorTokenFile file with operator tokens, one per line, instead of {@code operatorToken}
@@ -37,6 +40,7 @@ public record SecurityProperties(
         @DefaultValue List<String> apiTokens,
         @DefaultValue("") String apiTokensFile,
         @DefaultValue Map<String, List<String>> tenantApiTokens,
+        @DefaultValue Map<String, String> tenantApiTokenFiles,
         @DefaultValue("") String internalToken,
         @DefaultValue("") String internalTokenFile,
         @DefaultValue("") String operatorToken,
@@ -44,8 +48,8 @@ public record SecurityProperties(
         @DefaultValue("false") boolean insecureLocal) {
 
     /**
-     * Drops blank entries (a trailing comma must not create an empty, always-matching token), reads the
-     * internal token file, and refuses a token listed in two scopes.
+     * Drops blank entries (a trailing comma must not create an empty, always-matching token), and refuses a
+     * token listed in two scopes and a tenant given both tokens and a token file.
      */
     public SecurityProperties {
         apiTokens = clean(apiTokens);
@@ -58,14 +62,23 @@ public record SecurityProperties(
             }
         });
         tenantApiTokens = Collections.unmodifiableMap(tenants);
+        Map<String, String> files = new LinkedHashMap<>();
+        (tenantApiTokenFiles == null ? Map.<String, String>of() : tenantApiTokenFiles).forEach((tenant, file) -> {
+            if (file != null && !file.isBlank()) {
+                if (tenants.containsKey(tenant)) {
+                    throw new IllegalArgumentException(
+                            "egress.security.tenant-api-tokens.%s and egress.security.tenant-api-token-files.%s: set one of them, not both"
+                                    .formatted(tenant, tenant));
+                }
+                files.put(tenant, file.strip());
+            }
+        });
+        tenantApiTokenFiles = Collections.unmodifiableMap(files);
         internalToken = internalToken == null ? "" : internalToken.strip();
         internalTokenFile = internalTokenFile == null ? "" : internalTokenFile.strip();
-        if (!internalTokenFile.isEmpty()) {
-            if (!internalToken.isEmpty()) {
-                throw new IllegalArgumentException(
-                        "egress.security.internal-token and egress.security.internal-token-file: set one of them, not both");
-            }
-            internalToken = TokenSource.readSecret("egress.security.internal-token-file", internalTokenFile);
+        if (!internalTokenFile.isEmpty() && !internalToken.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "egress.security.internal-token and egress.security.internal-token-file: set one of them, not both");
         }
         operatorToken = operatorToken == null ? "" : operatorToken.strip();
         operatorTokenFile = operatorTokenFile == null ? "" : operatorTokenFile.strip();
@@ -109,6 +122,39 @@ public record SecurityProperties(
     }
 
     /**
+     * The tenant-bound tokens per tenant, from the properties or the token files, in configuration order.
+     *
+     * @return tenant id → its source
+     * @throws IllegalArgumentException if a file cannot be read
+     */
+    public Map<String, TokenSource> tenantTokenSources() {
+        Map<String, TokenSource> sources = new LinkedHashMap<>();
+        tenantApiTokens.forEach((tenant, tokens) -> sources.put(tenant, TokenSource.fixed(tokens)));
+        tenantApiTokenFiles.forEach((tenant, file) -> sources.put(
+                tenant,
+                TokenSource.of(
+                        "egress.security.tenant-api-tokens." + tenant,
+                        List.of(),
+                        "egress.security.tenant-api-token-files." + tenant,
+                        file)));
+        return Collections.unmodifiableMap(sources);
+    }
+
+    /**
+     * The token App presents to Borders, from the property or the file (re-read when it changes).
+     *
+     * @return the token; presents nothing when neither is set
+     * @throws IllegalArgumentException if the file cannot be read
+     */
+    public PresentedToken presentedInternalToken() {
+        return PresentedToken.of(
+                "egress.security.internal-token",
+                internalToken,
+                "egress.security.internal-token-file",
+                internalTokenFile);
+    }
+
+    /**
      * The operator tokens, from the property or the file.
      *
      * @return the source (may be empty)
@@ -124,15 +170,18 @@ public record SecurityProperties(
 
     @Override
     public String toString() {
-        return ("SecurityProperties{apiTokens=[%d redacted]%s, tenantApiTokens=%s, internalToken=%s, operatorToken=%s, "
-                        + "insecureLocal=%s}")
+        return ("SecurityProperties{apiTokens=[%d redacted]%s, tenantApiTokens=%s, tenantApiTokenFiles=%s, "
+                        + "internalToken=%s, operatorToken=%s, insecureLocal=%s}")
                 .formatted(
                         apiTokens.size(),
                         apiTokensFile.isEmpty() ? "" : " + file " + apiTokensFile,
                         tenantApiTokens.keySet().stream()
                                 .map(t -> t + "=[" + tenantApiTokens.get(t).size() + " redacted]")
                                 .toList(),
-                        internalToken.isEmpty() ? "<unset>" : "<redacted>",
+                        tenantApiTokenFiles,
+                        !internalToken.isEmpty()
+                                ? "<redacted>"
+                                : internalTokenFile.isEmpty() ? "<unset>" : "file " + internalTokenFile,
                         !operatorToken.isEmpty()
                                 ? "<redacted>"
                                 : operatorTokenFile.isEmpty() ? "<unset>" : "file " + operatorTokenFile,

@@ -5,6 +5,7 @@ import dev.egress.discovery.Announcement;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
+import dev.egress.discovery.auth.PresentedToken;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.problem.Problem;
 import dev.egress.discovery.problem.ProblemType;
@@ -123,15 +124,16 @@ public final class BorderClients implements AutoCloseable {
     private final ConcurrentHashMap<Key, Client> clients = new ConcurrentHashMap<>();
     private final DispatchProperties properties;
     private final JsonMapper json;
-    private final String authorization;
+    private final PresentedToken token;
     private final Optional<BorderTls> tls;
     private final int maxAnswerBytes;
     private volatile Set<Key> live = Set.of();
 
-    BorderClients(DispatchProperties properties, JsonMapper json, String internalToken, Optional<BorderTls> tls) {
+    BorderClients(
+            DispatchProperties properties, JsonMapper json, PresentedToken internalToken, Optional<BorderTls> tls) {
         this.properties = properties;
         this.json = json;
-        this.authorization = "Bearer " + internalToken;
+        this.token = internalToken;
         this.tls = tls;
         this.maxAnswerBytes = (int)
                 Math.min(Integer.MAX_VALUE, properties.maxBorderAnswerSize().toBytes());
@@ -294,9 +296,12 @@ public final class BorderClients implements AutoCloseable {
                                         : new HttpProtocol[] {HttpProtocol.H2C})
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)
                         Math.min(Integer.MAX_VALUE, properties.connectTimeout().toMillis()))
-                .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, authorization)
-                        .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
-                        .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_JSON));
+                .headers(h -> h.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+                        .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_JSON))
+                // Per request, not per pool: a rotated token file is presented on pooled connections at once.
+                .headersWhen(h -> Mono.just(token.authorization()
+                        .map(t -> h.set(HttpHeaderNames.AUTHORIZATION, t))
+                        .orElse(h)));
         if (tls.isPresent()) {
             http = tls.get().secure(http, key.borderId(), properties.borderHttp2());
         }

@@ -9,6 +9,7 @@ import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.RoutingProperties;
 import dev.egress.app.trust.AppTrust;
 import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.auth.PresentedToken;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,11 +29,14 @@ class DispatchConfiguration {
             SecurityProperties security,
             JsonMapper json,
             RoutingTable table,
-            AppTrust trust) {
-        if (security.internalToken().isEmpty()) {
+            AppTrust trust,
+            MeterRegistry meters) {
+        if (security.internalToken().isEmpty() && security.internalTokenFile().isEmpty()) {
             log.warn("egress.security.internal-token is not set: Borders will refuse App's calls");
         }
-        BorderClients clients = new BorderClients(properties, json, security.internalToken(), trust.borderTls());
+        PresentedToken internalToken = security.presentedInternalToken();
+        internalToken.register(meters);
+        BorderClients clients = new BorderClients(properties, json, internalToken, trust.borderTls());
         clients.retain(table.current());
         table.addListener(clients::retain);
         return clients;

@@ -20,7 +20,7 @@ import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
 
 /**
- * Remembers deliveries by {@code Idempotency-Key} (the caller scopes keys per API token and tenant), in
+ * Remembers deliveries by {@code Idempotency-Key} (the caller scopes keys per API token, by its digest, and tenant), in
  * memory, for a window, bounded in bytes. A repeat gets the first outcome without sending again; a
  * concurrent repeat waits for the first. Once started, a delivery runs to completion even if its client
  * goes away, so its outcome is there for the retry.

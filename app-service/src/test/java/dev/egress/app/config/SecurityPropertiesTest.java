@@ -3,6 +3,7 @@ package dev.egress.app.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.egress.discovery.auth.TokenSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -70,7 +71,35 @@ class SecurityPropertiesTest {
         assertThat(security.apiTokenSource().current().matches("Bearer api-2")).isTrue();
         assertThat(security.operatorTokenSource().current().matches("Bearer op-1"))
                 .isTrue();
-        assertThat(security.internalToken()).isEqualTo("internal-1");
+        assertThat(security.presentedInternalToken().authorization()).contains("Bearer internal-1");
+    }
+
+    @Test
+    void readsTenantBoundTokensFromAFilePerTenant() throws Exception {
+        Path acme = Files.writeString(dir.resolve("acme"), "# acme's tokens\nacme-1\nacme-2\n");
+        SecurityProperties security = bind(Map.of(
+                "egress.security.tenant-api-token-files.acme",
+                " " + acme + " ",
+                "egress.security.tenant-api-tokens.globex",
+                "g1"));
+        Map<String, TokenSource> sources = security.tenantTokenSources();
+        assertThat(sources).containsOnlyKeys("globex", "acme");
+        assertThat(sources.get("acme").current().matches("Bearer acme-2")).isTrue();
+        assertThat(sources.get("globex").current().matches("Bearer g1")).isTrue();
+        assertThat(security.toString()).contains("acme=" + acme).doesNotContain("acme-1");
+    }
+
+    @Test
+    void refusesATenantGivenBothTokensAndATokenFile() throws Exception {
+        Path acme = Files.writeString(dir.resolve("acme"), "acme-1\n");
+        assertThatThrownBy(() -> bind(Map.of(
+                        "egress.security.tenant-api-token-files.acme",
+                        acme.toString(),
+                        "egress.security.tenant-api-tokens.acme",
+                        "s3cret")))
+                .hasStackTraceContaining(
+                        "egress.security.tenant-api-tokens.acme and egress.security.tenant-api-token-files.acme")
+                .satisfies(e -> assertThat(stackOf(e)).doesNotContain("s3cret"));
     }
 
     @Test
@@ -82,10 +111,9 @@ class SecurityPropertiesTest {
                         "egress.security.internal-token-file",
                         internal.toString())))
                 .hasStackTraceContaining("egress.security.internal-token and egress.security.internal-token-file");
-        assertThatThrownBy(() -> bind(Map.of(
-                        "egress.security.internal-token-file",
-                        dir.resolve("missing").toString())))
-                .hasStackTraceContaining("egress.security.internal-token-file");
+        SecurityProperties missing = bind(Map.of(
+                "egress.security.internal-token-file", dir.resolve("missing").toString()));
+        assertThatThrownBy(missing::presentedInternalToken).hasMessageContaining("egress.security.internal-token-file");
         SecurityProperties both =
                 bind(Map.of("egress.security.api-tokens", "x", "egress.security.api-tokens-file", internal.toString()));
         assertThatThrownBy(both::apiTokenSource).hasMessageContaining("egress.security.api-tokens-file");
@@ -104,6 +132,11 @@ class SecurityPropertiesTest {
                 "egress.security.internal-token-file",
                 internal.toString()));
         assertThat(security.toString()).doesNotContain("s3cret").contains("acme=[1 redacted]");
+        assertThat(security.presentedInternalToken().toString()).doesNotContain("s3cret");
+        assertThat(bind(Map.of("egress.security.internal-token", "s3cret-inline"))
+                        .toString())
+                .doesNotContain("s3cret")
+                .contains("internalToken=<redacted>");
     }
 
     private static String stackOf(Throwable e) {

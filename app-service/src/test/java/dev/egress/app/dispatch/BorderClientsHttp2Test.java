@@ -9,6 +9,7 @@ import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
+import dev.egress.discovery.auth.PresentedToken;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -82,7 +83,11 @@ class BorderClientsHttp2Test {
     private BorderClients clients(Map<String, String> properties) {
         DispatchProperties dispatch = new Binder(new MapConfigurationPropertySource(properties))
                 .bindOrCreate("egress.dispatch", DispatchProperties.class);
-        BorderClients clients = new BorderClients(dispatch, JsonMapper.builder().build(), "token", Optional.empty());
+        BorderClients clients = new BorderClients(
+                dispatch,
+                JsonMapper.builder().build(),
+                PresentedToken.of("t", "token", "t-file", ""),
+                Optional.empty());
         clients.retain(RoutingSnapshot.fromAnnouncements(
                 List.of(Announcement.initial(
                         BorderId.of("border-a"),

@@ -1,24 +1,22 @@
 package dev.egress.discovery.auth;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
 import java.util.List;
 
 /**
- * The bearer tokens one endpoint accepts, held only as SHA-256 digests. Matching compares digests with
- * {@link MessageDigest#isEqual} against every token without an early exit, so neither a token's content,
- * its length, nor which token matched leaks through timing. Shared by App and Border so both doors check
+ * The bearer tokens one endpoint accepts, held only as SHA-256 digests ({@link TokenDigest}). A check
+ * hashes the presented token once and compares that digest with every accepted one in constant time,
+ * without an early exit, so neither a token's content, its length, nor which token matched leaks through
+ * timing, and a door with several lists still hashes once. Shared by App and Border so both doors check
  * tokens the same way.
  */
 public final class BearerTokens {
 
-    private static final String PREFIX = "Bearer ";
+    private static final BearerTokens NONE = new BearerTokens(List.of());
 
-    private final List<byte[]> digests;
+    private final List<TokenDigest> digests;
 
-    private BearerTokens(List<byte[]> digests) {
+    private BearerTokens(List<TokenDigest> digests) {
         this.digests = digests;
     }
 
@@ -31,8 +29,18 @@ public final class BearerTokens {
     public static BearerTokens of(Collection<String> tokens) {
         return new BearerTokens(tokens.stream()
                 .filter(t -> t != null && !t.isBlank())
-                .map(BearerTokens::sha256)
+                .map(String::strip)
+                .map(TokenDigest::of)
                 .toList());
+    }
+
+    /**
+     * Accepts nothing: what a revoked token file yields.
+     *
+     * @return the empty matcher
+     */
+    public static BearerTokens none() {
+        return NONE;
     }
 
     /**
@@ -54,43 +62,31 @@ public final class BearerTokens {
     }
 
     /**
-     * Which configured token an {@code Authorization} header carries.
+     * Whether a presented token, already hashed, is one of these. Compares with every digest.
      *
-     * @param authorizationHeader the header value, may be null
-     * @return the token's index in configuration order, or -1 if none matches
+     * @param presented the presented token's digest, may be null (no token presented)
+     * @return true on a match
      */
-    public int match(String authorizationHeader) {
-        if (authorizationHeader == null
-                || authorizationHeader.length() <= PREFIX.length()
-                || !authorizationHeader.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
-            return -1;
+    public boolean matches(TokenDigest presented) {
+        if (presented == null) {
+            return false;
         }
-        byte[] presented = sha256(authorizationHeader.substring(PREFIX.length()).strip());
-        int found = -1;
-        for (int i = 0; i < digests.size(); i++) {
-            if (MessageDigest.isEqual(digests.get(i), presented) && found < 0) {
-                found = i;
-            }
+        boolean found = false;
+        for (TokenDigest accepted : digests) {
+            // No short-circuit: every digest is compared whatever matched before.
+            found |= accepted.sameAs(presented);
         }
         return found;
     }
 
     /**
-     * Whether an {@code Authorization} header carries any configured token.
+     * Whether an {@code Authorization} header carries any configured token (a door with one list).
      *
      * @param authorizationHeader the header value, may be null
      * @return true on a match
      */
     public boolean matches(String authorizationHeader) {
-        return match(authorizationHeader) >= 0;
-    }
-
-    private static byte[] sha256(String token) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JVM", e);
-        }
+        return matches(TokenDigest.ofAuthorization(authorizationHeader));
     }
 
     @Override

@@ -1,48 +1,30 @@
 package dev.egress.discovery.auth;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The bearer tokens one door accepts, given in configuration or in a file (a mounted Secret). A file
- * holds one token per line (blank lines ignored, line ends trimmed) and is read again when its
- * modification time or size changes, checked at most once per {@link #RECHECK}: a rotated Secret
- * takes effect without a restart, and listing the old and the new token side by side lets both work
- * during a rollover. A file that cannot be read later keeps the last tokens read (logged, never the
- * content); at construction it must be readable and hold a token, so a typo stops the service.
+ * The bearer tokens one door accepts, given in configuration or in a token file (a mounted Secret, in
+ * the one format described by {@link TokenFile}: one token per line, {@code #} comments and blank lines
+ * ignored). A file is read again when it changes, so a rotated Secret takes effect without a restart and
+ * listing the old and the new token side by side lets both work during a rollover; an emptied, vanished
+ * or unreadable file revokes: nothing is accepted from it until it holds tokens again (ERROR once, gauge
+ * {@code egress.security.token.file.revoked}).
  */
 public final class TokenSource {
 
     /** How often a token file's metadata is checked at most. */
-    public static final Duration RECHECK = Duration.ofSeconds(1);
+    public static final Duration RECHECK = TokenFile.RECHECK;
 
-    private static final Logger log = LoggerFactory.getLogger(TokenSource.class);
+    private final BearerTokens fixed;
+    private final TokenFile<BearerTokens> file;
 
-    private final Path file;
-    private final String property;
-    private final LongSupplier nanos;
-    private final AtomicReference<Loaded> loaded;
-    private final AtomicLong nextCheck;
-
-    private record Loaded(BearerTokens tokens, FileTime modified, long size) {}
-
-    private TokenSource(Path file, String property, LongSupplier nanos, Loaded initial) {
+    private TokenSource(BearerTokens fixed, TokenFile<BearerTokens> file) {
+        this.fixed = fixed;
         this.file = file;
-        this.property = property;
-        this.nanos = nanos;
-        this.loaded = new AtomicReference<>(initial);
-        this.nextCheck = new AtomicLong(nanos.getAsLong() + RECHECK.toNanos());
     }
 
     /**
@@ -52,7 +34,7 @@ public final class TokenSource {
      * @return the source
      */
     public static TokenSource fixed(Collection<String> tokens) {
-        return new TokenSource(null, null, System::nanoTime, new Loaded(BearerTokens.of(tokens), null, 0));
+        return new TokenSource(BearerTokens.of(tokens), null);
     }
 
     /**
@@ -79,114 +61,57 @@ public final class TokenSource {
     }
 
     /**
-     * Tokens from a file, one per line.
+     * Tokens from a token file.
      *
      * @param file     the file
      * @param property the property that named it, for messages
      * @param nanos    the clock for re-checks (tests)
      * @return the source
-     * @throws IllegalArgumentException if the file cannot be read or holds no token
+     * @throws IllegalArgumentException if the file cannot be read
      */
     static TokenSource file(Path file, String property, LongSupplier nanos) {
-        Loaded first;
-        try {
-            first = read(file);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("%s: %s (expected: a readable file): %s".formatted(property, file, e));
-        }
-        if (first.tokens().isEmpty()) {
-            throw new IllegalArgumentException(
-                    "%s: %s holds no token (expected: one token per line)".formatted(property, file));
-        }
-        return new TokenSource(file, property, nanos, first);
-    }
-
-    /**
-     * Reads a file holding exactly one secret (e.g. the token App presents to Borders), trimmed of the
-     * trailing newline a Secret or an editor adds.
-     *
-     * @param property the property that named the file, for messages
-     * @param location the file
-     * @return the secret
-     * @throws IllegalArgumentException if the file cannot be read or is blank
-     */
-    public static String readSecret(String property, String location) {
-        Path path = Path.of(location.strip());
-        String content;
-        try {
-            content = Files.readString(path, StandardCharsets.UTF_8).strip();
-        } catch (IOException e) {
-            throw new IllegalArgumentException("%s: %s (expected: a readable file): %s".formatted(property, path, e));
-        }
-        if (content.isEmpty() || content.lines().count() != 1) {
-            throw new IllegalArgumentException("%s: %s (expected: one token on one line)".formatted(property, path));
-        }
-        return content;
+        return new TokenSource(
+                null,
+                new TokenFile<>(
+                        file,
+                        property,
+                        "every call with a token from it is refused",
+                        BearerTokens::of,
+                        BearerTokens.none(),
+                        nanos));
     }
 
     /**
      * The tokens accepted now; re-reads the file if it changed since the last check.
      *
-     * @return the tokens
+     * @return the tokens (none while the file is revoked)
      */
     public BearerTokens current() {
+        return file == null ? fixed : file.current();
+    }
+
+    /**
+     * Whether the tokens come from a file that is revoked now (emptied, vanished, unreadable).
+     *
+     * @return true while the file revokes every token; false for configured tokens
+     */
+    public boolean revoked() {
+        return file != null && file.revoked();
+    }
+
+    /**
+     * Registers the revocation gauge of the file, if the tokens come from one.
+     *
+     * @param meters the registry
+     */
+    public void register(MeterRegistry meters) {
         if (file != null) {
-            long now = nanos.getAsLong();
-            long due = nextCheck.get();
-            if (now - due >= 0 && nextCheck.compareAndSet(due, now + RECHECK.toNanos())) {
-                refresh();
-            }
+            file.register(meters);
         }
-        return loaded.get().tokens();
-    }
-
-    private void refresh() {
-        Loaded last = loaded.get();
-        try {
-            FileTime modified = Files.getLastModifiedTime(file);
-            long size = Files.size(file);
-            if (modified.equals(last.modified()) && size == last.size()) {
-                return;
-            }
-            Loaded fresh = read(file);
-            if (fresh.tokens().isEmpty()) {
-                log.warn(
-                        "{}: {} holds no token now; keeping the {} token(s) read before",
-                        property,
-                        file,
-                        last.tokens().size());
-                return;
-            }
-            loaded.set(fresh);
-            log.info(
-                    "{}: re-read {}; {} token(s) accepted",
-                    property,
-                    file,
-                    fresh.tokens().size());
-        } catch (IOException | RuntimeException e) {
-            log.warn(
-                    "{}: cannot read {}: {}; keeping the {} token(s) read before",
-                    property,
-                    file,
-                    e.getClass().getSimpleName(),
-                    last.tokens().size());
-        }
-    }
-
-    private static Loaded read(Path file) throws IOException {
-        FileTime modified = Files.getLastModifiedTime(file);
-        long size = Files.size(file);
-        // Blank lines need no filter here: BearerTokens ignores blank entries.
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8).stream()
-                .map(String::strip)
-                .toList();
-        return new Loaded(BearerTokens.of(lines), modified, size);
     }
 
     @Override
     public String toString() {
-        return file == null
-                ? "TokenSource[" + loaded.get().tokens().size() + " configured]"
-                : "TokenSource[file " + file + "]";
+        return file == null ? "TokenSource[" + fixed.size() + " configured]" : "TokenSource[" + file + "]";
     }
 }

@@ -11,46 +11,60 @@ class BearerTokensTest {
     private final BearerTokens tokens = BearerTokens.of(List.of("first-token", "second-token"));
 
     @Test
-    void matchesEachConfiguredTokenByItsIndex() {
-        assertThat(tokens.match("Bearer first-token")).isZero();
-        assertThat(tokens.match("Bearer second-token")).isEqualTo(1);
-        assertThat(tokens.match("bearer second-token  "))
+    void matchesEachConfiguredToken() {
+        assertThat(tokens.matches("Bearer first-token")).isTrue();
+        assertThat(tokens.matches("Bearer second-token")).isTrue();
+        assertThat(tokens.matches("bearer second-token  "))
                 .as("scheme is case-insensitive, whitespace stripped")
-                .isEqualTo(1);
+                .isTrue();
     }
 
     @Test
     void rejectsMissingWrongAndMalformedHeaders() {
-        assertThat(tokens.match(null)).isEqualTo(-1);
-        assertThat(tokens.match("")).isEqualTo(-1);
-        assertThat(tokens.match("Bearer ")).isEqualTo(-1);
-        assertThat(tokens.match("Bearer first-token-but-longer")).isEqualTo(-1);
-        assertThat(tokens.match("Basic first-token")).isEqualTo(-1);
-        assertThat(tokens.match("first-token")).isEqualTo(-1);
+        assertThat(tokens.matches((String) null)).isFalse();
+        assertThat(tokens.matches("")).isFalse();
+        assertThat(tokens.matches("Bearer ")).isFalse();
+        assertThat(tokens.matches("Bearer first-token-but-longer")).isFalse();
+        assertThat(tokens.matches("Basic first-token")).isFalse();
+        assertThat(tokens.matches("first-token")).isFalse();
+        assertThat(tokens.matches("Bearerfirst-token")).isFalse();
         assertThat(tokens.matches("Bearer third-token")).isFalse();
+        assertThat(tokens.matches((TokenDigest) null)).isFalse();
     }
 
     @Test
     void blankOrMissingTokensAreNeverAccepted() {
         BearerTokens none = BearerTokens.of(Arrays.asList(null, "", "  "));
         assertThat(none.isEmpty()).isTrue();
+        assertThat(none.size()).isZero();
         assertThat(none.matches("Bearer ")).isFalse();
         assertThat(none.matches("Bearer   ")).isFalse();
+        assertThat(BearerTokens.none().isEmpty()).isTrue();
     }
 
     @Test
-    void acceptsEveryConfiguredTokenIncludingTheFirst() {
+    void acceptsEveryConfiguredTokenIncludingTheFirstAndTheLast() {
         assertThat(tokens.isEmpty()).isFalse();
-        assertThat(tokens.matches("Bearer first-token")).isTrue();
-        assertThat(tokens.matches("Bearer second-token")).isTrue();
+        assertThat(tokens.size()).isEqualTo(2);
+        assertThat(tokens.matches(TokenDigest.of("first-token"))).isTrue();
+        assertThat(tokens.matches(TokenDigest.of("second-token"))).isTrue();
+        assertThat(BearerTokens.of(List.of("only")).matches(TokenDigest.of("only")))
+                .isTrue();
     }
 
     @Test
-    void aTokenConfiguredTwiceMatchesItsFirstPosition() {
-        BearerTokens repeated = BearerTokens.of(List.of("old", "new", "old"));
+    void onePresentedDigestIsCheckedAgainstSeveralListsWithoutHashingAgain() {
+        TokenDigest presented = TokenDigest.ofAuthorization("Bearer second-token");
+        BearerTokens other = BearerTokens.of(List.of("other"));
 
-        assertThat(repeated.match("Bearer old")).isZero();
-        assertThat(repeated.match("Bearer new")).isEqualTo(1);
+        assertThat(other.matches(presented)).isFalse();
+        assertThat(tokens.matches(presented)).isTrue();
+    }
+
+    @Test
+    void configuredTokensAreTrimmedOfSurroundingWhitespace() {
+        assertThat(BearerTokens.of(List.of("  padded \n")).matches("Bearer padded"))
+                .isTrue();
     }
 
     @Test

@@ -1,8 +1,12 @@
 package dev.egress.discovery.auth;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -18,8 +22,8 @@ class TokenSourceTest {
     Path dir;
 
     @Test
-    void readsOneTokenPerLineTrimmedOfLineEnds() throws Exception {
-        Path file = Files.writeString(dir.resolve("tokens"), "first\r\n\n  second  \n");
+    void readsOneTokenPerLineTrimmedWithoutBlankAndCommentLines() throws Exception {
+        Path file = Files.writeString(dir.resolve("tokens"), "# api tokens\nfirst\r\n\n  second  \n");
         BearerTokens tokens =
                 TokenSource.of("p", List.of(), "p-file", file.toString()).current();
         assertThat(tokens.size()).isEqualTo(2);
@@ -29,7 +33,7 @@ class TokenSourceTest {
     }
 
     @Test
-    void picksUpARotatedFileWithoutARestartAndKeepsTheLastTokensWhenItBreaks() throws Exception {
+    void picksUpARotatedFileWithoutARestart() throws Exception {
         Path file = Files.writeString(dir.resolve("tokens"), "old\n");
         AtomicLong nanos = new AtomicLong();
         TokenSource source = TokenSource.file(file, "p-file", nanos::get);
@@ -43,43 +47,124 @@ class TokenSourceTest {
         nanos.addAndGet(TokenSource.RECHECK.toNanos());
         assertThat(source.current().matches("Bearer new")).isTrue();
         assertThat(source.current().matches("Bearer old")).isTrue();
-
-        Files.delete(file);
-        nanos.addAndGet(TokenSource.RECHECK.toNanos());
-        assertThat(source.current().matches("Bearer new"))
-                .as("kept after the file vanished")
-                .isTrue();
-
-        Files.writeString(file, "\n");
-        nanos.addAndGet(TokenSource.RECHECK.toNanos());
-        assertThat(source.current().matches("Bearer new"))
-                .as("kept when the file holds no token")
-                .isTrue();
+        assertThat(source.revoked()).isFalse();
     }
 
     @Test
-    void refusesAMissingOrEmptyFileAndATokenGivenTwiceNamingTheProperty() throws Exception {
+    void anEmptiedFileRevokesEveryTokenUntilItHoldsTokensAgain() throws Exception {
+        Path file = Files.writeString(dir.resolve("tokens"), "old\nnew\n");
+        AtomicLong nanos = new AtomicLong();
+        TokenSource source = TokenSource.file(file, "p-file", nanos::get);
+
+        Files.writeString(file, "# all revoked\n\n");
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
+        nanos.addAndGet(TokenSource.RECHECK.toNanos());
+        assertThat(source.current().matches("Bearer new"))
+                .as("revoked, fail closed")
+                .isFalse();
+        assertThat(source.current().matches("Bearer old")).isFalse();
+        assertThat(source.revoked()).isTrue();
+
+        Files.writeString(file, "newer\n");
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(10)));
+        nanos.addAndGet(TokenSource.RECHECK.toNanos());
+        assertThat(source.current().matches("Bearer newer")).isTrue();
+        assertThat(source.revoked()).isFalse();
+    }
+
+    @Test
+    void aFileThatVanishesOrCannotBeReadLaterRevokes() throws Exception {
+        Path file = Files.writeString(dir.resolve("tokens"), "token\n");
+        AtomicLong nanos = new AtomicLong();
+        TokenSource source = TokenSource.file(file, "p-file", nanos::get);
+
+        Files.delete(file);
+        nanos.addAndGet(TokenSource.RECHECK.toNanos());
+        assertThat(source.current().matches("Bearer token"))
+                .as("vanished: fail closed")
+                .isFalse();
+        assertThat(source.revoked()).isTrue();
+
+        Files.createDirectory(file); // exists, but is no readable file
+        nanos.addAndGet(TokenSource.RECHECK.toNanos());
+        assertThat(source.current().matches("Bearer token")).isFalse();
+        assertThat(source.revoked()).isTrue();
+
+        Files.delete(file);
+        Files.writeString(file, "token\n");
+        nanos.addAndGet(TokenSource.RECHECK.toNanos());
+        assertThat(source.current().matches("Bearer token")).isTrue();
+        assertThat(source.revoked()).isFalse();
+    }
+
+    @Test
+    void aFileEmptyAtStartStartsRevokedInsteadOfStoppingTheService() throws Exception {
+        Path empty = Files.writeString(dir.resolve("empty"), "# revoked\n");
+        TokenSource source = TokenSource.of("t", List.of(), "egress.x-file", empty.toString());
+        assertThat(source.revoked()).isTrue();
+        assertThat(source.current().isEmpty()).isTrue();
+        assertThat(TokenSource.fixed(List.of()).revoked())
+                .as("nothing configured is not a revocation")
+                .isFalse();
+    }
+
+    @Test
+    void revocationIsLoggedOnceAtErrorNamingTheFileNeverAToken() throws Exception {
+        Path file = Files.writeString(dir.resolve("tokens"), "s3cret-one\n");
+        AtomicLong nanos = new AtomicLong();
+        TokenSource source = TokenSource.file(file, "egress.x-file", nanos::get);
+        try (LogCapture logs = LogCapture.of(TokenFile.class)) {
+            Files.writeString(file, "\n");
+            Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
+            nanos.addAndGet(TokenSource.RECHECK.toNanos());
+            source.current();
+            Files.writeString(file, "\n\n");
+            Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(10)));
+            nanos.addAndGet(TokenSource.RECHECK.toNanos());
+            source.current();
+            Files.writeString(file, "s3cret-two\n");
+            Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(15)));
+            nanos.addAndGet(TokenSource.RECHECK.toNanos());
+            source.current();
+
+            assertThat(logs.errors())
+                    .singleElement(as(STRING))
+                    .contains("egress.x-file", file.toString(), "holds no token", "revoked");
+            assertThat(logs.all()).hasSize(2).noneMatch(line -> line.contains("s3cret"));
+        }
+    }
+
+    @Test
+    void theRevocationGaugeNamesTheFileAndReChecksOnEveryScrape() throws Exception {
+        Path file = Files.writeString(dir.resolve("tokens"), "token\n");
+        AtomicLong nanos = new AtomicLong();
+        TokenSource source = TokenSource.file(file, "egress.x-file", nanos::get);
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        source.register(meters);
+        TokenSource.fixed(List.of("inline")).register(meters);
+        Gauge gauge = meters.get("egress.security.token.file.revoked")
+                .tag("property", "egress.x-file")
+                .tag("file", file.toString())
+                .gauge();
+        assertThat(meters.getMeters())
+                .as("configured tokens have no file to watch")
+                .hasSize(1);
+        assertThat(gauge.value()).isZero();
+
+        Files.writeString(file, "");
+        nanos.addAndGet(TokenSource.RECHECK.toNanos());
+        assertThat(gauge.value()).isEqualTo(1.0);
+    }
+
+    @Test
+    void refusesAMissingFileAndATokenGivenTwiceNamingTheProperty() throws Exception {
         assertThatThrownBy(() -> TokenSource.of(
                         "t", List.of(), "egress.x-file", dir.resolve("missing").toString()))
                 .hasMessageContaining("egress.x-file")
                 .hasMessageContaining("missing");
-        Path empty = Files.writeString(dir.resolve("empty"), "\n");
-        assertThatThrownBy(() -> TokenSource.of("t", List.of(), "egress.x-file", empty.toString()))
-                .hasMessageContaining("egress.x-file")
-                .hasMessageContaining("no token");
         Path file = Files.writeString(dir.resolve("t"), "a\n");
         assertThatThrownBy(() -> TokenSource.of("egress.x", List.of("b"), "egress.x-file", file.toString()))
                 .hasMessageContaining("egress.x and egress.x-file");
-    }
-
-    @Test
-    void readsASingleSecretTrimmedOfItsTrailingNewline() throws Exception {
-        Path file = Files.writeString(dir.resolve("secret"), "s3cret\n");
-        assertThat(TokenSource.readSecret("p", file.toString())).isEqualTo("s3cret");
-        Path two = Files.writeString(dir.resolve("two"), "a\nb\n");
-        assertThatThrownBy(() -> TokenSource.readSecret("egress.p", two.toString()))
-                .hasMessageContaining("egress.p")
-                .hasMessageNotContaining("a\nb");
     }
 
     @Test
@@ -88,6 +173,7 @@ class TokenSourceTest {
         assertThat(TokenSource.of("p", List.of(), "p-file", file.toString()).toString())
                 .doesNotContain("s3cret");
         assertThat(TokenSource.fixed(List.of("s3cret")).toString()).doesNotContain("s3cret");
+        assertThat(TokenSource.fixed(List.of("s3cret")).current().toString()).doesNotContain("s3cret");
     }
 
     @Test
