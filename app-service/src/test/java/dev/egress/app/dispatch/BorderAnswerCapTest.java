@@ -9,6 +9,7 @@ import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
+import dev.egress.discovery.auth.PresentedToken;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -82,8 +83,12 @@ class BorderAnswerCapTest {
         DispatchProperties dispatch = new Binder(new MapConfigurationPropertySource(properties))
                 .bindOrCreate("egress.dispatch", DispatchProperties.class);
         URI endpoint = URI.create("http://127.0.0.1:" + border.port());
-        try (BorderClients clients =
-                new BorderClients(dispatch, JsonMapper.builder().build(), "token", Optional.empty())) {
+        try (BorderClients clients = new BorderClients(
+                dispatch,
+                JsonMapper.builder().build(),
+                PresentedToken.of(
+                        "egress.security.internal-token", "token", "egress.security.internal-token-file", null),
+                Optional.empty())) {
             clients.retain(RoutingSnapshot.fromAnnouncements(
                     List.of(Announcement.initial(
                             BorderId.of("border-a"),
