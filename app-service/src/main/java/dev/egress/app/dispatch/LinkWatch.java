@@ -6,19 +6,21 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 /**
- * Whether the link to one Border is in doubt: some connection to it has sent a PING that is not answered
- * yet ({@link LinkLiveness}). A new attempt waits until the doubt is settled instead of writing its request
- * into a connection that may be dead: once written there, a request may or may not have arrived, and it can
- * never be retried elsewhere; held back, it is either sent on a link that just answered or, when the
- * connection was closed as silent, certainly not sent. Healthy links answer a PING within a round trip, so
- * the wait is that short; a silent one ends it at {@code egress.dispatch.ping-timeout}.
+ * Whether the link to one Border can take a new call, as its connections' PINGs tell ({@link LinkLiveness}).
+ * A connection is <em>in doubt</em> while a PING waits for its answer, and <em>silent</em> once none came in
+ * time. A new call waits while some connection is in doubt instead of being written into one that may be
+ * dead: once written there, a request may or may not arrive and can never be retried elsewhere; held back,
+ * it is either sent on a link that just answered or, when the link went silent, certainly not sent. A
+ * healthy link answers within a round trip, so the wait is that short; a silent one ends it at
+ * {@code egress.dispatch.ping-timeout}. While a connection is silent, new calls are not sent at all.
  *
- * <p>One episode of doubt spans from the first unanswered PING to the moment no connection of the Border
- * has one; it ends silent when any of them was closed for want of an answer.
+ * <p>One episode of doubt spans from the first unanswered PING to the moment no connection is in doubt; it
+ * ends silent when any of them went silent.
  */
 final class LinkWatch {
 
     private final Set<Object> inDoubt = new HashSet<>(2);
+    private final Set<Object> silent = new HashSet<>(2);
     private Sinks.One<Boolean> episode;
     private boolean silentInEpisode;
 
@@ -35,25 +37,47 @@ final class LinkWatch {
     }
 
     /**
-     * A connection's PING was answered (it read something), or the connection ended.
+     * A connection's PING went unanswered: no new call goes to this Border until it reads again or ends.
      *
      * @param connection the connection
-     * @param silent     true when it was closed because nothing answered
      */
-    void settle(Object connection, boolean silent) {
-        Sinks.One<Boolean> ended = null;
-        boolean alive = false;
+    void silent(Object connection) {
+        Sinks.One<Boolean> ended;
         synchronized (this) {
-            if (!inDoubt.remove(connection)) {
-                return;
-            }
-            silentInEpisode |= silent;
-            if (inDoubt.isEmpty()) {
-                ended = episode;
-                alive = !silentInEpisode;
-                episode = null;
-            }
+            silent.add(connection);
+            silentInEpisode = true;
+            ended = leaveDoubt(connection);
         }
+        emit(ended, false);
+    }
+
+    /**
+     * A connection read something (its peer is alive), or it ended.
+     *
+     * @param connection the connection
+     */
+    void settle(Object connection) {
+        Sinks.One<Boolean> ended;
+        boolean alive;
+        synchronized (this) {
+            silent.remove(connection);
+            alive = !silentInEpisode;
+            ended = leaveDoubt(connection);
+        }
+        emit(ended, alive);
+    }
+
+    /** Under the lock: the episode that ends when this connection leaves doubt, if it was the last. */
+    private Sinks.One<Boolean> leaveDoubt(Object connection) {
+        if (!inDoubt.remove(connection) || !inDoubt.isEmpty()) {
+            return null;
+        }
+        Sinks.One<Boolean> ended = episode;
+        episode = null;
+        return ended;
+    }
+
+    private static void emit(Sinks.One<Boolean> ended, boolean alive) {
         if (ended != null) {
             // Outside the lock: waiters resume on this (event-loop) thread.
             ended.tryEmitValue(alive);
@@ -63,12 +87,15 @@ final class LinkWatch {
     /**
      * Waits for the current doubt, if any, to end.
      *
-     * @return true at once when nothing is in doubt or when the link answered; false when a connection was
-     *     closed as silent
+     * @return true when nothing is in doubt or the link answered; false while a connection is silent, or when
+     *     the doubt ended with one going silent
      */
     Mono<Boolean> settled() {
         Sinks.One<Boolean> current;
         synchronized (this) {
+            if (!silent.isEmpty()) {
+                return Mono.just(Boolean.FALSE);
+            }
             current = episode;
         }
         return current == null ? Mono.just(Boolean.TRUE) : current.asMono();
