@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -17,8 +18,10 @@ import java.util.concurrent.Executors;
 /**
  * The customer's webhook receiver in {@link NetworkTopology}'s {@code customer} namespace: a separate
  * process (the test JVM lives outside the namespace), listening dual-stack on the ports it is given and
- * appending one line per request to a file the test reads — {@code peer \t local-port \t path \t body} —
- * so the peer address is what the customer's socket saw after its firewall.
+ * appending one line per request to a file the test reads —
+ * {@code peer \t local-port \t path \t received-at-epoch-millis \t body} — so the peer address is what the
+ * customer's socket saw after its firewall, and the time tells a delivery that arrived after App had already
+ * answered its caller with a failure.
  *
  * <p>Usage: {@code java -cp <test classes> dev.egress.system.CustomerReceiver <record file> <port>...}.
  */
@@ -47,7 +50,8 @@ public final class CustomerReceiver {
                             .replace('\n', ' ')
                             .replace('\t', ' ');
                     String line = exchange.getRemoteAddress().getAddress().getHostAddress() + "\t" + port + "\t"
-                            + exchange.getRequestURI().getRawPath() + "\t" + body + "\n";
+                            + exchange.getRequestURI().getRawPath() + "\t" + System.currentTimeMillis() + "\t" + body
+                            + "\n";
                     synchronized (lock) {
                         Files.writeString(records, line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
                     }
@@ -69,10 +73,11 @@ public final class CustomerReceiver {
      *
      * @param peer      the source address the customer saw
      * @param localPort the receiver port it arrived on
-     * @param path      the request path
-     * @param body      the body (new lines flattened)
+     * @param path       the request path
+     * @param receivedAt when the receiver read it (same host clock as the test's)
+     * @param body       the body (new lines flattened)
      */
-    record Request(InetAddress peer, int localPort, String path, String body) {}
+    record Request(InetAddress peer, int localPort, String path, Instant receivedAt, String body) {}
 
     /**
      * Reads the records written so far; a line still being written is skipped.
@@ -90,11 +95,16 @@ public final class CustomerReceiver {
         List<Request> requests = new ArrayList<>();
         int start = 0;
         for (int end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
-            String[] f = text.substring(start, end).split("\t", 4);
-            if (f.length == 4) {
+            String[] f = text.substring(start, end).split("\t", 5);
+            if (f.length == 5) {
                 try {
                     // A literal: getByName parses it without any lookup.
-                    requests.add(new Request(InetAddress.getByName(f[0]), Integer.parseInt(f[1]), f[2], f[3]));
+                    requests.add(new Request(
+                            InetAddress.getByName(f[0]),
+                            Integer.parseInt(f[1]),
+                            f[2],
+                            Instant.ofEpochMilli(Long.parseLong(f[3])),
+                            f[4]));
                 } catch (IOException e) {
                     throw new IllegalStateException("bad record: " + f[0], e);
                 }

@@ -66,6 +66,10 @@ final class NetworkPlatform implements AutoCloseable {
     static final Duration SESSION_TIMEOUT = Duration.ofSeconds(3);
     static final Duration POLL_INTERVAL = Duration.ofMillis(500);
     static final Duration MAX_STALENESS = Duration.ofSeconds(6);
+    /** App's HTTP/2 liveness (its defaults, named here so the partition scenario can state its bound). */
+    static final Duration PING_INTERVAL = Duration.ofMillis(250);
+
+    static final Duration PING_TIMEOUT = Duration.ofMillis(750);
 
     final NetworkTopology net;
     final Http http = new Http();
@@ -236,6 +240,8 @@ final class NetworkPlatform implements AutoCloseable {
                 "--egress.dispatch.connect-timeout=1s",
                 "--egress.dispatch.attempt-timeout=8s",
                 "--egress.dispatch.overall-timeout=20s",
+                "--egress.dispatch.ping-interval=" + PING_INTERVAL.toMillis() + "ms",
+                "--egress.dispatch.ping-timeout=" + PING_TIMEOUT.toMillis() + "ms",
                 "--resilience4j.circuitbreaker.configs.default.wait-duration-in-open-state=3s",
                 "--egress.registry.connection-string=" + connectionString(),
                 "--egress.registry.session-timeout=" + SESSION_TIMEOUT.toMillis() + "ms");

@@ -6,6 +6,7 @@ import dev.egress.discovery.BorderId;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.auth.PresentedToken;
+import dev.egress.discovery.forward.ForwardDeadline;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.problem.Problem;
 import dev.egress.discovery.problem.ProblemType;
@@ -13,7 +14,6 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
-import java.net.ConnectException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.HashSet;
@@ -25,7 +25,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -46,6 +45,9 @@ import tools.jackson.databind.json.JsonMapper;
  * an attempt that sent nothing. Calls travel over HTTP/2 by default (h2 negotiated by ALPN on the TLS link,
  * h2c with prior knowledge in insecure-local mode): a delivery waiting for a slow target then holds one
  * stream, not a whole connection, so thousands wait on a few connections (docs/configuration/limits.md).
+ * On HTTP/2 every connection is probed with PINGs ({@link LinkLiveness}) and a silent one is closed; while a
+ * PING waits for its answer, new calls to that Border wait too ({@link LinkWatch}), so they are not written
+ * into a connection that may be dead. Each call carries its attempt's deadline ({@link ForwardDeadline}).
  */
 public final class BorderClients implements AutoCloseable {
 
@@ -71,14 +73,20 @@ public final class BorderClients implements AutoCloseable {
         private final HttpClient http;
         private final ConnectionProvider provider;
         private final String egressUrl;
+        private final LinkWatch watch;
         private final AtomicInteger inFlight = new AtomicInteger();
         private final AtomicBoolean retired = new AtomicBoolean();
         private final AtomicBoolean closed = new AtomicBoolean();
 
-        Client(HttpClient http, ConnectionProvider provider, String egressUrl) {
+        Client(HttpClient http, ConnectionProvider provider, String egressUrl, LinkWatch watch) {
             this.http = http;
             this.provider = provider;
             this.egressUrl = egressUrl;
+            this.watch = watch;
+        }
+
+        LinkWatch watch() {
+            return watch;
         }
 
         HttpClient http() {
@@ -163,11 +171,12 @@ public final class BorderClients implements AutoCloseable {
     /**
      * Sends one forward request. Never fails: every failure is classified into the result.
      *
-     * @param route the route (Border and source IP)
-     * @param body  the serialised {@link dev.egress.discovery.forward.ForwardRequest}
+     * @param route    the route (Border and source IP)
+     * @param body     the serialised {@link dev.egress.discovery.forward.ForwardRequest}
+     * @param deadline the attempt's deadline, sent to the Border
      * @return the attempt's result
      */
-    Mono<AttemptResult> call(Route route, byte[] body) {
+    Mono<AttemptResult> call(Route route, byte[] body, ForwardDeadline deadline) {
         return Mono.defer(() -> {
             long start = System.nanoTime();
             Key key = new Key(route.endpoint(), route.borderId());
@@ -190,17 +199,36 @@ public final class BorderClients implements AutoCloseable {
                         AttemptResult.Kind.BORDER_LEFT, false, "Border " + route.borderId() + " left the snapshot", 0));
             }
             client.started();
-            return client.http()
-                    .post()
-                    .uri(client.egressUrl())
-                    .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
-                    .response((response, content) -> BorderAnswer.read(response, content, maxAnswerBytes)
-                            .map(bytes -> classify(response.status().code(), bytes, millisSince(start))))
-                    .next()
+            // The doubt ends by the PING timeout at the latest; the bound only guards against a lost signal.
+            return client.watch()
+                    .settled()
+                    .timeout(properties.pingTimeout().multipliedBy(2), Mono.just(Boolean.FALSE))
+                    .flatMap(alive -> alive ? send(client, body, deadline, start) : Mono.just(silent(start)))
                     .timeout(properties.attemptTimeout())
-                    .onErrorResume(e -> Mono.just(classify(e, millisSince(start))))
+                    .onErrorResume(e -> Mono.just(CallFailures.classify(e, millisSince(start))))
                     .doFinally(signal -> client.ended());
         });
+    }
+
+    private Mono<AttemptResult> send(Client client, byte[] body, ForwardDeadline deadline, long start) {
+        return client.http()
+                .headers(h -> h.set(ForwardDeadline.HEADER, deadline.headerValue()))
+                .post()
+                .uri(client.egressUrl())
+                .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
+                .response((response, content) -> BorderAnswer.read(response, content, maxAnswerBytes)
+                        .map(bytes -> classify(response.status().code(), bytes, millisSince(start))))
+                .next();
+    }
+
+    /** The call waited while a PING was in doubt, and the connection was closed as silent: nothing was sent. */
+    private AttemptResult silent(long start) {
+        return AttemptResult.failed(
+                AttemptResult.Kind.NOT_REACHED,
+                false,
+                "the link to the Border went silent (no answer to a PING within %d ms); nothing was sent"
+                        .formatted(properties.pingTimeout().toMillis()),
+                millisSince(start));
     }
 
     /**
@@ -237,7 +265,7 @@ public final class BorderClients implements AutoCloseable {
                             new byte[0],
                             e instanceof TimeoutException
                                     ? "no answer from the Border within " + timeout
-                                    : isConnectFailure(e)
+                                    : CallFailures.isConnectFailure(e)
                                             ? "cannot connect to the Border"
                                             : "exchange with the Border failed")));
         });
@@ -302,10 +330,18 @@ public final class BorderClients implements AutoCloseable {
                 .headersWhen(h -> Mono.just(token.authorization()
                         .map(t -> h.set(HttpHeaderNames.AUTHORIZATION, t))
                         .orElse(h)));
+        LinkWatch watch = new LinkWatch();
+        if (properties.borderHttp2()) {
+            long interval = properties.pingInterval().toNanos();
+            long timeout = properties.pingTimeout().toNanos();
+            String border = key.borderId().value();
+            http = http.doOnChannelInit((observer, channel, address) ->
+                    channel.pipeline().addFirst("egress.liveness", new LinkLiveness(interval, timeout, watch, border)));
+        }
         if (tls.isPresent()) {
             http = tls.get().secure(http, key.borderId(), properties.borderHttp2());
         }
-        return new Client(http, provider, base + EGRESS_PATH);
+        return new Client(http, provider, base + EGRESS_PATH, watch);
     }
 
     private AttemptResult classify(int status, byte[] bytes, long latencyMs) {
@@ -336,60 +372,6 @@ public final class BorderClients implements AutoCloseable {
         }
         return new AttemptResult(
                 AttemptResult.Kind.BORDER_PROBLEM, status, slug, contacted, reason, detail, null, latencyMs);
-    }
-
-    private static AttemptResult classify(Throwable error, long latencyMs) {
-        if (error instanceof BorderAnswer.TooLargeException) {
-            return AttemptResult.failed(AttemptResult.Kind.BORDER_ERROR, true, error.getMessage(), latencyMs);
-        }
-        if (error instanceof TimeoutException) {
-            return AttemptResult.failed(
-                    AttemptResult.Kind.ATTEMPT_TIMEOUT, true, "no answer from the Border in time", latencyMs);
-        }
-        SSLException tlsFailure = tlsFailure(error);
-        if (tlsFailure != null) {
-            // The handshake failed, so nothing (not even the token) was written: safe to try elsewhere.
-            return AttemptResult.failed(
-                    AttemptResult.Kind.BORDER_UNVERIFIED,
-                    false,
-                    "TLS handshake with the Border failed: " + tlsFailure.getMessage(),
-                    latencyMs);
-        }
-        if (isConnectFailure(error)) {
-            return AttemptResult.failed(
-                    AttemptResult.Kind.NOT_REACHED, false, "cannot connect to the Border", latencyMs);
-        }
-        return AttemptResult.failed(
-                AttemptResult.Kind.BORDER_ERROR, true, "exchange with the Border failed", latencyMs);
-    }
-
-    private static SSLException tlsFailure(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause()) {
-            if (t instanceof SSLException ssl) {
-                return ssl;
-            }
-            if (t.getCause() == t) {
-                break;
-            }
-        }
-        return null;
-    }
-
-    private static boolean isConnectFailure(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause()) {
-            // Netty's ConnectTimeoutException and AnnotatedConnectException both extend ConnectException.
-            if (t instanceof ConnectException) {
-                return true;
-            }
-            // Reactor Netty's (shaded) pool exceptions: no connection was obtained, nothing was written.
-            if (t.getClass().getSimpleName().startsWith("PoolAcquire")) {
-                return true;
-            }
-            if (t.getCause() == t) {
-                break;
-            }
-        }
-        return false;
     }
 
     private static String text(JsonNode node, String field) {

@@ -41,6 +41,15 @@ import org.springframework.validation.annotation.Validated;
  *                                another connection (up to {@code maxConnectionsPerBorder}), which spreads
  *                                them over the Border's event loops
  * @param connectionIdleTimeout   idle pooled connections to a Border are closed after this
+ * @param pingInterval            HTTP/2: a PING goes out on a connection to a Border from which nothing has
+ *                                been read for this long; new calls to that Border wait for its answer
+ * @param pingTimeout             HTTP/2: a connection that has read nothing this long after a PING is closed
+ *                                (abortively: what it had not delivered is dropped, never sent late), and the
+ *                                calls that waited go elsewhere as not sent; with {@code pingInterval}, the
+ *                                bound on how long a silent link goes unnoticed
+ * @param deadlineMargin          subtracted from the moment App gives up on an attempt to make the deadline it
+ *                                sends the Border, so that a Border clock behind App's by up to this much still
+ *                                refuses a late forward; below {@code attemptTimeout}
  * @param idempotency             the {@code Idempotency-Key} store
  * @param maxInFlight             deliveries in flight in this App at most (429 too-many-in-flight above); bounds
  *                                the memory held by requests and keeps a burst from queueing behind Borders
@@ -67,9 +76,32 @@ public record DispatchProperties(
         @DefaultValue("true") boolean borderHttp2,
         @DefaultValue("100") @Min(1) int maxStreamsPerConnection,
         @DefaultValue("30s") @NotNull Duration connectionIdleTimeout,
+        @DefaultValue("250ms") @NotNull Duration pingInterval,
+        @DefaultValue("750ms") @NotNull Duration pingTimeout,
+        @DefaultValue("250ms") @NotNull Duration deadlineMargin,
         @DefaultValue @NotNull @Valid Idempotency idempotency,
         @DefaultValue("4096") @Min(1) int maxInFlight,
         @DefaultValue("2048") @Min(1) int maxInFlightPerTenant) {
+
+    /** Checks the liveness and deadline settings against each other. */
+    public DispatchProperties {
+        positive("egress.dispatch.ping-interval", pingInterval);
+        positive("egress.dispatch.ping-timeout", pingTimeout);
+        if (deadlineMargin != null && deadlineMargin.isNegative()) {
+            throw new IllegalArgumentException(
+                    "egress.dispatch.deadline-margin: %s (expected: >= 0)".formatted(deadlineMargin));
+        }
+        if (deadlineMargin != null && attemptTimeout != null && deadlineMargin.compareTo(attemptTimeout) >= 0) {
+            throw new IllegalArgumentException("egress.dispatch.deadline-margin: %s (expected: < attempt-timeout %s)"
+                    .formatted(deadlineMargin, attemptTimeout));
+        }
+    }
+
+    private static void positive(String name, Duration value) {
+        if (value != null && (value.isNegative() || value.isZero())) {
+            throw new IllegalArgumentException("%s: %s (expected: > 0)".formatted(name, value));
+        }
+    }
 
     /**
      * The {@code Idempotency-Key} store: in memory per App instance, bounded in bytes.

@@ -12,6 +12,7 @@ import dev.egress.discovery.BorderId;
 import dev.egress.discovery.LogText;
 import dev.egress.discovery.RateLimitedLog;
 import dev.egress.discovery.Route;
+import dev.egress.discovery.forward.ForwardDeadline;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.problem.Problem;
@@ -47,12 +48,16 @@ final class Dispatcher {
         final DeliveryRequest request;
         final Resolution resolution;
         final long key;
+        /** When App gives up on the whole delivery, in epoch millis: no attempt's deadline goes past it. */
+        final long overallDeadlineMillis;
+
         final Set<BorderId> tried = new HashSet<>(4);
         final List<DeliveryResponse.Attempt> attempts = new ArrayList<>(2);
         int sent;
         AttemptResult last;
 
-        Delivery(DeliveryRequest request, Resolution resolution) {
+        Delivery(DeliveryRequest request, Resolution resolution, long overallDeadlineMillis) {
+            this.overallDeadlineMillis = overallDeadlineMillis;
             this.request = request;
             this.resolution = resolution;
             this.key = mix(request.tenantId().hashCode() * 31L + request.url().hashCode());
@@ -148,7 +153,10 @@ final class Dispatcher {
                 return Mono.error(e);
             }
             budget.onDelivery();
-            Delivery delivery = new Delivery(request, resolution);
+            Delivery delivery = new Delivery(
+                    request,
+                    resolution,
+                    System.currentTimeMillis() + properties.overallTimeout().toMillis());
             return next(delivery)
                     .timeout(properties.overallTimeout())
                     .onErrorMap(TimeoutException.class, e -> failure(delivery, problems.overallTimeout()))
@@ -197,7 +205,7 @@ final class Dispatcher {
                 delivery.request.body()));
         long start = System.nanoTime();
         traffic.started(route.ip(), route.borderId());
-        return clients.call(route, body)
+        return clients.call(route, body, deadline(delivery))
                 .map(result -> SourceIpCheck.verify(route, result, metrics))
                 .flatMap(result -> {
                     traffic.finished(route.ip(), route.borderId(), result.outcome(), result.borderFault());
@@ -220,6 +228,18 @@ final class Dispatcher {
                     metrics.retry();
                     return next(delivery);
                 });
+    }
+
+    /**
+     * The attempt's deadline for the Border: when App gives up on it (its attempt timeout, or the delivery's
+     * overall one if sooner), less the margin for clock skew. Epoch millis, read from the wall clock like the
+     * Border's check.
+     */
+    private ForwardDeadline deadline(Delivery delivery) {
+        long giveUp = Math.min(
+                System.currentTimeMillis() + properties.attemptTimeout().toMillis(), delivery.overallDeadlineMillis);
+        return new ForwardDeadline(
+                Math.max(0, giveUp - properties.deadlineMargin().toMillis()));
     }
 
     private void account(CircuitBreaker breaker, BorderId border, AttemptResult result, long nanos) {

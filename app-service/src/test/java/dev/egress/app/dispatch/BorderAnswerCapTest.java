@@ -10,6 +10,7 @@ import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.auth.PresentedToken;
+import dev.egress.discovery.forward.ForwardDeadline;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -97,7 +98,11 @@ class BorderAnswerCapTest {
                             Instant.now())),
                     Instant.now()));
             Route route = new Route(EgressIp.of("127.0.0.2"), BorderId.of("border-a"), endpoint, IpStatus.ACTIVE);
-            return clients.call(route, "{}".getBytes(StandardCharsets.UTF_8)).block();
+            return clients.call(
+                            route,
+                            "{}".getBytes(StandardCharsets.UTF_8),
+                            new ForwardDeadline(System.currentTimeMillis() + 60_000))
+                    .block();
         }
     }
 

@@ -10,6 +10,7 @@ import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.auth.PresentedToken;
+import dev.egress.discovery.forward.ForwardDeadline;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -102,6 +103,10 @@ class BorderClientsHttp2Test {
         return URI.create("http://127.0.0.1:" + border.port());
     }
 
+    private static ForwardDeadline later() {
+        return new ForwardDeadline(System.currentTimeMillis() + 60_000);
+    }
+
     private Route route() {
         return new Route(EgressIp.of("127.0.0.2"), BorderId.of("border-a"), endpoint(), IpStatus.ACTIVE);
     }
@@ -111,7 +116,7 @@ class BorderClientsHttp2Test {
         int calls = 300;
         try (BorderClients clients = clients(Map.of())) {
             var results = Flux.range(0, calls)
-                    .flatMap(i -> clients.call(route(), "{}".getBytes(StandardCharsets.UTF_8)), calls)
+                    .flatMap(i -> clients.call(route(), "{}".getBytes(StandardCharsets.UTF_8), later()), calls)
                     .collectList()
                     .toFuture();
 
@@ -134,7 +139,7 @@ class BorderClientsHttp2Test {
     void speaksHttp11WithOneConnectionPerCallWhenHttp2IsOff() {
         try (BorderClients clients = clients(Map.of("egress.dispatch.border-http2", "false"))) {
             var results = Flux.range(0, 3)
-                    .flatMap(i -> clients.call(route(), "{}".getBytes(StandardCharsets.UTF_8)))
+                    .flatMap(i -> clients.call(route(), "{}".getBytes(StandardCharsets.UTF_8), later()))
                     .collectList()
                     .toFuture();
             Awaitility.await()
@@ -151,15 +156,15 @@ class BorderClientsHttp2Test {
     @Test
     void aCallInFlightWhenItsBorderLeavesTheSnapshotStillGetsItsAnswer() {
         try (BorderClients clients = clients(Map.of())) {
-            var inFlight =
-                    clients.call(route(), "{}".getBytes(StandardCharsets.UTF_8)).toFuture();
+            var inFlight = clients.call(route(), "{}".getBytes(StandardCharsets.UTF_8), later())
+                    .toFuture();
             Awaitility.await()
                     .atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(held.get()).isEqualTo(1));
 
             // The Border drains and leaves the snapshot while the call waits for its (slow) target.
             clients.retain(RoutingSnapshot.fromAnnouncements(List.of(), Instant.now()));
-            assertThat(clients.call(route(), "{}".getBytes(StandardCharsets.UTF_8))
+            assertThat(clients.call(route(), "{}".getBytes(StandardCharsets.UTF_8), later())
                             .block()
                             .kind())
                     .as("no new call goes to a Border that left")

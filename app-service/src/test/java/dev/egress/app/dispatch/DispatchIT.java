@@ -105,6 +105,19 @@ class DispatchIT extends AppITSupport {
     }
 
     @Test
+    void sendsEachAttemptsDeadlineToTheBorderAsEpochMillisLessTheSkewMargin() {
+        BorderDouble a = border("a", "127.0.0.2", "127.0.0.3");
+        publish(a.announcement());
+        long before = System.currentTimeMillis();
+
+        deliver("acme", hook()).expectStatus().isOk().expectBody().returnResult();
+        long after = System.currentTimeMillis();
+
+        // attempt-timeout 40s (sooner than overall-timeout 60s) less deadline-margin 250ms, both defaults.
+        assertThat(Long.parseLong(a.lastDeadline())).isBetween(before + 39_750, after + 39_750);
+    }
+
+    @Test
     void answersWithTheTargetsResponseAndTheAttempts() {
         BorderDouble a = border("a", "127.0.0.2", "127.0.0.3");
         publish(a.announcement());

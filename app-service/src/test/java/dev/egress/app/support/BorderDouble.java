@@ -6,6 +6,7 @@ import dev.egress.discovery.Announcement;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.forward.ForwardDeadline;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.problem.Problem;
@@ -65,6 +66,7 @@ public final class BorderDouble implements AutoCloseable {
     private final AtomicReference<Failure> failure = new AtomicReference<>();
     private final AtomicReference<String> reportedSourceIp = new AtomicReference<>();
     private final AtomicInteger calls = new AtomicInteger();
+    private volatile String lastDeadline;
     private final AtomicInteger openConnections = new AtomicInteger();
     private final Map<EgressIp, AtomicInteger> inFlightPerIp = new ConcurrentHashMap<>();
     private volatile int limitPerIp = Integer.MAX_VALUE;
@@ -96,6 +98,7 @@ public final class BorderDouble implements AutoCloseable {
                 })
                 .route(routes -> routes.post("/internal/v1/egress", (request, response) -> {
                     calls.incrementAndGet();
+                    lastDeadline = request.requestHeaders().get(ForwardDeadline.HEADER);
                     if (!("Bearer " + token).equals(request.requestHeaders().get("Authorization"))) {
                         return problem(response, 401, ProblemType.UNAUTHORIZED.slug(), false);
                     }
@@ -255,6 +258,15 @@ public final class BorderDouble implements AutoCloseable {
      */
     public URI endpoint() {
         return URI.create("http://127.0.0.1:" + server.port());
+    }
+
+    /**
+     * The {@code Egress-Deadline} header of the last forward call, as received.
+     *
+     * @return the header's value, or null when none came
+     */
+    public String lastDeadline() {
+        return lastDeadline;
     }
 
     /**

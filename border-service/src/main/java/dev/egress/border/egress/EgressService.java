@@ -11,6 +11,7 @@ import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.LogText;
 import dev.egress.discovery.RateLimitedLog;
+import dev.egress.discovery.forward.ForwardDeadline;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.problem.ProblemType;
@@ -21,6 +22,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.timeout.ReadTimeoutException;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -64,6 +66,7 @@ final class EgressService {
     private final int maxRequestBody;
     private final int maxResponseBody;
     private final Duration callTimeout;
+    private final Clock clock = Clock.systemUTC();
 
     EgressService(
             BoundClients clients,
@@ -88,17 +91,20 @@ final class EgressService {
     /**
      * Forwards one call.
      *
-     * @param request App's request
+     * @param request  App's request
+     * @param deadline the attempt's deadline, or null (an App that sends none): a forward that arrives at or
+     *                 after it is refused before anything else, and the call to the target ends by it
      * @return the target's answer, or an error signal carrying a {@link BorderException}
      */
-    Mono<ForwardResponse> forward(ForwardRequest request) {
+    Mono<ForwardResponse> forward(ForwardRequest request, ForwardDeadline deadline) {
         return Mono.defer(() -> {
+            Duration bound = timeLeft(deadline);
             EgressIp ip = hostedIp(request.sourceIp());
             Call call = admit(ip, request);
             // The call holds a slot from here: everything after admission runs inside holding(), which gives
             // the slot back however the call ends, including a throw while the call is built.
             return admission
-                    .holding(ip, () -> send(ip, call, request))
+                    .holding(ip, () -> send(ip, call, request, bound))
                     .onErrorMap(e -> !(e instanceof BorderException), EgressService::classify)
                     .doOnError(BorderException.class, e -> {
                         if (e instanceof TargetDeniedException denied) {
@@ -110,9 +116,9 @@ final class EgressService {
         });
     }
 
-    private Mono<ForwardResponse> send(EgressIp ip, Call call, ForwardRequest request) {
+    private Mono<ForwardResponse> send(EgressIp ip, Call call, ForwardRequest request, Duration bound) {
         long started = System.nanoTime();
-        return send(clients.client(ip), call).map(answer -> {
+        return send(clients.client(ip), call, bound).map(answer -> {
             Duration latency = Duration.ofNanos(System.nanoTime() - started);
             metrics.latency(ip.value(), latency);
             metrics.outcome(ip.value(), (answer.status / 100) + "xx");
@@ -128,6 +134,23 @@ final class EgressService {
                     answer.body.truncated(),
                     latency.toMillis());
         });
+    }
+
+    /**
+     * The time the call to the target may take: {@code call-timeout}, cut short by App's deadline. Checked
+     * first, before any other check, so that a late forward never holds a concurrency slot.
+     */
+    private Duration timeLeft(ForwardDeadline deadline) {
+        if (deadline == null) {
+            return callTimeout;
+        }
+        long left = deadline.millisLeft(clock.instant());
+        if (left <= 0) {
+            metrics.outcome(EgressMetrics.OTHER_IP, ProblemType.DEADLINE_EXCEEDED.slug());
+            throw new DeadlineExceededException(
+                    "the forward arrived %d ms after its deadline; App has given up on it".formatted(-left));
+        }
+        return left < callTimeout.toMillis() ? Duration.ofMillis(left) : callTimeout;
     }
 
     private EgressIp hostedIp(String sourceIp) {
@@ -184,7 +207,7 @@ final class EgressService {
         }
     }
 
-    private Mono<Answer> send(HttpClient client, Call call) {
+    private Mono<Answer> send(HttpClient client, Call call, Duration bound) {
         return client.headers(h -> {
                     call.headers.forEach(h::set);
                     if (call.sendsBody) {
@@ -205,11 +228,12 @@ final class EgressService {
                 // The connect and response timeouts bound silence, not duration: a target that trickles
                 // its answer would hold the call and its concurrency slot for ever. Cancelling closes the
                 // connection.
+                // App's deadline shortens the bound: past it nobody waits for the answer.
                 .timeout(
-                        callTimeout,
+                        bound,
                         Mono.error(() -> TargetFailureException.timeout(
                                 TargetFailureReason.RESPONSE_TIMEOUT,
-                                "no complete answer from the target within " + callTimeout,
+                                "no complete answer from the target within " + bound,
                                 true)));
     }
 

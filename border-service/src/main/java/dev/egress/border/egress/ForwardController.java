@@ -1,6 +1,8 @@
 package dev.egress.border.egress;
 
+import dev.egress.border.InvalidRequestException;
 import dev.egress.border.trust.ClientCertificates;
+import dev.egress.discovery.forward.ForwardDeadline;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import org.springframework.http.MediaType;
@@ -12,7 +14,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * App's forward call, {@code POST /internal/v1/egress}: Bearer internal token (checked by the filter)
- * and, with trust configured, an App client certificate (checked here, on the matched route).
+ * and, with trust configured, an App client certificate (checked here, on the matched route). The
+ * attempt's deadline travels in the {@value ForwardDeadline#HEADER} header (absent from an older App).
  */
 @RestController
 class ForwardController {
@@ -31,6 +34,12 @@ class ForwardController {
             produces = MediaType.APPLICATION_JSON_VALUE)
     Mono<ForwardResponse> forward(@RequestBody ForwardRequest request, ServerWebExchange exchange) {
         clients.requireApp(exchange);
-        return egress.forward(request);
+        ForwardDeadline deadline;
+        try {
+            deadline = ForwardDeadline.parse(exchange.getRequest().getHeaders().getFirst(ForwardDeadline.HEADER));
+        } catch (IllegalArgumentException e) {
+            return Mono.error(new InvalidRequestException(e.getMessage()));
+        }
+        return egress.forward(request, deadline);
     }
 }

@@ -68,6 +68,11 @@ public enum ProblemType {
     UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE),
     /** 503 (App): no live ACTIVE IP allowed for the tenant; sent with Retry-After. */
     NO_EGRESS_AVAILABLE(HttpStatus.SERVICE_UNAVAILABLE),
+    /**
+     * 503 (Border): App's forward arrived after the deadline it carried, so App has given up on it; the
+     * target was not contacted.
+     */
+    DEADLINE_EXCEEDED(HttpStatus.SERVICE_UNAVAILABLE),
     /** 504: the target did not answer in time. */
     TARGET_TIMEOUT(HttpStatus.GATEWAY_TIMEOUT),
     /** 504 (App): an operator's IP change was not seen applied within the bound. */
