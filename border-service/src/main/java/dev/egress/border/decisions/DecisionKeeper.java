@@ -17,6 +17,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -26,8 +29,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps this Border's operator decisions durable: an operator change is stored in the registry first and
  * announced only once stored (a failed store answers 503 and changes nothing), and at startup the stored
- * decisions are read, before the first announcement, and applied by {@link StartupDecisions}' rule. Changes
- * are serialised, so each stored record is the previous one plus one change, in the order they are announced.
+ * decisions are read, before the first announcement, and applied by {@link StartupDecisions}' rule. If that
+ * read fails (after retries for {@code egress.decisions.read-timeout}) every IP starts {@code DISABLED} and the
+ * read goes on in the background with backoff up to 30 s, until it succeeds (the stored decisions then apply)
+ * or an operator changes an IP (that record wins). A corrupt record is not retried: it stays fail-closed until
+ * an operator acts. Changes and late reads are serialised in one chain, so each stored record is the previous
+ * one plus one change, in the order they are announced.
  */
 public final class DecisionKeeper {
 
@@ -37,6 +44,8 @@ public final class DecisionKeeper {
 
     private static final Duration FIRST_RETRY = Duration.ofMillis(200);
     private static final Duration MAX_RETRY = Duration.ofSeconds(2);
+    private static final Duration RECOVERY_FIRST = Duration.ofSeconds(1);
+    private static final Duration RECOVERY_MAX = Duration.ofSeconds(30);
 
     /**
      * The decisions held and their state, swapped together.
@@ -55,6 +64,14 @@ public final class DecisionKeeper {
     private final Duration readTimeout;
     private final AtomicReference<Held> held;
     private CompletableFuture<?> tail = CompletableFuture.completedFuture(null); // guarded by this
+    /** Whether a failed start's read is still being retried (cleared by its success or an operator's change). */
+    private volatile boolean recovering;
+
+    private final ScheduledExecutorService recovery = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "border-decisions-read");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     /**
      * Creates the keeper; nothing is read before {@link #restore()}.
@@ -97,13 +114,26 @@ public final class DecisionKeeper {
      * @return the resulting state
      */
     public DecisionsState restore() {
-        StartupDecisions start = StartupDecisions.decide(borderId, configured, initial, readWithRetries(), codec);
+        StartupDecisions.Read read = readWithRetries();
+        StartupDecisions start = StartupDecisions.decide(borderId, configured, initial, read, codec);
+        // Fail closed now, but keep reading after a failed read: when the registry answers, what the operator
+        // decided applies without anyone having to set every IP of every Border again after an outage.
+        recovering = read instanceof StartupDecisions.ReadFailed;
+        apply(start);
+        if (recovering) {
+            scheduleRecovery(RECOVERY_FIRST);
+        }
+        return start.state();
+    }
+
+    private void apply(StartupDecisions start) {
         for (Map.Entry<EgressIp, IpStatus> entry : start.statuses().entrySet()) {
             if (registrar
                     .statusOf(entry.getKey())
                     .filter(entry.getValue()::equals)
                     .isEmpty()) {
-                registrar.setStatus(entry.getKey(), entry.getValue()); // before register(): local only
+                // Before register() this changes the local announcement only; afterwards it is announced.
+                registrar.setStatus(entry.getKey(), entry.getValue());
             }
         }
         held.set(new Held(start.decisions(), start.state()));
@@ -117,8 +147,9 @@ public final class DecisionKeeper {
             case FAIL_CLOSED ->
                 log.error(
                         "Operator decisions of {} cannot be read, so every IP starts DISABLED until an operator sets "
-                                + "it (PUT /ops/v1/ips/{{ip}}): {}",
+                                + "it (PUT /ops/v1/ips/<ip>){}: {}",
                         borderId,
+                        recovering ? " or a later read succeeds" : "",
                         start.state().reason());
             case RESTORED ->
                 log.info(
@@ -127,7 +158,49 @@ public final class DecisionKeeper {
                         start.decisions().statuses());
             default -> log.info("No operator decisions stored for {}; IPs start {}", borderId, initial);
         }
-        return start.state();
+    }
+
+    private void scheduleRecovery(Duration delay) {
+        try {
+            recovery.schedule(() -> recoverOnce(delay), delay.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closed) {
+            log.debug("Decision keeper closed; no further read of the decisions");
+        }
+    }
+
+    /** One more read after a failed start, in the change chain so that it never races an operator's change. */
+    private void recoverOnce(Duration delay) {
+        synchronized (this) {
+            tail = tail.handle((ignored, failure) -> null)
+                    .thenCompose(ignored -> store.read().handle((record, failure) -> {
+                        if (!recovering) {
+                            return null; // an operator decided meanwhile: that record is the truth now
+                        }
+                        if (failure != null) {
+                            Duration next = delay.multipliedBy(2).compareTo(RECOVERY_MAX) > 0
+                                    ? RECOVERY_MAX
+                                    : delay.multipliedBy(2);
+                            log.warn(
+                                    "Reading the operator decisions of {} still fails, next try in {}: {}",
+                                    borderId,
+                                    next,
+                                    String.valueOf(failure.getCause() != null ? failure.getCause() : failure));
+                            scheduleRecovery(next);
+                            return null;
+                        }
+                        recovering = false;
+                        StartupDecisions.Read read = record.<StartupDecisions.Read>map(StartupDecisions.Stored::new)
+                                .orElseGet(StartupDecisions.NothingStored::new);
+                        log.info("Read the operator decisions of {} after the failed start; applying them", borderId);
+                        apply(StartupDecisions.decide(borderId, configured, initial, read, codec));
+                        return null;
+                    }));
+        }
+    }
+
+    /** Stops the background read of a failed start. */
+    public void close() {
+        recovery.shutdownNow();
     }
 
     private StartupDecisions.Read readWithRetries() {
@@ -205,6 +278,7 @@ public final class DecisionKeeper {
                         throw new UnavailableException(
                                 "the decision could not be stored in the registry, so nothing changed: " + cause);
                     }
+                    recovering = false; // what the operator just stored wins over anything a late read finds
                     held.set(new Held(next, DecisionsState.of(DecisionsState.Kind.STORED)));
                     log.info(
                             "Stored the operator decision {}={} of {}; decisions {}",

@@ -13,7 +13,7 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class DecisionsConfiguration {
 
-    @Bean
+    @Bean(destroyMethod = "close")
     DecisionKeeper decisionKeeper(
             BorderRegistry registry,
             BorderProperties border,

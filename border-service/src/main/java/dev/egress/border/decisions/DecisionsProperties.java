@@ -10,13 +10,14 @@ import org.springframework.validation.annotation.Validated;
  * How the Border reads its stored operator decisions at startup ({@code egress.decisions.*}).
  *
  * @param readTimeout how long startup keeps retrying the read (with backoff) before it gives up and starts
- *                    every IP {@code DISABLED}; long enough to ride out a registry restart, short enough that
- *                    a Border does not hang in startup when the registry is gone
+ *                    every IP {@code DISABLED} (the read goes on in the background); long enough for a slow
+ *                    first connection to the registry, short enough that a Border does not hang in startup
+ *                    when the registry is gone
  */
 @Validated
 @ConfigurationProperties("egress.decisions")
 public record DecisionsProperties(
-        @DefaultValue("15s") @NotNull Duration readTimeout) {
+        @DefaultValue("30s") @NotNull Duration readTimeout) {
 
     /** Validates. */
     public DecisionsProperties {

@@ -1,6 +1,7 @@
 package dev.egress.border.decisions;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.egress.border.BorderApplication;
 import dev.egress.border.testing.InMemoryBorderRegistry;
@@ -92,6 +93,26 @@ class DecisionsAtStartupTest {
                             .startsWith("the read failed: ")
                             .contains("registry down (test)")
                             .contains("attempts in PT1S"));
+        }
+    }
+
+    @Test
+    void afterAFailedStartTheStoredDecisionsApplyOnceTheRegistryAnswers() {
+        InMemoryBorderRegistry registry = new InMemoryBorderRegistry();
+        registry.decisions().failReads(true);
+        registry.decisions()
+                .preset(bytes(
+                        "{\"version\":1,\"borderId\":\"border-start\",\"decisions\":{\"127.0.0.3\":\"DISABLED\"}}"));
+        try (ConfigurableApplicationContext border = start(registry, "--egress.decisions.read-timeout=1s")) {
+            assertThat(registry.held().statusOf(IP2)).contains(IpStatus.DISABLED);
+
+            registry.decisions().failReads(false);
+
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                assertThat(registry.held().statusOf(IP2)).contains(IpStatus.ACTIVE);
+                assertThat(registry.held().statusOf(IP3)).contains(IpStatus.DISABLED);
+            });
+            readiness(border).jsonPath("$.components.decisions.details.state").isEqualTo("RESTORED");
         }
     }
 
