@@ -50,6 +50,13 @@ class OperatorDecisionsIT {
 
     @Test
     void anIpDisabledThroughTheOperatorApiStaysDisabledAfterItsBorderRestartsAndNoWebhookLeavesFromIt() {
+        // On a loaded machine a Border's first registry read may fail and start it closed; it reads again.
+        await("every IP ACTIVE in App's view")
+                .atMost(Duration.ofSeconds(120))
+                .until(() -> "ACTIVE".equals(platform.statusSeenByApp(0, "127.0.0.2", "border-a"))
+                        && "ACTIVE".equals(platform.statusSeenByApp(0, IP, "border-a"))
+                        && "ACTIVE".equals(platform.statusSeenByApp(0, "127.0.0.4", "border-b"))
+                        && "ACTIVE".equals(platform.statusSeenByApp(0, "127.0.0.5", "border-b")));
         Http.Response put =
                 platform.http.put(platform.appUri(0, "/ops/v1/ips/" + IP), Platform.OPERATOR_TOKEN, disabled());
         assertThat(put.status()).as(put.text()).isEqualTo(200);
