@@ -30,6 +30,8 @@ public final class YdbBorderRegistry implements BorderRegistry {
     /** Completes the decision stores' SDK calls (its thread starts with the first one). */
     private final RegistryLoop decisionsLoop = new RegistryLoop("egress-registry-decisions");
 
+    private final List<YdbDecisionStore> decisionStores = new CopyOnWriteArrayList<>();
+
     private volatile boolean closed;
 
     private YdbBorderRegistry(
@@ -124,7 +126,10 @@ public final class YdbBorderRegistry implements BorderRegistry {
      */
     @Override
     public DecisionStore decisions(BorderId borderId) {
-        return new YdbDecisionStore(connection, decisionsLoop, Objects.requireNonNull(borderId, "borderId"));
+        YdbDecisionStore store =
+                new YdbDecisionStore(connection, decisionsLoop, Objects.requireNonNull(borderId, "borderId"));
+        decisionStores.add(store);
+        return store;
     }
 
     /** Releases every slot, stops every session, then closes the transport. */
@@ -134,6 +139,7 @@ public final class YdbBorderRegistry implements BorderRegistry {
         for (YdbRegistration registration : registrations) {
             registration.close();
         }
+        decisionStores.forEach(YdbDecisionStore::close);
         connection.close();
         decisionsLoop.close();
     }

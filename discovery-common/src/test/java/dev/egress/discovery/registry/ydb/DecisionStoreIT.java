@@ -2,6 +2,7 @@ package dev.egress.discovery.registry.ydb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.registry.DecisionStore;
@@ -73,6 +74,22 @@ class DecisionStoreIT {
                 .isInstanceOf(RegistryException.class)
                 .hasMessageContaining("decisions");
         assertThatThrownBy(() -> get(store.write(bytes("x")))).cause().isInstanceOf(RegistryException.class);
+    }
+
+    @Test
+    void aStoreWorksAgainAfterTheNodeRestarts() throws Exception {
+        DecisionStore store = fixture.border().decisions(BORDER_A);
+        get(store.write(bytes("before")));
+
+        fixture.stopNode();
+        fixture.startNode(); // empty: the session the store kept is gone with everything else
+
+        await().atMost(Duration.ofSeconds(60))
+                .ignoreExceptions() // the first reads after the restart may still find no node
+                .untilAsserted(() -> assertThat(get(store.read())).isEmpty());
+        get(store.write(bytes("after")));
+        assertThat(get(store.read()))
+                .hasValueSatisfying(data -> assertThat(data).isEqualTo(bytes("after")));
     }
 
     @Test
