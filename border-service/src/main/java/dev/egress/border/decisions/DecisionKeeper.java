@@ -46,6 +46,7 @@ public final class DecisionKeeper {
     private static final Duration MAX_RETRY = Duration.ofSeconds(2);
     private static final Duration RECOVERY_FIRST = Duration.ofSeconds(1);
     private static final Duration RECOVERY_MAX = Duration.ofSeconds(30);
+    private static final Duration RECOVERY_READ_WAIT = Duration.ofSeconds(3);
 
     /**
      * The decisions held and their state, swapped together.
@@ -172,29 +173,35 @@ public final class DecisionKeeper {
     private void recoverOnce(Duration delay) {
         synchronized (this) {
             tail = tail.handle((ignored, failure) -> null)
-                    .thenCompose(ignored -> store.read().handle((record, failure) -> {
-                        if (!recovering) {
-                            return null; // an operator decided meanwhile: that record is the truth now
-                        }
-                        if (failure != null) {
-                            Duration next = delay.multipliedBy(2).compareTo(RECOVERY_MAX) > 0
-                                    ? RECOVERY_MAX
-                                    : delay.multipliedBy(2);
-                            log.warn(
-                                    "Reading the operator decisions of {} still fails, next try in {}: {}",
-                                    borderId,
-                                    next,
-                                    String.valueOf(failure.getCause() != null ? failure.getCause() : failure));
-                            scheduleRecovery(next);
-                            return null;
-                        }
-                        recovering = false;
-                        StartupDecisions.Read read = record.<StartupDecisions.Read>map(StartupDecisions.Stored::new)
-                                .orElseGet(StartupDecisions.NothingStored::new);
-                        log.info("Read the operator decisions of {} after the failed start; applying them", borderId);
-                        apply(StartupDecisions.decide(borderId, configured, initial, read, codec));
-                        return null;
-                    }));
+                    // Bounded, so that an operator's change queued behind this read still meets its own deadline.
+                    .thenCompose(ignored -> store.read()
+                            .orTimeout(RECOVERY_READ_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+                            .handle((record, failure) -> {
+                                if (!recovering) {
+                                    return null; // an operator decided meanwhile: that record is the truth now
+                                }
+                                if (failure != null) {
+                                    Duration next = delay.multipliedBy(2).compareTo(RECOVERY_MAX) > 0
+                                            ? RECOVERY_MAX
+                                            : delay.multipliedBy(2);
+                                    log.warn(
+                                            "Reading the operator decisions of {} still fails, next try in {}: {}",
+                                            borderId,
+                                            next,
+                                            String.valueOf(failure.getCause() != null ? failure.getCause() : failure));
+                                    scheduleRecovery(next);
+                                    return null;
+                                }
+                                recovering = false;
+                                StartupDecisions.Read read = record.<StartupDecisions.Read>map(
+                                                StartupDecisions.Stored::new)
+                                        .orElseGet(StartupDecisions.NothingStored::new);
+                                log.info(
+                                        "Read the operator decisions of {} after the failed start; applying them",
+                                        borderId);
+                                apply(StartupDecisions.decide(borderId, configured, initial, read, codec));
+                                return null;
+                            }));
         }
     }
 
