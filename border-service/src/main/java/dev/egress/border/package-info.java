@@ -7,7 +7,8 @@
  * {@code ProblemAdvice} (the one mapping of typed exceptions to RFC 9457 problems).
  *
  * <p>Sub-packages by feature: {@code egress} (the forward endpoint, bound clients, limits, drain),
- * {@code ssrf} (the SSRF guard), {@code registration} (the publish side), {@code ops} (the operator API),
+ * {@code ssrf} (the SSRF guard), {@code registration} (the publish side), {@code decisions} (operator
+ * decisions stored in the registry, restored at startup), {@code ops} (the operator API),
  * {@code trust} (identity, signed announcements, client certificates), {@code server} (deadlines of the
  * listening port), {@code config} (properties and wiring). The request path is described in
  * docs/architecture.md ("The request path", "Egress at the Border").

@@ -1,5 +1,6 @@
 package dev.egress.border.egress;
 
+import dev.egress.border.decisions.DecisionKeeper;
 import dev.egress.border.registration.BorderProperties;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.discovery.IpStatus;
@@ -13,7 +14,8 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Registers the Border once it is listening, and on shutdown drains it in the order App needs:
+ * Registers the Border once it is listening (after restoring its stored operator decisions, so that the
+ * first announcement carries them), and on shutdown drains it in the order App needs:
  * announce every IP DRAINING (App stops choosing this Border), refuse new calls with 409, wait for
  * in-flight calls up to {@code egress.border.drain-timeout}, then release the slot. The highest phase
  * makes this start after the web server and stop before it (so in-flight answers can still be written).
@@ -25,14 +27,20 @@ final class BorderLifecycle implements SmartLifecycle {
     private static final Duration PUBLISH_WAIT = Duration.ofSeconds(3);
 
     private final BorderRegistrar registrar;
+    private final DecisionKeeper decisions;
     private final Admission admission;
     private final Duration drainTimeout;
     private final ApplicationEventPublisher events;
     private volatile boolean running;
 
     BorderLifecycle(
-            BorderRegistrar registrar, Admission admission, BorderProperties border, ApplicationEventPublisher events) {
+            BorderRegistrar registrar,
+            DecisionKeeper decisions,
+            Admission admission,
+            BorderProperties border,
+            ApplicationEventPublisher events) {
         this.registrar = registrar;
+        this.decisions = decisions;
         this.admission = admission;
         this.drainTimeout = border.drainTimeout();
         this.events = events;
@@ -40,6 +48,8 @@ final class BorderLifecycle implements SmartLifecycle {
 
     @Override
     public void start() {
+        // Read first: an IP an operator disabled must not be announced ACTIVE even for one generation.
+        decisions.restore();
         registrar.register();
         running = true;
     }

@@ -1,5 +1,6 @@
 package dev.egress.border.egress;
 
+import dev.egress.border.decisions.DecisionKeeper;
 import dev.egress.border.registration.BorderProperties;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.ssrf.SsrfGuard;
@@ -77,11 +78,12 @@ class EgressConfiguration {
     @Bean
     BorderLifecycle borderLifecycle(
             BorderRegistrar registrar,
+            DecisionKeeper decisions,
             Admission admission,
             BorderProperties border,
             ApplicationEventPublisher events,
             BoundClients boundFirst) {
         // boundFirst: registration must never start before every IP was found bindable.
-        return new BorderLifecycle(registrar, admission, border, events);
+        return new BorderLifecycle(registrar, decisions, admission, border, events);
     }
 }

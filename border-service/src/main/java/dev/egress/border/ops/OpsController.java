@@ -1,8 +1,10 @@
 package dev.egress.border.ops;
 
+import dev.egress.border.BorderException;
 import dev.egress.border.InvalidRequestException;
 import dev.egress.border.IpNotHostedException;
 import dev.egress.border.UnavailableException;
+import dev.egress.border.decisions.DecisionKeeper;
 import dev.egress.border.egress.InFlightCalls;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.trust.ClientCertificates;
@@ -22,8 +24,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Operator API (Bearer operator token): see and change the status of this Border's IPs. A change is
- * applied locally at once and then republished as a whole announcement; the answer comes when the
- * registry holds it. The same change is offered to App at {@code PUT /internal/v1/ips/{ip}} (Bearer
+ * stored in the registry first ({@link DecisionKeeper}: it survives a restart; if it cannot be stored the
+ * answer is 503 and nothing changes), then applied locally and republished as a whole announcement; the
+ * answer comes when the registry holds both. The same change is offered to App at {@code PUT /internal/v1/ips/{ip}} (Bearer
  * internal token and, on the trust chain, App's client certificate, like every forward), so operators can
  * steer the whole fleet from App over App's own link to the Borders.
  */
@@ -33,11 +36,14 @@ class OpsController {
     private static final Duration PUBLISH_WAIT = Duration.ofSeconds(10);
 
     private final BorderRegistrar registrar;
+    private final DecisionKeeper decisions;
     private final InFlightCalls calls;
     private final ClientCertificates clients;
 
-    OpsController(BorderRegistrar registrar, InFlightCalls calls, ClientCertificates clients) {
+    OpsController(
+            BorderRegistrar registrar, DecisionKeeper decisions, InFlightCalls calls, ClientCertificates clients) {
         this.registrar = registrar;
+        this.decisions = decisions;
         this.calls = calls;
         this.clients = clients;
     }
@@ -109,10 +115,11 @@ class OpsController {
         } catch (IllegalArgumentException e) {
             return Mono.error(new IpNotHostedException("ip '%s' is not hosted by this Border".formatted(ip)));
         }
-        return Mono.fromFuture(() -> registrar.setStatus(egressIp, status))
+        return Mono.fromFuture(() -> decisions.change(egressIp, status))
                 .timeout(PUBLISH_WAIT)
                 .onErrorMap(
-                        e -> !(e instanceof IpNotHostedException),
+                        // Not hosted (404) and not stored (503, nothing changed) say so themselves.
+                        e -> !(e instanceof BorderException),
                         e -> new UnavailableException(
                                 "applied locally, but the registry did not confirm the change: " + e))
                 .map(published -> view(registrar.current()));

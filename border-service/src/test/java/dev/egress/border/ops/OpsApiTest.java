@@ -8,6 +8,7 @@ import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -69,6 +70,50 @@ class OpsApiTest {
 
         put("127.0.0.8", "ACTIVE").expectStatus().isOk().expectBody().returnResult();
         assertThat(registry.held().statusOf(EgressIp.of("127.0.0.8"))).contains(IpStatus.ACTIVE);
+    }
+
+    @Test
+    void storesTheDecisionInTheRegistryBeforeAnnouncingIt() {
+        put("127.0.0.8", "DISABLED").expectStatus().isOk().expectBody().returnResult();
+
+        assertThat(new String(registry.decisions().stored(), StandardCharsets.UTF_8))
+                .contains("\"127.0.0.8\":\"DISABLED\"")
+                .contains("\"borderId\":\"border-ops\"");
+        put("127.0.0.8", "ACTIVE").expectStatus().isOk().expectBody().returnResult();
+        assertThat(new String(registry.decisions().stored(), StandardCharsets.UTF_8))
+                .contains("\"127.0.0.8\":\"ACTIVE\"");
+    }
+
+    @Test
+    void answers503AndChangesNothingWhenTheDecisionCannotBeStored() {
+        long generation = registry.held().generation();
+        byte[] before = registry.decisions().stored();
+        registry.decisions().failWrites(true);
+        try {
+            put("127.0.0.7", "DISABLED")
+                    .expectStatus()
+                    .isEqualTo(503)
+                    .expectHeader()
+                    .contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+                    .expectBody()
+                    .jsonPath("$.type")
+                    .isEqualTo("urn:egress:problem:unavailable")
+                    .jsonPath("$.detail")
+                    .value(detail -> assertThat((String) detail).contains("could not be stored"));
+        } finally {
+            registry.decisions().failWrites(false);
+        }
+
+        assertThat(registry.held().generation()).isEqualTo(generation);
+        assertThat(registry.held().statusOf(EgressIp.of("127.0.0.7"))).contains(IpStatus.ACTIVE);
+        assertThat(registry.decisions().stored()).isEqualTo(before);
+        web.get()
+                .uri("/ops/v1/ips")
+                .header("Authorization", "Bearer " + Tokens.OPERATOR)
+                .exchange()
+                .expectBody()
+                .jsonPath("$.ips[?(@.ip == '127.0.0.7')].status")
+                .isEqualTo("ACTIVE");
     }
 
     @Test

@@ -1,7 +1,9 @@
 package dev.egress.border.testing;
 
 import dev.egress.discovery.Announcement;
+import dev.egress.discovery.BorderId;
 import dev.egress.discovery.registry.BorderRegistry;
+import dev.egress.discovery.registry.DecisionStore;
 import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrationState;
 import java.time.Instant;
@@ -28,6 +30,7 @@ public final class InMemoryBorderRegistry implements BorderRegistry {
     private final List<Event> events = new CopyOnWriteArrayList<>();
     private volatile boolean holdSlot = true;
     private volatile InMemoryRegistration registration;
+    private final InMemoryDecisionStore decisions = new InMemoryDecisionStore();
 
     /** Makes the next registration stay REGISTERING (registry unreachable). */
     public void withholdSlot() {
@@ -71,6 +74,20 @@ public final class InMemoryBorderRegistry implements BorderRegistry {
             events.add(new Published(r.current));
         }
         return r;
+    }
+
+    /**
+     * The one decision store of this double (every Border id gets it: a test runs one Border).
+     *
+     * @return the store
+     */
+    public InMemoryDecisionStore decisions() {
+        return decisions;
+    }
+
+    @Override
+    public DecisionStore decisions(BorderId borderId) {
+        return decisions;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.egress.discovery.registry;
 
 import dev.egress.discovery.Announcement;
+import dev.egress.discovery.BorderId;
 
 /** Publish side of the registry, used by Borders. */
 public interface BorderRegistry extends AutoCloseable {
@@ -13,6 +14,15 @@ public interface BorderRegistry extends AutoCloseable {
      * @return the live registration
      */
     Registration register(Announcement initial);
+
+    /**
+     * The durable store of one Border's operator decisions, on the same registry. Unlike the slot it
+     * outlives the Border's session, so a restarted Border reads back what its operator decided.
+     *
+     * @param borderId the Border whose record it is
+     * @return the store (no I/O happens until it is used)
+     */
+    DecisionStore decisions(BorderId borderId);
 
     /** Closes every registration and the connection. */
     @Override

@@ -10,6 +10,7 @@ import dev.egress.discovery.AnnouncementWriter;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.BorderRegistry;
+import dev.egress.discovery.registry.DecisionStore;
 import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistryWatcher;
 import dev.egress.discovery.registry.ydb.YdbBorderRegistry;
@@ -93,6 +94,11 @@ class RegistryAutoConfigurationTest {
         BorderRegistry supplied = new BorderRegistry() {
             @Override
             public Registration register(Announcement initial) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public DecisionStore decisions(BorderId borderId) {
                 throw new UnsupportedOperationException();
             }
 

@@ -2,7 +2,9 @@ package dev.egress.discovery.registry.ydb;
 
 import dev.egress.discovery.Announcement;
 import dev.egress.discovery.AnnouncementWriter;
+import dev.egress.discovery.BorderId;
 import dev.egress.discovery.registry.BorderRegistry;
+import dev.egress.discovery.registry.DecisionStore;
 import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrySettings;
 import io.grpc.ClientInterceptor;
@@ -25,6 +27,11 @@ public final class YdbBorderRegistry implements BorderRegistry {
     private final AnnouncementWriter writer;
     private final Clock clock;
     private final List<YdbRegistration> registrations = new CopyOnWriteArrayList<>();
+    /** Completes the decision stores' SDK calls (its thread starts with the first one). */
+    private final RegistryLoop decisionsLoop = new RegistryLoop("egress-registry-decisions");
+
+    private final List<YdbDecisionStore> decisionStores = new CopyOnWriteArrayList<>();
+
     private volatile boolean closed;
 
     private YdbBorderRegistry(
@@ -111,6 +118,20 @@ public final class YdbBorderRegistry implements BorderRegistry {
         return registration;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The record is the data of the persistent semaphore {@code <semaphore>/decisions/<borderId>}, read
+     * and written over this registry's transport ({@link YdbDecisionStore}).
+     */
+    @Override
+    public DecisionStore decisions(BorderId borderId) {
+        YdbDecisionStore store =
+                new YdbDecisionStore(connection, decisionsLoop, Objects.requireNonNull(borderId, "borderId"));
+        decisionStores.add(store);
+        return store;
+    }
+
     /** Releases every slot, stops every session, then closes the transport. */
     @Override
     public void close() {
@@ -118,7 +139,9 @@ public final class YdbBorderRegistry implements BorderRegistry {
         for (YdbRegistration registration : registrations) {
             registration.close();
         }
+        decisionStores.forEach(YdbDecisionStore::close);
         connection.close();
+        decisionsLoop.close();
     }
 
     /**
@@ -131,5 +154,6 @@ public final class YdbBorderRegistry implements BorderRegistry {
             registration.abandon();
         }
         connection.abandon();
+        decisionsLoop.close();
     }
 }

@@ -1,0 +1,318 @@
+package dev.egress.border.decisions;
+
+import dev.egress.border.IpNotHostedException;
+import dev.egress.border.UnavailableException;
+import dev.egress.border.registration.BorderRegistrar;
+import dev.egress.discovery.Announcement;
+import dev.egress.discovery.BorderId;
+import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.registry.DecisionStore;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps this Border's operator decisions durable: an operator change is stored in the registry first and
+ * announced only once stored (a failed store answers 503 and changes nothing), and at startup the stored
+ * decisions are read, before the first announcement, and applied by {@link StartupDecisions}' rule. If that
+ * read fails (after retries for {@code egress.decisions.read-timeout}) every IP starts {@code DISABLED} and the
+ * read goes on in the background with backoff up to 30 s, until it succeeds (the stored decisions then apply)
+ * or an operator changes an IP (that record wins). A corrupt record is not retried: it stays fail-closed until
+ * an operator acts. Changes and late reads are serialised in one chain, so each stored record is the previous
+ * one plus one change, in the order they are announced.
+ */
+public final class DecisionKeeper {
+
+    private static final Logger log = LoggerFactory.getLogger(DecisionKeeper.class);
+    /** A store that does not answer in this time counts as failed; the operator API waits 10 s in all. */
+    static final Duration WRITE_WAIT = Duration.ofSeconds(5);
+
+    private static final Duration FIRST_RETRY = Duration.ofMillis(200);
+    private static final Duration MAX_RETRY = Duration.ofSeconds(2);
+    private static final Duration RECOVERY_FIRST = Duration.ofSeconds(1);
+    private static final Duration RECOVERY_MAX = Duration.ofSeconds(30);
+    private static final Duration RECOVERY_READ_WAIT = Duration.ofSeconds(3);
+
+    /**
+     * The decisions held and their state, swapped together.
+     *
+     * @param decisions what the registry holds (or, after a fail-closed start, what the next write stores)
+     * @param state     where they stand
+     */
+    private record Held(OperatorDecisions decisions, DecisionsState state) {}
+
+    private final DecisionStore store;
+    private final BorderRegistrar registrar;
+    private final OperatorDecisionsCodec codec = new OperatorDecisionsCodec();
+    private final BorderId borderId;
+    private final List<EgressIp> configured;
+    private final IpStatus initial;
+    private final Duration readTimeout;
+    private final AtomicReference<Held> held;
+    private CompletableFuture<?> tail = CompletableFuture.completedFuture(null); // guarded by this
+    /** Whether a failed start's read is still being retried (cleared by its success or an operator's change). */
+    private volatile boolean recovering;
+
+    private final ScheduledExecutorService recovery = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "border-decisions-read");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    /**
+     * Creates the keeper; nothing is read before {@link #restore()}.
+     *
+     * @param store       the registry record of this Border's decisions
+     * @param registrar   the announcement's owner
+     * @param configured  the IPs this Border hosts, in configuration order
+     * @param initial     {@code egress.border.initial-status}
+     * @param readTimeout {@code egress.decisions.read-timeout}
+     * @param meters      metrics ({@code border.decisions.state}, one gauge per state, 1 for the current)
+     */
+    public DecisionKeeper(
+            DecisionStore store,
+            BorderRegistrar registrar,
+            List<EgressIp> configured,
+            IpStatus initial,
+            Duration readTimeout,
+            MeterRegistry meters) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.registrar = Objects.requireNonNull(registrar, "registrar");
+        this.borderId = registrar.current().borderId();
+        this.configured = List.copyOf(configured);
+        this.initial = Objects.requireNonNull(initial, "initial");
+        this.readTimeout = Objects.requireNonNull(readTimeout, "readTimeout");
+        this.held = new AtomicReference<>(
+                new Held(OperatorDecisions.none(borderId), DecisionsState.of(DecisionsState.Kind.NOTHING_STORED)));
+        for (DecisionsState.Kind kind : DecisionsState.Kind.values()) {
+            Gauge.builder("border.decisions.state", () -> state().kind() == kind ? 1 : 0)
+                    .tag("state", kind.name())
+                    .description("1 for the state of this Border's stored operator decisions")
+                    .register(meters);
+        }
+    }
+
+    /**
+     * Reads the stored decisions (retrying with backoff for up to {@code egress.decisions.read-timeout}) and
+     * applies them to the local announcement. Blocks; call once, before the registration starts, so that the
+     * first announcement already carries them.
+     *
+     * @return the resulting state
+     */
+    public DecisionsState restore() {
+        StartupDecisions.Read read = readWithRetries();
+        StartupDecisions start = StartupDecisions.decide(borderId, configured, initial, read, codec);
+        // Fail closed now, but keep reading after a failed read: when the registry answers, what the operator
+        // decided applies without anyone having to set every IP of every Border again after an outage.
+        recovering = read instanceof StartupDecisions.ReadFailed;
+        apply(start);
+        if (recovering) {
+            scheduleRecovery(RECOVERY_FIRST);
+        }
+        return start.state();
+    }
+
+    private void apply(StartupDecisions start) {
+        for (Map.Entry<EgressIp, IpStatus> entry : start.statuses().entrySet()) {
+            if (registrar
+                    .statusOf(entry.getKey())
+                    .filter(entry.getValue()::equals)
+                    .isEmpty()) {
+                // Before register() this changes the local announcement only; afterwards it is announced.
+                registrar.setStatus(entry.getKey(), entry.getValue());
+            }
+        }
+        held.set(new Held(start.decisions(), start.state()));
+        if (!start.ignored().isEmpty()) {
+            log.warn(
+                    "Ignoring stored decisions of {} for IPs it no longer hosts: {} (dropped at the next change)",
+                    borderId,
+                    start.ignored());
+        }
+        switch (start.state().kind()) {
+            case FAIL_CLOSED ->
+                log.error(
+                        "Operator decisions of {} cannot be read, so every IP starts DISABLED until an operator sets "
+                                + "it (PUT /ops/v1/ips/<ip>){}: {}",
+                        borderId,
+                        recovering ? " or a later read succeeds" : "",
+                        start.state().reason());
+            case RESTORED ->
+                log.info(
+                        "Restored the operator decisions of {}: {}",
+                        borderId,
+                        start.decisions().statuses());
+            default -> log.info("No operator decisions stored for {}; IPs start {}", borderId, initial);
+        }
+    }
+
+    private void scheduleRecovery(Duration delay) {
+        try {
+            recovery.schedule(() -> recoverOnce(delay), delay.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closed) {
+            log.debug("Decision keeper closed; no further read of the decisions");
+        }
+    }
+
+    /** One more read after a failed start, in the change chain so that it never races an operator's change. */
+    private void recoverOnce(Duration delay) {
+        synchronized (this) {
+            tail = tail.handle((ignored, failure) -> null)
+                    // Bounded, so that an operator's change queued behind this read still meets its own deadline.
+                    .thenCompose(ignored -> store.read()
+                            .orTimeout(RECOVERY_READ_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+                            .handle((record, failure) -> {
+                                if (!recovering) {
+                                    return null; // an operator decided meanwhile: that record is the truth now
+                                }
+                                if (failure != null) {
+                                    Duration next = delay.multipliedBy(2).compareTo(RECOVERY_MAX) > 0
+                                            ? RECOVERY_MAX
+                                            : delay.multipliedBy(2);
+                                    log.warn(
+                                            "Reading the operator decisions of {} still fails, next try in {}: {}",
+                                            borderId,
+                                            next,
+                                            String.valueOf(failure.getCause() != null ? failure.getCause() : failure));
+                                    scheduleRecovery(next);
+                                    return null;
+                                }
+                                recovering = false;
+                                StartupDecisions.Read read = record.<StartupDecisions.Read>map(
+                                                StartupDecisions.Stored::new)
+                                        .orElseGet(StartupDecisions.NothingStored::new);
+                                log.info(
+                                        "Read the operator decisions of {} after the failed start; applying them",
+                                        borderId);
+                                apply(StartupDecisions.decide(borderId, configured, initial, read, codec));
+                                return null;
+                            }));
+        }
+    }
+
+    /** Stops the background read of a failed start. */
+    public void close() {
+        recovery.shutdownNow();
+    }
+
+    private StartupDecisions.Read readWithRetries() {
+        long deadline = System.nanoTime() + readTimeout.toNanos();
+        Duration delay = FIRST_RETRY;
+        int attempts = 0;
+        String last;
+        while (true) {
+            attempts++;
+            try {
+                long left = Math.max(1, deadline - System.nanoTime());
+                Optional<byte[]> record = store.read().get(left, TimeUnit.NANOSECONDS);
+                return record.<StartupDecisions.Read>map(StartupDecisions.Stored::new)
+                        .orElseGet(StartupDecisions.NothingStored::new);
+            } catch (ExecutionException e) {
+                last = String.valueOf(e.getCause());
+            } catch (TimeoutException e) {
+                last = "no answer in time";
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new StartupDecisions.ReadFailed("interrupted");
+            }
+            if (System.nanoTime() + delay.toNanos() >= deadline) {
+                return new StartupDecisions.ReadFailed("%s (%d attempts in %s)".formatted(last, attempts, readTimeout));
+            }
+            log.warn("Reading the operator decisions of {} failed, retrying in {}: {}", borderId, delay, last);
+            try {
+                Thread.sleep(delay.toMillis()); // startup backoff, not a test wait
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new StartupDecisions.ReadFailed("interrupted");
+            }
+            delay = delay.multipliedBy(2).compareTo(MAX_RETRY) > 0 ? MAX_RETRY : delay.multipliedBy(2);
+        }
+    }
+
+    /**
+     * An operator's change: stored in the registry, then applied and announced. If the store fails nothing
+     * changes and the future fails with {@link UnavailableException} (503).
+     *
+     * @param ip     a hosted IP
+     * @param status the new status
+     * @return completes with the published announcement
+     * @throws IpNotHostedException if the IP is not hosted here
+     */
+    public CompletableFuture<Announcement> change(EgressIp ip, IpStatus status) {
+        if (registrar.statusOf(ip).isEmpty()) {
+            throw new IpNotHostedException("ip %s is not hosted by this Border".formatted(ip));
+        }
+        synchronized (this) {
+            CompletableFuture<Announcement> next =
+                    tail.handle((ignored, failure) -> null).thenCompose(ignored -> storeThenAnnounce(ip, status));
+            tail = next;
+            return next;
+        }
+    }
+
+    private CompletableFuture<Announcement> storeThenAnnounce(EgressIp ip, IpStatus status) {
+        OperatorDecisions next = held.get().decisions().retainOnly(configured).with(ip, status);
+        CompletableFuture<Void> stored;
+        try {
+            stored = store.write(codec.encode(next)).orTimeout(WRITE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            stored = CompletableFuture.failedFuture(e);
+        }
+        return stored.handle((ok, failure) -> {
+                    if (failure != null) {
+                        Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
+                        log.warn(
+                                "Could not store the operator decision {}={} of {}; nothing changed: {}",
+                                ip,
+                                status,
+                                borderId,
+                                cause.toString());
+                        throw new UnavailableException(
+                                "the decision could not be stored in the registry, so nothing changed: " + cause);
+                    }
+                    recovering = false; // what the operator just stored wins over anything a late read finds
+                    held.set(new Held(next, DecisionsState.of(DecisionsState.Kind.STORED)));
+                    log.info(
+                            "Stored the operator decision {}={} of {}; decisions {}",
+                            ip,
+                            status,
+                            borderId,
+                            next.statuses());
+                    return next;
+                })
+                .thenCompose(decided -> registrar.setStatus(ip, status));
+    }
+
+    /**
+     * Where the decisions stand (readiness detail).
+     *
+     * @return the state
+     */
+    public DecisionsState state() {
+        return held.get().state();
+    }
+
+    /**
+     * The decisions held now.
+     *
+     * @return the decisions
+     */
+    public OperatorDecisions decisions() {
+        return held.get().decisions();
+    }
+}
