@@ -129,8 +129,10 @@ public final class DecisionKeeper {
 
     private void apply(StartupDecisions start) {
         for (Map.Entry<EgressIp, IpStatus> entry : start.statuses().entrySet()) {
+            // The operator's layer, not the announced one: an IP the identity check withholds is announced
+            // DISABLED whatever was decided, and must come back with the decision, not with the initial status.
             if (registrar
-                    .statusOf(entry.getKey())
+                    .operatorStatusOf(entry.getKey())
                     .filter(entry.getValue()::equals)
                     .isEmpty()) {
                 // Before register() this changes the local announcement only; afterwards it is announced.

@@ -114,6 +114,17 @@ public final class BorderRegistrar {
     }
 
     /**
+     * The status the operator (or shutdown) set for a hosted IP, whether or not the Border withholds it by
+     * itself: what a stored decision is compared with.
+     *
+     * @param ip the IP
+     * @return its operator status, empty if not hosted here
+     */
+    public Optional<IpStatus> operatorStatusOf(EgressIp ip) {
+        return operator.get().statusOf(ip);
+    }
+
+    /**
      * Changes one IP's status: applied locally at once (a DRAINING or DISABLED IP stops taking calls
      * immediately), then published.
      *
