@@ -9,7 +9,7 @@
  * <p>Sub-packages by feature: {@code egress} (the forward endpoint, bound clients, limits, drain),
  * {@code ssrf} (the SSRF guard), {@code registration} (the publish side), {@code ops} (the operator API),
  * {@code trust} (identity, signed announcements, client certificates), {@code server} (deadlines of the
- * listening port), {@code config} (properties and wiring). The request path is described in
+ * listening port); each feature's properties and wiring live beside it. The request path is described in
  * docs/architecture.md ("The request path", "Egress at the Border").
  */
 package dev.egress.border;

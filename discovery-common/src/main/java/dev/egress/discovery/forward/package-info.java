@@ -1,6 +1,7 @@
 /**
  * The wire contract of App's forward call to a Border ({@code POST /internal/v1/egress}):
- * {@link dev.egress.discovery.forward.ForwardRequest}, {@link dev.egress.discovery.forward.ForwardResponse}
- * and the stable problem slugs both services answer with ({@link dev.egress.discovery.forward.Problems}).
+ * {@link dev.egress.discovery.forward.ForwardRequest} and {@link dev.egress.discovery.forward.ForwardResponse}.
+ * The problem types a Border answers with are in {@code problem}
+ * ({@link dev.egress.discovery.problem.ProblemType}).
  */
 package dev.egress.discovery.forward;

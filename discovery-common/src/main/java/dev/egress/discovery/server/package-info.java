@@ -1,0 +1,5 @@
+/**
+ * What both services' listening ports share: the deadline on a request's headers
+ * ({@link dev.egress.discovery.server.RequestHeaderDeadline}), which an idle timeout alone cannot enforce.
+ */
+package dev.egress.discovery.server;
