@@ -12,4 +12,7 @@
  * listening port); each feature's properties and wiring live beside it. The request path is described in
  * docs/architecture.md ("The request path", "Egress at the Border").
  */
+@NullMarked
 package dev.egress.border;
+
+import org.jspecify.annotations.NullMarked;

@@ -21,4 +21,7 @@
  * types, typed exceptions and their one mapping to RFC 9457 answers), {@code auth} (bearer tokens and canonical
  * paths), {@code server} (listening-port deadlines), {@code boot} (Spring Boot support).
  */
+@NullMarked
 package dev.egress.discovery;
+
+import org.jspecify.annotations.NullMarked;

@@ -25,6 +25,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -59,7 +60,8 @@ public final class BorderClients implements AutoCloseable {
      * @param body    the answer's body (JSON), empty without an answer
      * @param failure why there was no answer (connect failure, timeout), null when the Border answered
      */
-    public record OpsReply(int status, byte[] body, String failure) {}
+    public record OpsReply(
+            int status, byte[] body, @Nullable String failure) {}
 
     /**
      * One Border's pool. A Border that leaves the snapshot gets no new calls at once, but its pool is closed only
@@ -244,7 +246,7 @@ public final class BorderClients implements AutoCloseable {
         return https == tls.isPresent();
     }
 
-    private Client client(Key key) {
+    private @Nullable Client client(Key key) {
         if (!live.contains(key)) {
             return null;
         }
@@ -352,7 +354,7 @@ public final class BorderClients implements AutoCloseable {
                 AttemptResult.Kind.BORDER_ERROR, true, "exchange with the Border failed", latencyMs);
     }
 
-    private static SSLException tlsFailure(Throwable error) {
+    private static @Nullable SSLException tlsFailure(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
             if (t instanceof SSLException ssl) {
                 return ssl;

@@ -2,6 +2,7 @@ package dev.egress.app.ops;
 
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The whole fleet as one App sees it right now: what {@code GET /ops/v1/fleet} answers and the operator
@@ -143,5 +144,6 @@ public record FleetView(
      * @param valid     whether the latest read of the file was valid
      * @param lastError the latest error, null if none
      */
-    public record TenantsFile(int tenants, boolean valid, String lastError) {}
+    public record TenantsFile(
+            int tenants, boolean valid, @Nullable String lastError) {}
 }

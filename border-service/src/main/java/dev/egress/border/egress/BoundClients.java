@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.netty.http.client.HttpClient;
@@ -90,6 +91,7 @@ final class BoundClients implements AutoCloseable {
      * @param ip the IP's public address
      * @return the client (bound to the IP's bind address), or null if the IP is not hosted here
      */
+    @Nullable
     HttpClient client(EgressIp ip) {
         return clients.get(ip);
     }

@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The bearer tokens one endpoint accepts, held only as SHA-256 digests. Matching compares digests with
@@ -59,7 +60,7 @@ public final class BearerTokens {
      * @param authorizationHeader the header value, may be null
      * @return the token's index in configuration order, or -1 if none matches
      */
-    public int match(String authorizationHeader) {
+    public int match(@Nullable String authorizationHeader) {
         if (authorizationHeader == null
                 || authorizationHeader.length() <= PREFIX.length()
                 || !authorizationHeader.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
@@ -81,7 +82,7 @@ public final class BearerTokens {
      * @param authorizationHeader the header value, may be null
      * @return true on a match
      */
-    public boolean matches(String authorizationHeader) {
+    public boolean matches(@Nullable String authorizationHeader) {
         return match(authorizationHeader) >= 0;
     }
 

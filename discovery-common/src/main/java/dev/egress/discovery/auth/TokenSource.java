@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,7 +67,7 @@ public final class TokenSource {
      * @throws IllegalArgumentException naming the property at fault
      */
     public static TokenSource of(
-            String tokenProperty, Collection<String> tokens, String fileProperty, String fileLocation) {
+            String tokenProperty, Collection<String> tokens, String fileProperty, @Nullable String fileLocation) {
         boolean inline = tokens.stream().anyMatch(t -> t != null && !t.isBlank());
         if (fileLocation == null || fileLocation.isBlank()) {
             return fixed(tokens);

@@ -4,4 +4,7 @@
  * ({@link dev.egress.discovery.auth.TokenSource}), and refusal of paths with more than one spelling
  * ({@link dev.egress.discovery.auth.CanonicalPath}).
  */
+@NullMarked
 package dev.egress.discovery.auth;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,6 +1,7 @@
 package dev.egress.discovery.forward;
 
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * App's forward call to a Border ({@code POST /internal/v1/egress}): send this request from exactly
@@ -15,7 +16,12 @@ import java.util.Map;
  * @param body       request body as UTF-8 text, may be null
  */
 public record ForwardRequest(
-        String deliveryId, String sourceIp, String url, String method, Map<String, String> headers, String body) {
+        String deliveryId,
+        String sourceIp,
+        String url,
+        String method,
+        Map<String, String> headers,
+        @Nullable String body) {
 
     /** Copies the headers; null headers become empty. */
     public ForwardRequest {

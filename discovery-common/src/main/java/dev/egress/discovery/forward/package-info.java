@@ -4,4 +4,7 @@
  * The problem types a Border answers with are in {@code problem}
  * ({@link dev.egress.discovery.problem.ProblemType}).
  */
+@NullMarked
 package dev.egress.discovery.forward;
+
+import org.jspecify.annotations.NullMarked;

@@ -6,4 +6,7 @@
  * ({@link dev.egress.discovery.problem.ProblemAdviceSupport}, with the framework's own errors in
  * {@link dev.egress.discovery.problem.FrameworkProblems}) that each service's {@code ProblemAdvice} extends.
  */
+@NullMarked
 package dev.egress.discovery.problem;
+
+import org.jspecify.annotations.NullMarked;
