@@ -13,4 +13,7 @@
  * listening port), {@code config} (API authentication, OpenAPI). See docs/architecture.md
  * ("The request path").
  */
+@NullMarked
 package dev.egress.app;
+
+import org.jspecify.annotations.NullMarked;

@@ -7,4 +7,7 @@
  * a Border's change and of its death to watchers, with real processes) and {@code system} (the driver of
  * the 1,000-Border scale run).
  */
+@NullMarked
 package dev.egress.bench;
+
+import org.jspecify.annotations.NullMarked;

@@ -4,6 +4,7 @@ import dev.egress.discovery.problem.Problem;
 import dev.egress.discovery.problem.ProblemException;
 import dev.egress.discovery.problem.ProblemType;
 import dev.egress.discovery.problem.TargetContact;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A failure that ends one Border request with a problem+json answer. Every Border problem states
@@ -20,7 +21,7 @@ public abstract class BorderException extends ProblemException {
      * @param targetContacted whether any byte of the request may have reached the target
      * @param cause           the underlying error, or null
      */
-    protected BorderException(ProblemType type, String detail, boolean targetContacted, Throwable cause) {
+    protected BorderException(ProblemType type, String detail, boolean targetContacted, @Nullable Throwable cause) {
         this(Problem.of(type, detail).withTargetContact(TargetContact.of(targetContacted)), cause);
     }
 

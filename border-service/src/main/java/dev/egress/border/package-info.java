@@ -10,7 +10,10 @@
  * {@code ssrf} (the SSRF guard), {@code registration} (the publish side), {@code decisions} (operator
  * decisions stored in the registry, restored at startup), {@code ops} (the operator API),
  * {@code trust} (identity, signed announcements, client certificates), {@code server} (deadlines of the
- * listening port), {@code config} (properties and wiring). The request path is described in
+ * listening port); each feature's properties and wiring live beside it. The request path is described in
  * docs/architecture.md ("The request path", "Egress at the Border").
  */
+@NullMarked
 package dev.egress.border;
+
+import org.jspecify.annotations.NullMarked;

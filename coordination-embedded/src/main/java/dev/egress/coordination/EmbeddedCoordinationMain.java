@@ -23,6 +23,7 @@ public final class EmbeddedCoordinationMain {
      *             {@code --host H} (default 127.0.0.1), {@code --token-file F} (accepted access tokens, one
      *             per line; default: anonymous), {@code --tls-cert F} and {@code --tls-key F} (PEM chain
      *             and PKCS#8 key: serve grpcs); {@code --name=value} is accepted too
+     * @throws InterruptedException if interrupted while waiting for the stop
      */
     public static void main(String[] args) throws InterruptedException {
         // Not named logback.xml: this jar is also a library and must not configure its users' logging.

@@ -3,6 +3,7 @@ package dev.egress.coordination;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Who may talk to an embedded node and how: anonymous and plaintext like local-ydb by default, or with
@@ -12,7 +13,10 @@ import java.util.Set;
  * @param certificateChain PEM certificate chain to serve TLS with, or null for plaintext
  * @param privateKey       PEM (PKCS#8) private key of that chain, or null for plaintext
  */
-public record NodeAccess(Set<String> tokens, Path certificateChain, Path privateKey) {
+public record NodeAccess(
+        Set<String> tokens,
+        @Nullable Path certificateChain,
+        @Nullable Path privateKey) {
 
     /** Anonymous and plaintext, as local-ydb. */
     public static final NodeAccess ANONYMOUS = new NodeAccess(Set.of(), null, null);

@@ -11,4 +11,7 @@
  * <p>Sub-packages: {@code server} (the gRPC services and the session stream) and {@code node} (the
  * single-threaded state machine of sessions and semaphores).
  */
+@NullMarked
 package dev.egress.coordination;
+
+import org.jspecify.annotations.NullMarked;

@@ -2,6 +2,7 @@ package dev.egress.discovery;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A dedicated source IP, always held in canonical text form so that {@code 2001:DB8::1} and
@@ -68,7 +69,7 @@ public record EgressIp(String value) implements Comparable<EgressIp> {
         }
     }
 
-    private static String canonical(String text) {
+    private static @Nullable String canonical(String text) {
         if (text == null || text.isEmpty() || text.length() > MAX_LENGTH) {
             return null;
         }
@@ -84,7 +85,7 @@ public record EgressIp(String value) implements Comparable<EgressIp> {
      * Strict dotted decimal: exactly four parts of ASCII digits, each 0..255 without leading zeros.
      * Hand-written rather than a regex because snapshot builds parse thousands of these.
      */
-    private static byte[] parseIpv4(String text) {
+    private static byte @Nullable [] parseIpv4(String text) {
         byte[] bytes = new byte[4];
         int part = 0;
         int value = 0;
@@ -117,7 +118,7 @@ public record EgressIp(String value) implements Comparable<EgressIp> {
      * Strict RFC 4291 §2.2 parser, written here because {@link InetAddress#getByName} is lenient
      * (five-digit groups, leading zeros in an embedded IPv4 part) and may resolve names.
      */
-    private static byte[] parseIpv6(String text) {
+    private static byte @Nullable [] parseIpv6(String text) {
         int gap = text.indexOf("::");
         if (gap >= 0 && text.indexOf("::", gap + 1) >= 0) {
             return null;
@@ -143,7 +144,7 @@ public record EgressIp(String value) implements Comparable<EgressIp> {
     }
 
     /** Parses colon-separated groups of 1..4 hex digits; a final dotted quad counts as two groups. */
-    private static int[] groups(String part, boolean allowIpv4) {
+    private static int @Nullable [] groups(String part, boolean allowIpv4) {
         if (part.isEmpty()) {
             return new int[0];
         }

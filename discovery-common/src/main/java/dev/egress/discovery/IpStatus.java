@@ -3,6 +3,7 @@ package dev.egress.discovery;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a Border does with one of its dedicated IPs. The declaration order is the preference order:
@@ -57,7 +58,7 @@ public enum IpStatus {
      * @param text the text, may be null
      * @return the status, empty if the text names none
      */
-    public static Optional<IpStatus> fromName(String text) {
+    public static Optional<IpStatus> fromName(@Nullable String text) {
         String name = text == null ? "" : text.strip().toUpperCase(Locale.ROOT);
         return Arrays.stream(values()).filter(s -> s.name().equals(name)).findFirst();
     }

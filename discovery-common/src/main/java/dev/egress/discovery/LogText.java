@@ -1,5 +1,7 @@
 package dev.egress.discovery;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Text from outside (an announcement from the shared registry, a target's malformed answer) made safe
  * for a log line: CR, LF and other control characters are shown escaped, so such text can never start
@@ -19,7 +21,7 @@ public final class LogText {
      * @param text any text, or null
      * @return a single-line, bounded rendering ({@code "null"} for null)
      */
-    public static String escape(String text) {
+    public static String escape(@Nullable String text) {
         if (text == null) {
             return "null";
         }

@@ -1,6 +1,7 @@
 package dev.egress.discovery;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A registry owner's data may not be routed on. Carries the typed reason, a detail for logs and the
@@ -19,7 +20,7 @@ public final class RejectedAnnouncementException extends RuntimeException {
      * @param detail          what exactly failed
      * @param claimedBorderId the id the data claims, or null if unreadable
      */
-    public RejectedAnnouncementException(RejectionReason reason, String detail, BorderId claimedBorderId) {
+    public RejectedAnnouncementException(RejectionReason reason, String detail, @Nullable BorderId claimedBorderId) {
         super(reason.slug() + ": " + detail, null, false, false);
         this.reason = Objects.requireNonNull(reason, "reason");
         this.detail = detail;
@@ -49,7 +50,7 @@ public final class RejectedAnnouncementException extends RuntimeException {
      *
      * @return the id, or null if the data could not be read that far
      */
-    public BorderId claimedBorderId() {
+    public @Nullable BorderId claimedBorderId() {
         return claimedBorderId;
     }
 }

@@ -2,6 +2,7 @@ package dev.egress.discovery;
 
 import java.net.URI;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One way out: a dedicated IP as hosted by one live Border, with that Border's status for it.
@@ -44,7 +45,7 @@ public record Route(EgressIp ip, BorderId borderId, URI endpoint, IpStatus statu
      * @param reported the reported source address (may be null)
      * @return true for {@code ip} or {@code bind}
      */
-    public boolean sentFrom(EgressIp reported) {
+    public boolean sentFrom(@Nullable EgressIp reported) {
         return ip.equals(reported) || bind.equals(reported);
     }
 

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Immutable map {@code IP -> [Route]} built from the registry's owner payloads. Everything the request
@@ -45,7 +46,11 @@ public final class RoutingSnapshot {
      * @param cause           the class of failure
      * @param claimedBorderId the Border id the payload claims (unverified, for display), or null
      */
-    public record Rejection(int index, String reason, RejectionReason cause, BorderId claimedBorderId) {
+    public record Rejection(
+            int index,
+            String reason,
+            RejectionReason cause,
+            @Nullable BorderId claimedBorderId) {
 
         /** Escapes the reason once, here, so that every log and status view shows the safe form. */
         public Rejection {

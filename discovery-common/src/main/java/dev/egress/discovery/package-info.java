@@ -17,7 +17,11 @@
  *
  * <p>Sub-packages: {@code select} (selection strategies), {@code registry} (the registry ports) and
  * {@code registry.ydb} (the only package importing the YDB SDK), {@code trust} (signed announcements,
- * SPIFFE identities, mutual TLS), {@code forward} (the App↔Border wire records and problem slugs),
- * {@code auth} (bearer tokens and canonical paths), {@code boot} (Spring Boot support).
+ * SPIFFE identities, mutual TLS), {@code forward} (the App↔Border wire records), {@code problem} (problem
+ * types, typed exceptions and their one mapping to RFC 9457 answers), {@code auth} (bearer tokens and canonical
+ * paths), {@code server} (listening-port deadlines), {@code boot} (Spring Boot support).
  */
+@NullMarked
 package dev.egress.discovery;
+
+import org.jspecify.annotations.NullMarked;

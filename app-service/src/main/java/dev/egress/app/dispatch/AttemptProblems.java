@@ -6,6 +6,7 @@ import dev.egress.discovery.problem.ProblemReason;
 import dev.egress.discovery.problem.ProblemType;
 import dev.egress.discovery.problem.TargetContact;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 
 /**
@@ -83,7 +84,7 @@ final class AttemptProblems {
      * @param tenantId the delivery's tenant
      * @return 429 when the last Border was at its limit, else 503 {@code no-egress-available}
      */
-    Problem exhausted(AttemptResult last, String tenantId) {
+    Problem exhausted(@Nullable AttemptResult last, String tenantId) {
         if (last != null && last.kind() == AttemptResult.Kind.BORDER_PROBLEM && last.borderStatus() == 429) {
             return answer(
                     ProblemType.TOO_MANY_REQUESTS,

@@ -2,6 +2,7 @@ package dev.egress.app.dispatch;
 
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.problem.ProblemType;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one call to a Border came to. Decides the retry rule: a delivery moves to another Border only
@@ -19,9 +20,9 @@ import dev.egress.discovery.problem.ProblemType;
 record AttemptResult(
         Kind kind,
         int borderStatus,
-        String slug,
+        @Nullable String slug,
         boolean targetContacted,
-        String reason,
+        @Nullable String reason,
         String detail,
         ForwardResponse response,
         long latencyMs) {

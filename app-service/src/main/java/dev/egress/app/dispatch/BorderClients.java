@@ -62,7 +62,8 @@ public final class BorderClients implements AutoCloseable {
      * @param body    the answer's body (JSON), empty without an answer
      * @param failure why there was no answer (connect failure, timeout), null when the Border answered
      */
-    public record OpsReply(int status, byte[] body, String failure) {}
+    public record OpsReply(
+            int status, byte[] body, @Nullable String failure) {}
 
     /**
      * One Border's pool. A Border that leaves the snapshot gets no new calls at once, but its pool is closed only
@@ -277,7 +278,7 @@ public final class BorderClients implements AutoCloseable {
         return https == tls.isPresent();
     }
 
-    private Client client(Key key) {
+    private @Nullable Client client(Key key) {
         if (!live.contains(key)) {
             return null;
         }

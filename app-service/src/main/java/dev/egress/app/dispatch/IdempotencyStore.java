@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -93,6 +94,7 @@ final class IdempotencyStore {
      * @param fingerprint digest of the request body
      * @return the replayed outcome (or the key-reuse problem), or null when the key is not remembered
      */
+    @Nullable
     Result replay(String key, byte[] fingerprint) {
         Entry existing = entries.getIfPresent(key);
         return existing == null ? null : replay(existing, fingerprint);

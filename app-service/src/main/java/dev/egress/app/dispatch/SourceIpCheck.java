@@ -4,6 +4,7 @@ import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.problem.ProblemType;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,7 +76,7 @@ final class SourceIpCheck {
                 result.latencyMs());
     }
 
-    private static EgressIp parse(String text) {
+    private static @Nullable EgressIp parse(String text) {
         try {
             return text == null ? null : EgressIp.of(text);
         } catch (IllegalArgumentException e) {

@@ -4,4 +4,7 @@
  * call ({@link dev.egress.app.dispatch.BorderClients}, one pool per Border) and the retry rule, under
  * {@code DeliveryAdmission}'s limits.
  */
+@NullMarked
 package dev.egress.app.dispatch;
+
+import org.jspecify.annotations.NullMarked;

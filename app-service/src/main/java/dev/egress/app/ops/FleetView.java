@@ -148,5 +148,6 @@ public record FleetView(
      * @param valid     whether the latest read of the file was valid
      * @param lastError the latest error, null if none
      */
-    public record TenantsFile(int tenants, boolean valid, String lastError) {}
+    public record TenantsFile(
+            int tenants, boolean valid, @Nullable String lastError) {}
 }

@@ -1,6 +1,7 @@
 package dev.egress.app.ops;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The result of {@code PUT /ops/v1/ips/{ip}}: what each Border hosting the IP did, and what App's
@@ -30,5 +31,9 @@ public record IpChange(
      * @param status  the IP's status on that Border in App's snapshot now, {@code ABSENT} if it left
      * @param detail  why it failed, null otherwise
      */
-    public record BorderChange(String id, String outcome, String status, String detail) {}
+    public record BorderChange(
+            String id,
+            String outcome,
+            String status,
+            @Nullable String detail) {}
 }

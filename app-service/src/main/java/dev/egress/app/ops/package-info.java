@@ -3,4 +3,7 @@
  * ({@link dev.egress.app.ops.FleetViews}), IP status changes applied on whichever Border hosts the IP, and
  * the gauges an on-call pages on.
  */
+@NullMarked
 package dev.egress.app.ops;
+
+import org.jspecify.annotations.NullMarked;

@@ -4,4 +4,7 @@
  * ({@link dev.egress.app.resilience.RetryBudget}) and per-IP traffic
  * ({@link dev.egress.app.resilience.RouteTraffic}), all dropped when a Border leaves the snapshot.
  */
+@NullMarked
 package dev.egress.app.resilience;
+
+import org.jspecify.annotations.NullMarked;

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Routes a tenant to a Border from local state only: the tenant policy and the routing snapshot. Per
@@ -116,7 +117,8 @@ public final class EgressRouter {
      * @param healthy    whether a Border currently takes traffic (not ejected, breaker not open)
      * @return the route, or null if every candidate Border was tried
      */
-    public Route choose(Resolution resolution, long requestKey, Set<BorderId> tried, Predicate<BorderId> healthy) {
+    public @Nullable Route choose(
+            Resolution resolution, long requestKey, Set<BorderId> tried, Predicate<BorderId> healthy) {
         boolean dedicated = resolution.tenant().dedicated();
         BorderSelector selector = dedicated ? this.selector : sharedSelector;
         // String caches its hash code, so the shared key costs nothing per request; the selectors mix it.
@@ -167,7 +169,7 @@ public final class EgressRouter {
      * @param tenantId the tenant
      * @return the resolution (candidates may be empty), or null if the tenant is unknown
      */
-    public Resolution peek(String tenantId) {
+    public @Nullable Resolution peek(String tenantId) {
         return currentView().byTenant().get(tenantId);
     }
 

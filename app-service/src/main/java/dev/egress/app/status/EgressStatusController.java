@@ -14,6 +14,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
@@ -65,7 +66,7 @@ class EgressStatusController {
      * @param reason   the reason slug, e.g. {@code untrusted-certificate}, {@code identity-mismatch}
      * @param detail   what exactly failed
      */
-    record RejectedView(String borderId, String reason, String detail) {}
+    record RejectedView(@Nullable String borderId, String reason, String detail) {}
 
     /**
      * One live IP.

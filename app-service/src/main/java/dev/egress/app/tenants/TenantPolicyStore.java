@@ -20,6 +20,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +48,12 @@ public final class TenantPolicyStore implements AutoCloseable {
      * @param lastErrorAt when that read happened, or null
      */
     public record State(
-            Path file, int tenants, Instant appliedAt, boolean valid, String lastError, Instant lastErrorAt) {}
+            Path file,
+            int tenants,
+            Instant appliedAt,
+            boolean valid,
+            @Nullable String lastError,
+            @Nullable Instant lastErrorAt) {}
 
     private final Path file;
     private final Clock clock;
@@ -145,7 +151,7 @@ public final class TenantPolicyStore implements AutoCloseable {
     }
 
     /** Returns the error of this read, or null if the file was valid or unchanged. */
-    private synchronized String check() {
+    private synchronized @Nullable String check() {
         byte[] content;
         try {
             BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);

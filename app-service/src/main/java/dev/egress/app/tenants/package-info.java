@@ -3,4 +3,7 @@
  * keeps the current {@link dev.egress.app.tenants.TenantPolicy} in step with the tenants file
  * ({@code egress.tenants.file}) and keeps the last good one when an edit is invalid.
  */
+@NullMarked
 package dev.egress.app.tenants;
+
+import org.jspecify.annotations.NullMarked;

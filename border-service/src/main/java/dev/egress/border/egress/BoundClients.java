@@ -12,7 +12,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.netty.http.client.HttpClient;
@@ -89,6 +91,7 @@ final class BoundClients implements AutoCloseable {
      * @param ip the IP's public address
      * @return the client (bound to the IP's bind address), or null if the IP is not hosted here
      */
+    @Nullable
     HttpClient client(EgressIp ip) {
         return clients.get(ip);
     }
@@ -97,10 +100,10 @@ final class BoundClients implements AutoCloseable {
      * The address a hosted IP's sockets are bound to.
      *
      * @param ip the IP's public address
-     * @return its bind address, or null if the IP is not hosted here
+     * @return its bind address, empty if the IP is not hosted here (as {@link HostedIps#bindOf})
      */
-    EgressIp bindOf(EgressIp ip) {
-        return binds.get(ip);
+    Optional<EgressIp> bindOf(EgressIp ip) {
+        return Optional.ofNullable(binds.get(ip));
     }
 
     Set<EgressIp> ips() {

@@ -126,7 +126,7 @@ final class EgressService {
             // The address the socket was bound to: behind a NAT App accepts it as this route's bind address.
             return new ForwardResponse(
                     request.deliveryId(),
-                    clients.bindOf(ip).value(),
+                    clients.bindOf(ip).orElseThrow().value(),
                     borderId,
                     answer.status,
                     answer.headers,

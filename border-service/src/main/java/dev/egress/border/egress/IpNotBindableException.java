@@ -1,5 +1,7 @@
 package dev.egress.border.egress;
 
+import org.jspecify.annotations.Nullable;
+
 /** Startup failure: a configured dedicated IP's bind address cannot be bound on this machine. */
 final class IpNotBindableException extends RuntimeException {
 
@@ -11,7 +13,7 @@ final class IpNotBindableException extends RuntimeException {
      * @param osError    the operating system's words
      * @param cause      the bind failure
      */
-    IpNotBindableException(String bind, String publicIp, String osError, Throwable cause) {
+    IpNotBindableException(String bind, @Nullable String publicIp, String osError, Throwable cause) {
         super(
                 "egress.border.ips: cannot bind %s%s: %s"
                         .formatted(

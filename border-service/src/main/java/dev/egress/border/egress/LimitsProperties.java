@@ -31,6 +31,7 @@ public record LimitsProperties(
         @DefaultValue("30s") Duration responseTimeout,
         @DefaultValue("35s") Duration callTimeout) {
 
+    /** Checks the whole-call limit, which the annotations cannot express for a {@link Duration}. */
     public LimitsProperties {
         if (callTimeout.isNegative() || callTimeout.isZero()) {
             throw new IllegalArgumentException(

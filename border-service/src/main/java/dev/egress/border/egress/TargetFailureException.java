@@ -4,6 +4,7 @@ import dev.egress.border.BorderException;
 import dev.egress.discovery.problem.Problem;
 import dev.egress.discovery.problem.ProblemType;
 import dev.egress.discovery.problem.TargetContact;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The target could not be reached (502 {@code target-unreachable}), did not answer in time
@@ -20,8 +21,8 @@ final class TargetFailureException extends BorderException {
             TargetFailureReason reason,
             String detail,
             boolean targetContacted,
-            String technical,
-            Throwable cause) {
+            @Nullable String technical,
+            @Nullable Throwable cause) {
         super(problem(type, reason, detail, targetContacted, technical), cause);
         this.reason = reason;
     }

@@ -4,4 +4,7 @@
  * {@link dev.egress.border.registration.RegistrationHealthIndicator} makes readiness follow the
  * registration.
  */
+@NullMarked
 package dev.egress.border.registration;
+
+import org.jspecify.annotations.NullMarked;

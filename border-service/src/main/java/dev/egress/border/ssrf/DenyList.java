@@ -6,6 +6,7 @@ import inet.ipaddr.ipv6.IPv6Address;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The ranges no webhook may reach (docs/architecture.md, "The SSRF guard"): private, loopback, link-local,
@@ -107,7 +108,7 @@ enum DenyList {
      * @param address any address
      * @return the range, or null if the address is not denied
      */
-    static Cidr denyingRange(IPAddress address) {
+    static @Nullable Cidr denyingRange(IPAddress address) {
         for (Cidr range : address.isIPv4() ? IPV4 : IPV6) {
             if (range.contains(address)) {
                 return range;

@@ -6,6 +6,7 @@ import inet.ipaddr.IPAddress;
 import inet.ipaddr.IPAddressString;
 import inet.ipaddr.IPAddressStringParameters;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * IPv4 host parsing as browsers and curl do it (WHATWG URL "IPv4 parser"): {@code 2130706433},
@@ -48,7 +49,7 @@ enum Ipv4Literals {
      * @param host the host (see {@link #looksNumeric})
      * @return the address, or null if the form is invalid (e.g. a part out of range)
      */
-    static IPAddress parseLenient(String host) {
+    static @Nullable IPAddress parseLenient(String host) {
         String h = host.toLowerCase(Locale.ROOT);
         if (h.endsWith(".")) {
             // One trailing dot is the root label; the URL standard drops it.

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The egress hop's SSRF guard (docs/architecture.md, "The SSRF guard"). Two steps, so that the address that
@@ -319,7 +320,7 @@ public final class SsrfGuard {
         }
     }
 
-    private AllowedRange allowing(IPAddress address, int port) {
+    private @Nullable AllowedRange allowing(IPAddress address, int port) {
         for (AllowedRange range : allowed) {
             if (range.allows(address, port)) {
                 return range;

@@ -5,4 +5,7 @@
  * denied, and {@link dev.egress.border.ssrf.DenialReason} says why. See docs/architecture.md ("The SSRF
  * guard").
  */
+@NullMarked
 package dev.egress.border.ssrf;
+
+import org.jspecify.annotations.NullMarked;

@@ -4,4 +4,7 @@
  * ({@link dev.egress.border.trust.ClientCertificates}), and {@link dev.egress.border.trust.TrustMode}
  * (trust chain or {@code insecure-local}).
  */
+@NullMarked
 package dev.egress.border.trust;
+
+import org.jspecify.annotations.NullMarked;

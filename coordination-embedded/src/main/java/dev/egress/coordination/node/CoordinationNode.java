@@ -16,6 +16,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
@@ -217,7 +218,7 @@ public final class CoordinationNode {
     }
 
     /** What makes a session start malformed, or null if nothing does. */
-    private static String invalidStart(SessionRequest.SessionStart start) {
+    private static @Nullable String invalidStart(SessionRequest.SessionStart start) {
         if (Long.compareUnsigned(start.getTimeoutMillis(), Limits.MAX_SESSION_TIMEOUT_MILLIS) > 0) {
             return "Session timeout is out of range";
         }
@@ -231,7 +232,7 @@ public final class CoordinationNode {
     }
 
     /** A new session, or null after refusing it (too many). */
-    private Session createSession(SessionPeer peer, SessionRequest.SessionStart start) {
+    private @Nullable Session createSession(SessionPeer peer, SessionRequest.SessionStart start) {
         if (sessions.size() >= Limits.MAX_SESSIONS) {
             peer.fail(StatusCode.PRECONDITION_FAILED, "Too many sessions already exist");
             return null;
@@ -251,7 +252,7 @@ public final class CoordinationNode {
      * An existing session moved to {@code peer} (stolen from its current stream, if any), or null after refusing
      * it (expired, out of sequence, wrong protection key).
      */
-    private Session reattach(SessionPeer peer, SessionRequest.SessionStart start) {
+    private @Nullable Session reattach(SessionPeer peer, SessionRequest.SessionStart start) {
         Session session = sessions.get(start.getSessionId());
         if (session == null) {
             peer.fail(StatusCode.SESSION_EXPIRED, "Session does not exist");
@@ -388,7 +389,7 @@ public final class CoordinationNode {
     }
 
     /** What makes an acquire malformed whatever the semaphore's state, or null if nothing does. */
-    private static String invalidAcquire(SessionRequest.AcquireSemaphore acquire) {
+    private static @Nullable String invalidAcquire(SessionRequest.AcquireSemaphore acquire) {
         long timeout = acquire.getTimeoutMillis();
         if (acquire.getCount() == 0) {
             return "Acquire must have count > 0";
@@ -406,7 +407,7 @@ public final class CoordinationNode {
      * The semaphore an acquire is for, creating an ephemeral one on first use; null after answering a refusal
      * (missing, ephemeral mode mismatch, count above the limit, too many semaphores).
      */
-    private Semaphore semaphoreToAcquire(Session session, SessionRequest request) {
+    private @Nullable Semaphore semaphoreToAcquire(Session session, SessionRequest request) {
         SessionRequest.AcquireSemaphore acquire = request.getAcquireSemaphore();
         Semaphore semaphore = semaphores.get(acquire.getName());
         if (semaphore == null && !acquire.getEphemeral()) {
@@ -445,7 +446,7 @@ public final class CoordinationNode {
      *
      * @return the updated waiter, or null if the request was answered and nothing waits any more
      */
-    private Waiter requeue(Session session, Semaphore semaphore, Waiter waiter, SessionRequest request) {
+    private @Nullable Waiter requeue(Session session, Semaphore semaphore, Waiter waiter, SessionRequest request) {
         SessionRequest.AcquireSemaphore acquire = request.getAcquireSemaphore();
         long count = acquire.getCount();
         if (Long.compareUnsigned(count, waiter.count) > 0) {
@@ -475,7 +476,7 @@ public final class CoordinationNode {
      *
      * @return the new waiter, or null if the request was answered
      */
-    private Waiter enqueue(Session session, Semaphore semaphore, SessionRequest request) {
+    private @Nullable Waiter enqueue(Session session, Semaphore semaphore, SessionRequest request) {
         SessionRequest.AcquireSemaphore acquire = request.getAcquireSemaphore();
         long count = acquire.getCount();
         boolean grantableNow = semaphore.waiters.isEmpty() && semaphore.canAcquire(count);

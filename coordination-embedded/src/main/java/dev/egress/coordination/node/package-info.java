@@ -3,4 +3,7 @@
  * node's own thread by {@link dev.egress.coordination.node.CoordinationNode} (one per path, created and
  * described by {@link dev.egress.coordination.node.CoordinationNodes}). Nothing here touches gRPC.
  */
+@NullMarked
 package dev.egress.coordination.node;
+
+import org.jspecify.annotations.NullMarked;

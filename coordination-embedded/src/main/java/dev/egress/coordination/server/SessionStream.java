@@ -21,9 +21,9 @@ import tech.ydb.proto.coordination.SessionResponse;
 
 /**
  * One {@code Session} gRPC stream, the counterpart of YDB's session actor: it checks the framing (first message
- * {@code session_start}, no second start, empty and unsupported requests), runs the ping/pong liveness check,
- * and hands semaphore requests to the node. Writes are serialised on this object because they come from the
- * node thread, the ping timer and gRPC threads.
+ * {@code session_start}, no second start, empty and unsupported requests, a half-close before the start), runs
+ * the ping/pong liveness check, and hands semaphore requests to the node. Writes are serialised on this object
+ * because they come from the node thread, the ping timer and gRPC threads.
  */
 final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer {
 
@@ -123,6 +123,12 @@ final class SessionStream implements StreamObserver<SessionRequest>, SessionPeer
 
     @Override
     public void onCompleted() {
+        if (!startSeen) {
+            // Half-closed before any session_start: YDB ends such a call CANCELLED, which the SDK reports as
+            // CLIENT_CANCELLED (its closeWithoutStartTest); finishing with OK would read as a stopped session.
+            closeWithStatus(Status.CANCELLED.withDescription("Session stream closed before SessionStart"));
+            return;
+        }
         // Half-close: answer what is queued on the node first, then finish (see CoordinationNode.detach).
         streamEnded();
     }

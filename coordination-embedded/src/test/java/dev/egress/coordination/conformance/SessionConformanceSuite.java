@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,13 @@ import tech.ydb.coordination.settings.CoordinationSessionSettings;
 import tech.ydb.coordination.settings.DescribeSemaphoreMode;
 import tech.ydb.coordination.settings.WatchSemaphoreMode;
 import tech.ydb.core.Result;
+import tech.ydb.core.Status;
 import tech.ydb.core.StatusCode;
+import tech.ydb.core.grpc.GrpcReadWriteStream;
+import tech.ydb.core.grpc.GrpcRequestSettings;
+import tech.ydb.proto.coordination.SessionRequest;
+import tech.ydb.proto.coordination.SessionResponse;
+import tech.ydb.proto.coordination.v1.CoordinationServiceGrpc;
 
 /**
  * The coordination-node rules our registry relies on, written only against the official SDK's public API, so
@@ -206,6 +213,28 @@ public abstract class SessionConformanceSuite extends ConformanceFixture {
         assertThat(get(observer.updateSemaphore(SEMAPHORE, bytes("v2"))).isSuccess())
                 .isTrue();
         assertThat(get(newWatch.getChangedFuture()).getValue().isDataChanged()).isTrue();
+    }
+
+    /**
+     * The upstream SDK's {@code StreamIntegrationTest.closeWithoutStartTest}, on the SDK's own stream call (2.2.10's
+     * session API cannot half-close before starting): a stream the client half-closes before any
+     * {@code session_start} ends with gRPC {@code CANCELLED}, which the SDK reports as {@code CLIENT_CANCELLED}
+     * (newer SDKs' {@code stop()} answers exactly that), and nothing is sent on it.
+     */
+    @Test
+    void streamHalfClosedBeforeSessionStartEndsClientCancelled() {
+        GrpcReadWriteStream<SessionResponse, SessionRequest> stream = client.transport()
+                .readWriteStreamCall(
+                        CoordinationServiceGrpc.getSessionMethod(),
+                        GrpcRequestSettings.newBuilder().build());
+        List<SessionResponse> responses = new CopyOnWriteArrayList<>();
+        CompletableFuture<Status> finished = stream.start(responses::add);
+
+        stream.close();
+
+        Status status = get(finished);
+        assertThat(status.getCode()).as("%s", status).isEqualTo(StatusCode.CLIENT_CANCELLED);
+        assertThat(responses).isEmpty();
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.egress.discovery.auth;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Refuses request paths that have more than one spelling. Both services authorise by the first path
  * segments (which door a request knocks on) while the web framework routes on the decoded segments
@@ -26,7 +28,7 @@ public final class CanonicalPath {
      * @param rawPath the path as received, still percent-encoded, without the query
      * @return a short reason for the 400 problem, or null if the path is canonical
      */
-    public static String problem(String rawPath) {
+    public static @Nullable String problem(String rawPath) {
         if (rawPath == null || rawPath.isEmpty() || rawPath.charAt(0) != '/') {
             return "path must start with '/'";
         }

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The bearer tokens one door accepts, given in configuration or in a token file (a mounted Secret, in
@@ -48,7 +49,7 @@ public final class TokenSource {
      * @throws IllegalArgumentException naming the property at fault
      */
     public static TokenSource of(
-            String tokenProperty, Collection<String> tokens, String fileProperty, String fileLocation) {
+            String tokenProperty, Collection<String> tokens, String fileProperty, @Nullable String fileLocation) {
         boolean inline = tokens.stream().anyMatch(t -> t != null && !t.isBlank());
         if (fileLocation == null || fileLocation.isBlank()) {
             return fixed(tokens);

@@ -6,4 +6,7 @@
  * format both read ({@link dev.egress.discovery.auth.TokenFile}), and refusal of paths with more than one
  * spelling ({@link dev.egress.discovery.auth.CanonicalPath}).
  */
+@NullMarked
 package dev.egress.discovery.auth;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,5 +1,6 @@
 package dev.egress.discovery.boot;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
@@ -19,7 +20,7 @@ public final class PropertyFailureAnalyzer implements FailureAnalyzer {
     public PropertyFailureAnalyzer() {}
 
     @Override
-    public FailureAnalysis analyze(Throwable failure) {
+    public @Nullable FailureAnalysis analyze(Throwable failure) {
         Throwable property = propertyCause(failure);
         if (property == null) {
             return null;
@@ -32,7 +33,7 @@ public final class PropertyFailureAnalyzer implements FailureAnalyzer {
     }
 
     /** The innermost-but-our-own cause: the first exception in the chain whose message names a property. */
-    private static Throwable propertyCause(Throwable failure) {
+    private static @Nullable Throwable propertyCause(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (!(t instanceof BeanCreationException)
                     && t.getMessage() != null

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * App's forward call to a Border ({@code POST /internal/v1/egress}): send this request from exactly
@@ -28,7 +29,7 @@ public record ForwardRequest(
         String url,
         String method,
         Map<String, String> headers,
-        @JsonProperty("bodyBase64") byte[] body) {
+        @JsonProperty("bodyBase64") byte @Nullable [] body) {
 
     /** Copies the headers; null headers become empty. */
     public ForwardRequest {

@@ -4,4 +4,7 @@
  * and the one header rule both services check ({@link dev.egress.discovery.forward.HeaderFields}). The
  * problem slugs both answer with are in {@code dev.egress.discovery.problem}.
  */
+@NullMarked
 package dev.egress.discovery.forward;
+
+import org.jspecify.annotations.NullMarked;

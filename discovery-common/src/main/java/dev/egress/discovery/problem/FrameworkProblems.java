@@ -1,6 +1,7 @@
 package dev.egress.discovery.problem;
 
 import io.netty.channel.ChannelException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -26,7 +27,7 @@ public final class FrameworkProblems {
      *
      * @param apiDescription where the service describes its API (named in a 404's detail), or null
      */
-    public FrameworkProblems(String apiDescription) {
+    public FrameworkProblems(@Nullable String apiDescription) {
         this.apiDescription = apiDescription;
     }
 
@@ -37,7 +38,7 @@ public final class FrameworkProblems {
      * @param request the request it raised it for (named in the detail)
      * @return the problem, or null when the error is not the caller's mistake (a bug)
      */
-    public Problem map(Throwable error, ServerHttpRequest request) {
+    public @Nullable Problem map(Throwable error, ServerHttpRequest request) {
         if (causedBy(error, DataBufferLimitException.class)) {
             return Problem.of(ProblemType.PAYLOAD_TOO_LARGE, TOO_LARGE);
         }
@@ -54,7 +55,7 @@ public final class FrameworkProblems {
         return null;
     }
 
-    private Problem statusProblem(ResponseStatusException e, ServerHttpRequest request) {
+    private @Nullable Problem statusProblem(ResponseStatusException e, ServerHttpRequest request) {
         HttpStatus status = HttpStatus.resolve(e.getStatusCode().value());
         if (status == null) {
             status = HttpStatus.BAD_REQUEST;

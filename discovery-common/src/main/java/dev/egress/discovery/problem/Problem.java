@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 
 /**
@@ -23,11 +24,11 @@ import org.springframework.http.HttpStatus;
 public record Problem(
         HttpStatus status,
         ProblemType type,
-        String detail,
+        @Nullable String detail,
         TargetContact targetContact,
-        ProblemReason reason,
+        @Nullable ProblemReason reason,
         Map<String, Object> extra,
-        Duration retryAfter) {
+        @Nullable Duration retryAfter) {
 
     /** Member: whether any byte of the request may have reached the target. */
     public static final String TARGET_CONTACTED = "targetContacted";
@@ -108,7 +109,7 @@ public record Problem(
      * @param newReason the reason, or null for none
      * @return the problem
      */
-    public Problem withReason(ProblemReason newReason) {
+    public Problem withReason(@Nullable ProblemReason newReason) {
         return new Problem(status, type, detail, targetContact, newReason, extra, retryAfter);
     }
 
@@ -131,7 +132,7 @@ public record Problem(
      * @param after the delay, or null for none
      * @return the problem
      */
-    public Problem withRetryAfter(Duration after) {
+    public Problem withRetryAfter(@Nullable Duration after) {
         return new Problem(status, type, detail, targetContact, reason, extra, after);
     }
 }

@@ -3,6 +3,7 @@ package dev.egress.discovery.problem;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 
 /**
@@ -21,7 +22,7 @@ public class ProblemException extends RuntimeException {
      * @param problem the answer; its detail is also the message
      * @param cause   the underlying error, or null
      */
-    public ProblemException(Problem problem, Throwable cause) {
+    public ProblemException(Problem problem, @Nullable Throwable cause) {
         super(Objects.requireNonNull(problem, "problem").detail(), cause, false, false);
         this.problem = problem;
     }
@@ -85,7 +86,7 @@ public class ProblemException extends RuntimeException {
      *
      * @return the delay, or null when a retry would not help
      */
-    public Duration retryAfter() {
+    public @Nullable Duration retryAfter() {
         return problem.retryAfter();
     }
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 
 /**
@@ -127,7 +128,7 @@ public enum ProblemType {
      * @param slug a slug as sent on the wire
      * @return the type, or null when the slug is not in the catalogue
      */
-    public static ProblemType ofSlug(String slug) {
+    public static @Nullable ProblemType ofSlug(String slug) {
         return slug == null ? null : BY_SLUG.get(slug);
     }
 
@@ -137,7 +138,7 @@ public enum ProblemType {
      * @param type a problem type URI as received
      * @return the slug, or null when the type is not one of ours
      */
-    public static String slugOf(String type) {
+    public static @Nullable String slugOf(String type) {
         return type != null && type.startsWith(TYPE_PREFIX) ? type.substring(TYPE_PREFIX.length()) : null;
     }
 }

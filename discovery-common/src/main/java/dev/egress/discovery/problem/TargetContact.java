@@ -1,5 +1,7 @@
 package dev.egress.discovery.problem;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What a problem says about the webhook's target: App moves a delivery to another Border only when a
  * Border said {@link #NONE}, and never sends again what {@link #POSSIBLE}ly arrived. Rendered as the
@@ -29,7 +31,7 @@ public enum TargetContact {
      *
      * @return true, false, or null when not stated
      */
-    public Boolean member() {
+    public @Nullable Boolean member() {
         return switch (this) {
             case UNSTATED -> null;
             case NONE -> Boolean.FALSE;

@@ -2,6 +2,7 @@ package dev.egress.discovery.registry;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a registry participant proves who it is to YDB and which CAs it trusts for {@code grpcs://}.
@@ -13,7 +14,10 @@ import java.nio.file.Path;
  * @param caCertificates a PEM file of CA certificates to verify YDB's TLS certificate with, instead of
  *                       the JDK's; or null. Needs a {@code grpcs://} connection string.
  */
-public record RegistryAuth(String token, Path tokenFile, Path caCertificates) {
+public record RegistryAuth(
+        @Nullable String token,
+        @Nullable Path tokenFile,
+        @Nullable Path caCertificates) {
 
     /** Anonymous, JDK CAs. */
     public static final RegistryAuth NONE = new RegistryAuth(null, null, null);
@@ -46,7 +50,7 @@ public record RegistryAuth(String token, Path tokenFile, Path caCertificates) {
         return new RegistryAuth(token, file, readable("egress.registry.ca-certificates", caCertificates));
     }
 
-    private static Path readable(String property, String location) {
+    private static @Nullable Path readable(String property, String location) {
         if (location == null || location.isBlank()) {
             return null;
         }

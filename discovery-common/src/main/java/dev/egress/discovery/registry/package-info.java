@@ -5,4 +5,7 @@
  * registry is ({@link dev.egress.discovery.registry.RegistrySettings}). The YDB implementation is in
  * {@code registry.ydb}.
  */
+@NullMarked
 package dev.egress.discovery.registry;
+
+import org.jspecify.annotations.NullMarked;

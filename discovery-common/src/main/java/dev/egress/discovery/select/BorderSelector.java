@@ -2,6 +2,7 @@ package dev.egress.discovery.select;
 
 import dev.egress.discovery.Route;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Picks one route among the candidates for a delivery. Implementations skip routes that are not
@@ -22,6 +23,7 @@ public interface BorderSelector {
      *                   need stability use it, others ignore it
      * @return the chosen route, or {@code null} if no candidate is eligible
      */
+    @Nullable
     Route select(List<Route> candidates, long requestKey);
 
     /**

@@ -2,6 +2,7 @@ package dev.egress.discovery.select;
 
 import dev.egress.discovery.Route;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The default: the eligible route with the lexicographically smallest Border id. Deterministic, so every App
@@ -11,7 +12,7 @@ import java.util.List;
 final class LowestBorderIdSelector implements BorderSelector {
 
     @Override
-    public Route select(List<Route> candidates, long requestKey) {
+    public @Nullable Route select(List<Route> candidates, long requestKey) {
         Route best = null;
         // Indexed loop: an iterator would be an allocation per call.
         for (int i = 0, n = candidates.size(); i < n; i++) {

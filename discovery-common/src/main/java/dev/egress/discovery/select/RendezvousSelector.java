@@ -2,6 +2,7 @@ package dev.egress.discovery.select;
 
 import dev.egress.discovery.Route;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Highest random weight (rendezvous) hashing on the request key: each key goes to the eligible
@@ -11,7 +12,7 @@ import java.util.List;
 final class RendezvousSelector implements BorderSelector {
 
     @Override
-    public Route select(List<Route> candidates, long requestKey) {
+    public @Nullable Route select(List<Route> candidates, long requestKey) {
         Route only = RouteOrder.onlyEligible(candidates);
         if (only != null) {
             return only;

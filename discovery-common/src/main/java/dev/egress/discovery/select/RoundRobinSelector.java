@@ -3,6 +3,7 @@ package dev.egress.discovery.select;
 import dev.egress.discovery.Route;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Takes the eligible candidates in turn.
@@ -21,7 +22,7 @@ final class RoundRobinSelector implements BorderSelector {
     private final AtomicLongArray turns = new AtomicLongArray(STRIPES);
 
     @Override
-    public Route select(List<Route> candidates, long requestKey) {
+    public @Nullable Route select(List<Route> candidates, long requestKey) {
         int eligible = 0;
         for (int i = 0, n = candidates.size(); i < n; i++) {
             if (candidates.get(i).eligible()) {

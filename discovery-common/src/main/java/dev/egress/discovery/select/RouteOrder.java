@@ -2,6 +2,7 @@ package dev.egress.discovery.select;
 
 import dev.egress.discovery.Route;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** Shared steps of the hashing strategies. */
 final class RouteOrder {
@@ -28,7 +29,7 @@ final class RouteOrder {
      * @param candidates the candidates
      * @return the one eligible route; null if there are none or several
      */
-    static Route onlyEligible(List<Route> candidates) {
+    static @Nullable Route onlyEligible(List<Route> candidates) {
         Route only = null;
         for (int i = 0, n = candidates.size(); i < n; i++) {
             Route route = candidates.get(i);

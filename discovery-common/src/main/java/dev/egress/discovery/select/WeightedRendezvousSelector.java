@@ -4,6 +4,7 @@ import dev.egress.discovery.BorderId;
 import dev.egress.discovery.Route;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Weighted rendezvous hashing: each eligible route scores {@code -weight / ln(u)}, with {@code u} the
@@ -33,7 +34,7 @@ final class WeightedRendezvousSelector implements BorderSelector {
     }
 
     @Override
-    public Route select(List<Route> candidates, long requestKey) {
+    public @Nullable Route select(List<Route> candidates, long requestKey) {
         Route only = RouteOrder.onlyEligible(candidates);
         if (only != null) {
             return only;

@@ -4,4 +4,7 @@
  * {@link dev.egress.discovery.select.BorderSelectors} creates a strategy from its configuration name
  * ({@code lowest-border-id}, {@code round-robin}, {@code rendezvous}, {@code weighted}).
  */
+@NullMarked
 package dev.egress.discovery.select;
+
+import org.jspecify.annotations.NullMarked;

@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Closes an HTTP/1.1 connection whose client does not deliver a request's complete headers within a
@@ -98,7 +99,7 @@ public final class RequestHeaderDeadline {
         return install(channel, timeout, onTimeout) != null;
     }
 
-    private static RequestHeaderDeadline install(Channel channel, Duration timeout, Runnable onTimeout) {
+    private static @Nullable RequestHeaderDeadline install(Channel channel, Duration timeout, Runnable onTimeout) {
         ChannelPipeline pipeline = channel.pipeline();
         // Found by type, not by Reactor Netty's name: the h2c upgrade path adds the HTTP/1.1 codec unnamed.
         ChannelHandlerContext codec = pipeline.context(HttpServerCodec.class);

@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -228,7 +229,7 @@ public final class AnnouncementVerifier implements AnnouncementReader {
     }
 
     /** The id the bytes claim, for display only: nothing is verified here. */
-    private BorderId claimedId(byte[] payload) {
+    private @Nullable BorderId claimedId(byte[] payload) {
         try {
             return codec.decode(payload).borderId();
         } catch (RuntimeException e) {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A workload identity as carried in a certificate's URI subject alternative name:
@@ -63,7 +64,7 @@ public record SpiffeId(String trustDomain, String role, String name) {
      * @param uri the URI text
      * @return the id, or null if the text is not of that form
      */
-    public static SpiffeId parse(String uri) {
+    public static @Nullable SpiffeId parse(String uri) {
         try {
             URI parsed = new URI(uri);
             if (!"spiffe".equals(parsed.getScheme())

@@ -6,4 +6,7 @@
  * {@link dev.egress.discovery.trust.PeerTrustManager}), all reloading their files without a restart. See
  * docs/architecture.md ("The trust chain") and docs/security.md.
  */
+@NullMarked
 package dev.egress.discovery.trust;
+
+import org.jspecify.annotations.NullMarked;

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tech.ydb.coordination.CoordinationSession;
@@ -83,7 +84,7 @@ final class RegistrationContext {
      * @param session the session a request went out on
      * @return the phase, or null if the answer is stale
      */
-    RegistrationPhase.Connected currentOn(CoordinationSession session) {
+    RegistrationPhase.@Nullable Connected currentOn(CoordinationSession session) {
         return !closing && phase instanceof RegistrationPhase.Connected connected && connected.on(session)
                 ? connected
                 : null;

@@ -4,6 +4,7 @@ import dev.egress.discovery.Announcement;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
+import org.jspecify.annotations.Nullable;
 import tech.ydb.coordination.CoordinationSession;
 import tech.ydb.coordination.SemaphoreLease;
 
@@ -36,8 +37,9 @@ sealed interface RegistrationPhase {
      * @param attempt  completes with the connected session
      * @param retiring the reattached session that holds the slot meanwhile, or null
      */
-    record Opening(CompletableFuture<CoordinationSession> attempt, CoordinationSession retiring)
-            implements RegistrationPhase {
+    record Opening(
+            CompletableFuture<CoordinationSession> attempt,
+            @Nullable CoordinationSession retiring) implements RegistrationPhase {
         public Opening {
             Objects.requireNonNull(attempt, "attempt");
         }
@@ -54,7 +56,8 @@ sealed interface RegistrationPhase {
      * @param retry    the scheduled open (null only if the loop was already closed)
      * @param retiring the reattached session that holds the slot meanwhile, or null
      */
-    record BackingOff(ScheduledFuture<?> retry, CoordinationSession retiring) implements RegistrationPhase {
+    record BackingOff(
+            @Nullable ScheduledFuture<?> retry, @Nullable CoordinationSession retiring) implements RegistrationPhase {
 
         @Override
         public String toString() {
@@ -80,6 +83,7 @@ sealed interface RegistrationPhase {
          *
          * @return the retiring session
          */
+        @Nullable
         CoordinationSession retiring();
 
         /**
@@ -87,6 +91,7 @@ sealed interface RegistrationPhase {
          *
          * @return the slot, or null if nothing is held
          */
+        @Nullable
         Slot held();
 
         /**
@@ -121,7 +126,7 @@ sealed interface RegistrationPhase {
      * @param link     the session
      * @param retiring the reattached session that still holds the slot, or null
      */
-    record Unheld(Link link, CoordinationSession retiring) implements Settled {
+    record Unheld(Link link, @Nullable CoordinationSession retiring) implements Settled {
         public Unheld {
             Objects.requireNonNull(link, "link");
         }
@@ -132,7 +137,7 @@ sealed interface RegistrationPhase {
         }
 
         @Override
-        public Slot held() {
+        public @Nullable Slot held() {
             return null;
         }
 
@@ -156,12 +161,12 @@ sealed interface RegistrationPhase {
         }
 
         @Override
-        public CoordinationSession retiring() {
+        public @Nullable CoordinationSession retiring() {
             return null;
         }
 
         @Override
-        public Slot held() {
+        public @Nullable Slot held() {
             return slot;
         }
 
@@ -191,12 +196,12 @@ sealed interface RegistrationPhase {
         }
 
         @Override
-        public CoordinationSession retiring() {
+        public @Nullable CoordinationSession retiring() {
             return before.retiring();
         }
 
         @Override
-        public Slot held() {
+        public @Nullable Slot held() {
             return before.held();
         }
 

@@ -9,6 +9,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +63,7 @@ final class RegistryLoop implements AutoCloseable {
     }
 
     /** Runs a task on the loop after a delay (dropped once closed). */
+    @Nullable
     ScheduledFuture<?> schedule(Runnable task, Duration delay) {
         try {
             return executor.schedule(guard(task), delay.toNanos(), TimeUnit.NANOSECONDS);

@@ -9,6 +9,7 @@ import dev.egress.discovery.registry.ydb.RegistrationPhase.Unheld;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tech.ydb.coordination.CoordinationSession;
@@ -52,7 +53,7 @@ final class SessionSupervisor {
         }
     }
 
-    private void open(CoordinationSession retiring) {
+    private void open(@Nullable CoordinationSession retiring) {
         CompletableFuture<CoordinationSession> attempt = ctx.connection.openSession(
                 ctx.loop.sdkExecutor(), (from, state) -> ctx.loop.execute(() -> onSessionState(from, state)));
         ctx.moveTo(new Opening(attempt, retiring));

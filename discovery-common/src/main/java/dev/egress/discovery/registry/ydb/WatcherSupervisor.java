@@ -7,6 +7,7 @@ import dev.egress.discovery.registry.RegistrySettings;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tech.ydb.coordination.CoordinationSession;
@@ -78,6 +79,7 @@ final class WatcherSupervisor {
      *
      * @return the current session, null if none
      */
+    @Nullable
     CoordinationSession current() {
         return session;
     }
@@ -87,6 +89,7 @@ final class WatcherSupervisor {
      *
      * @return the current session if the semaphore exists and the session is connected, else null
      */
+    @Nullable
     CoordinationSession ready() {
         CoordinationSession on = session;
         if (closing || on == null || !sessionReady || !on.getState().isConnected()) {

@@ -4,4 +4,7 @@
  * held in its own session) and {@link dev.egress.discovery.registry.ydb.YdbRegistryWatcher} (App's describe
  * + watch + poll that feeds the routing table). See docs/architecture.md ("The registry protocol").
  */
+@NullMarked
 package dev.egress.discovery.registry.ydb;
+
+import org.jspecify.annotations.NullMarked;
