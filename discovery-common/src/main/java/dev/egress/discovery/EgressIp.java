@@ -9,8 +9,11 @@ import java.net.UnknownHostException;
  * here, and lenient IPv4 forms ({@code 127.1}, {@code 0x7f.0.0.1}, leading zeros) are rejected.
  *
  * <p>Canonical forms: IPv4 as plain dotted decimal; IPv6 as RFC 5952 text (lower case, no leading
- * zeros, the longest run of two or more zero groups as {@code ::}, the first one on a tie), except
- * IPv4-mapped addresses, which keep the RFC 5952 §5 mixed form {@code ::ffff:a.b.c.d}.
+ * zeros, the longest run of two or more zero groups as {@code ::}, the first one on a tie). An
+ * IPv4-mapped address ({@code ::ffff:a.b.c.d}, in any spelling) is the IPv4 address {@code a.b.c.d}: a
+ * socket bound to either sends from the same IPv4 source, so one address must be one key everywhere
+ * addresses are compared (tenants file, a Border's IP list, announcements, the operator API), or one
+ * IP could be given to two tenants under two spellings.
  *
  * @param value canonical text form
  */
@@ -47,7 +50,7 @@ public record EgressIp(String value) implements Comparable<EgressIp> {
     }
 
     /**
-     * Whether this is an IPv6 address (IPv4-mapped ones included).
+     * Whether this is an IPv6 address (IPv4-mapped ones are IPv4).
      *
      * @return true for IPv6
      */
@@ -182,7 +185,10 @@ public record EgressIp(String value) implements Comparable<EgressIp> {
         bytes[2 * group + 1] = (byte) value;
     }
 
-    /** RFC 5952 text: lower case, longest run of zero groups (length ≥ 2) replaced by "::". */
+    /**
+     * RFC 5952 text: lower case, longest run of zero groups (length ≥ 2) replaced by "::"; an IPv4-mapped
+     * address as its IPv4 dotted decimal.
+     */
     private static String format(byte[] bytes) {
         int[] groups = new int[8];
         for (int i = 0; i < 8; i++) {
@@ -194,8 +200,8 @@ public record EgressIp(String value) implements Comparable<EgressIp> {
                 && groups[3] == 0
                 && groups[4] == 0
                 && groups[5] == 0xffff) {
-            return "::ffff:%d.%d.%d.%d"
-                    .formatted(bytes[12] & 0xff, bytes[13] & 0xff, bytes[14] & 0xff, bytes[15] & 0xff);
+            // IPv4-mapped: the IPv4 address itself, so that both spellings are one key.
+            return "%d.%d.%d.%d".formatted(bytes[12] & 0xff, bytes[13] & 0xff, bytes[14] & 0xff, bytes[15] & 0xff);
         }
         int bestStart = -1;
         int bestLength = 0;

@@ -303,6 +303,24 @@ class AnnouncementCodecTest {
     }
 
     @Test
+    void readsAnIpv4MappedIpAsItsIpv4AddressSoBothSpellingsAreOneDuplicate() {
+        String mapped = """
+                {"version":1,"borderId":"border-a","endpoint":"http://10.0.3.17:8181",
+                 "ips":[{"ip":"::ffff:127.0.0.3","bind":"::FFFF:7f00:5","status":"ACTIVE"}],
+                 "publishedAt":"2026-11-30T10:15:30.123Z","generation":7}
+                """;
+        assertThat(codec.decode(utf8(mapped)).ips())
+                .containsExactly(new AnnouncedIp(EgressIp.of("127.0.0.3"), EgressIp.of("127.0.0.5"), IpStatus.ACTIVE));
+
+        String twice = """
+                {"version":1,"borderId":"border-a","endpoint":"http://10.0.3.17:8181",
+                 "ips":[{"ip":"127.0.0.3","status":"ACTIVE"},{"ip":"::ffff:127.0.0.3","status":"DRAINING"}],
+                 "publishedAt":"2026-11-30T10:15:30.123Z","generation":7}
+                """;
+        assertRejected(utf8(twice), "ips", "duplicate ip 127.0.0.3");
+    }
+
+    @Test
     void roundTripsAPublicAddressWithItsBindAddress() {
         Announcement a = Announcement.initial(
                 BorderId.of("border-a"),
