@@ -59,6 +59,36 @@ public record EgressIp(String value) implements Comparable<EgressIp> {
     }
 
     /**
+     * Whether this is the unspecified address ({@code 0.0.0.0} or {@code ::}): to a socket it means "any
+     * local address", so it can never be one dedicated source IP.
+     *
+     * @return true for {@code 0.0.0.0} and {@code ::}
+     */
+    public boolean isUnspecified() {
+        return toInetAddress().isAnyLocalAddress();
+    }
+
+    /**
+     * Whether this is a multicast address ({@code 224.0.0.0/4}, {@code ff00::/8}): a group, never a
+     * connection's source.
+     *
+     * @return true for multicast
+     */
+    public boolean isMulticast() {
+        return toInetAddress().isMulticastAddress();
+    }
+
+    /**
+     * Whether this is a loopback address ({@code 127.0.0.0/8}, {@code ::1}): reachable from this host
+     * only, so a dedicated IP only on a local platform.
+     *
+     * @return true for loopback
+     */
+    public boolean isLoopback() {
+        return toInetAddress().isLoopbackAddress();
+    }
+
+    /**
      * The address, for binding sockets.
      *
      * @return the address (no lookup: built from the parsed bytes)

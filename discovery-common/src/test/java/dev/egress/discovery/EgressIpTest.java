@@ -144,6 +144,36 @@ class EgressIpTest {
                 .isEqualTo("2001:db8:0:0:0:0:0:1");
     }
 
+    @ParameterizedTest
+    @CsvSource({
+        // address, unspecified, multicast, loopback
+        "0.0.0.0, true, false, false",
+        "::, true, false, false",
+        "::ffff:0.0.0.0, true, false, false",
+        "224.0.0.1, false, true, false",
+        "239.255.255.255, false, true, false",
+        "ff02::1, false, true, false",
+        "::ffff:224.0.0.1, false, true, false",
+        "127.0.0.1, false, false, true",
+        "127.255.255.254, false, false, true",
+        "::1, false, false, true",
+        "::ffff:127.0.0.3, false, false, true",
+        "0.0.0.1, false, false, false",
+        "223.255.255.255, false, false, false",
+        "240.0.0.1, false, false, false",
+        "128.0.0.1, false, false, false",
+        "203.0.113.10, false, false, false",
+        "::2, false, false, false",
+        "2001:db8::1, false, false, false",
+    })
+    void classifiesTheAddressesNoSocketMayUseAsADedicatedIp(
+            String literal, boolean unspecified, boolean multicast, boolean loopback) {
+        EgressIp ip = EgressIp.of(literal);
+        assertThat(ip.isUnspecified()).as("unspecified").isEqualTo(unspecified);
+        assertThat(ip.isMulticast()).as("multicast").isEqualTo(multicast);
+        assertThat(ip.isLoopback()).as("loopback").isEqualTo(loopback);
+    }
+
     @Test
     void knowsItsFamily() {
         assertThat(EgressIp.of("10.0.0.1").isIpv6()).isFalse();
