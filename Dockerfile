@@ -55,7 +55,8 @@ RUN printf 'sharedPool: []\ntenants: []\n' > /tmp/cds-tenants.yaml \
         --egress.registry.connection-string=grpc://127.0.0.1:1/local --egress.security.insecure-local=true \
         --egress.security.internal-token=cds-training-only-token --egress.security.api-tokens=cds-training-only-token \
         --egress.tenants.file=/tmp/cds-tenants.yaml --egress.border.id=cds-training \
-        --egress.border.ips=127.0.0.1 --egress.border.advertised-url=http://127.0.0.1:8181 \
+        --egress.border.ips=127.0.0.1 --egress.border.allow-loopback-ips=true \
+        --egress.border.advertised-url=http://127.0.0.1:8181 \
         > /tmp/cds-training.log 2>&1 \
       || ! test -s /app/app.jsa; then tail -n 40 /tmp/cds-training.log >&2; exit 1; fi \
  && rm -f /tmp/cds-tenants.yaml /tmp/cds-training.log \

@@ -352,6 +352,7 @@ border() { # border ID PORT IPS
     "--server.port=$2" \
     "--egress.border.id=$1" \
     "--egress.border.ips=$3" \
+    "--egress.border.allow-loopback-ips=true" \
     "--egress.border.advertised-url=https://127.0.0.1:$2" \
     "--egress.trust.certificate=$PKI_DIR/$1.pem" \
     "--egress.trust.private-key=$PKI_DIR/$1-key.pem" \

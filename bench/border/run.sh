@@ -41,7 +41,7 @@ render "$HERE/nginx.conf.template" > "$WORK/nginx.conf"
 nginx -c "$WORK/nginx.conf" -p "$WORK" & PIDS+=($!)
 java -jar "$COORD_JAR" --port "$COORD_PORT" > "$WORK/coord.log" 2>&1 & PIDS+=($!)
 java -Xmx512m -jar "$BORDER_JAR" --server.port="$BORDER_PORT" --egress.border.id=border-bench \
-  --egress.border.ips="$SRC_IP" --egress.border.advertised-url="http://127.0.0.1:$BORDER_PORT" \
+  --egress.border.ips="$SRC_IP" --egress.border.allow-loopback-ips=true --egress.border.advertised-url="http://127.0.0.1:$BORDER_PORT" \
   --egress.security.internal-token="$BORDER_TOKEN" --egress.security.insecure-local=true --egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535 \
   --egress.registry.connection-string="grpc://127.0.0.1:$COORD_PORT/local" > "$WORK/border.log" 2>&1 & PIDS+=($!)
 render "$HERE/squid.conf.template" > "$WORK/squid.conf"

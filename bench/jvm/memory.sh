@@ -39,7 +39,7 @@ YAML
 start_sink "$SINK_PORT"
 start_coord "$COORD_PORT"
 java "${BORDER_JVM[@]}" "${NMT_OPT[@]}" -jar "$BORDER_JAR" --server.port="$BORDER_PORT" --egress.border.id=border-jvm \
-  --egress.border.ips="$SRC_IP" --egress.border.advertised-url="http://127.0.0.1:$BORDER_PORT" \
+  --egress.border.ips="$SRC_IP" --egress.border.allow-loopback-ips=true --egress.border.advertised-url="http://127.0.0.1:$BORDER_PORT" \
   --egress.security.internal-token="$INTERNAL_TOKEN" --egress.security.insecure-local=true \
   --egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535 \
   --egress.registry.connection-string="grpc://127.0.0.1:$COORD_PORT/local" > "$WORK/border.log" 2>&1 &

@@ -31,7 +31,7 @@ tenants:
     dedicatedIps: [127.0.0.3]
 YAML
 REGISTRY="grpc://127.0.0.1:$COORD_PORT/local"
-border_args=(--server.port="$BORDER_PORT" --egress.border.id=border-startup --egress.border.ips=127.0.0.3
+border_args=(--server.port="$BORDER_PORT" --egress.border.id=border-startup --egress.border.ips=127.0.0.3 --egress.border.allow-loopback-ips=true
   --egress.border.advertised-url="http://127.0.0.1:$BORDER_PORT" --egress.security.internal-token="$INTERNAL_TOKEN"
   --egress.security.insecure-local=true --egress.registry.connection-string="$REGISTRY")
 app_args=(--server.port="$APP_PORT" --egress.tenants.file="$WORK/tenants.yaml" --egress.security.api-tokens="$APP_TOKEN"

@@ -89,6 +89,7 @@ start_coord() { # port
 start_border() { # id port ips coord-port [extra args...] -> BORDER_PID (not waited for)
   local id=$1 port=$2 ips=$3 coord=$4; shift 4
   java -Xmx512m -jar "$BORDER_JAR" --server.port="$port" --egress.border.id="$id" --egress.border.ips="$ips" \
+    --egress.border.allow-loopback-ips=true \
     --egress.border.advertised-url="http://127.0.0.1:$port" --egress.security.insecure-local=true \
     --egress.security.internal-token="$INTERNAL_TOKEN" \
     --egress.security.operator-token="$OPERATOR_TOKEN" --egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535 \
@@ -120,6 +121,7 @@ make_pki() { # names... : a throwaway CA and identities in $WORK/pki (local/Loca
 start_border_tls() { # id port ips coord-port [extra args...] : on the trust chain (make_pki first)
   local id=$1 port=$2 ips=$3 coord=$4; shift 4
   java -Xmx512m -jar "$BORDER_JAR" --server.port="$port" --egress.border.id="$id" --egress.border.ips="$ips" \
+    --egress.border.allow-loopback-ips=true \
     --egress.border.advertised-url="https://127.0.0.1:$port" --egress.security.internal-token="$INTERNAL_TOKEN" \
     --egress.trust.certificate="$WORK/pki/$id.pem" --egress.trust.private-key="$WORK/pki/$id-key.pem" \
     --egress.trust.app-ca="$WORK/pki/ca.pem" \

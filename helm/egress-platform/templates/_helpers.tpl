@@ -152,12 +152,14 @@ Schema) when logging.format is json; the default text pattern otherwise.
      the management port, which stays plain http when the Border serves https on its main port (the
      trust chain's TLS applies to server.port only; checked against a real Border, docs/kubernetes.md). */}}
 {{- define "egress.probes" -}}
+{{- /* probeScheme: HTTPS when the component serves TLS on its management port (App with app.tls). */ -}}
+{{- $scheme := .probeScheme | default "HTTP" -}}
 {{- if .startupProbe.enabled }}
 startupProbe:
   httpGet:
     path: /actuator/health/liveness
     port: management
-    scheme: HTTP
+    scheme: {{ $scheme }}
   {{- toYaml (omit .startupProbe "enabled") | nindent 2 }}
 {{- end }}
 {{- if .livenessProbe.enabled }}
@@ -165,7 +167,7 @@ livenessProbe:
   httpGet:
     path: /actuator/health/liveness
     port: management
-    scheme: HTTP
+    scheme: {{ $scheme }}
   {{- toYaml (omit .livenessProbe "enabled") | nindent 2 }}
 {{- end }}
 {{- if .readinessProbe.enabled }}
@@ -173,7 +175,7 @@ readinessProbe:
   httpGet:
     path: /actuator/health/readiness
     port: management
-    scheme: HTTP
+    scheme: {{ $scheme }}
   {{- toYaml (omit .readinessProbe "enabled") | nindent 2 }}
 {{- end }}
 {{- end -}}

@@ -3,6 +3,7 @@ package dev.egress.border;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.Tokens;
 import dev.egress.coordination.EmbeddedCoordinationNode;
 import dev.egress.coordination.testing.ListenPorts;
@@ -77,6 +78,7 @@ class BorderProcessIT {
                         "--server.port=" + port,
                         "--egress.border.id=" + BORDER,
                         "--egress.border.ips=" + IP,
+                        "--" + BorderTestProperties.LOOPBACK_IPS,
                         "--egress.border.advertised-url=http://127.0.0.1:" + port,
                         "--egress.border.drain-timeout=" + DRAIN_TIMEOUT.toSeconds() + "s",
                         "--egress.security.internal-token=" + Tokens.INTERNAL,

@@ -91,6 +91,9 @@ class PropertiesDefaultsTest {
         assertThat(border.ips()).hasSize(2);
         assertThat(border.drainTimeout()).isEqualTo(Duration.ofSeconds(20));
         assertThat(border.initialStatus().name()).isEqualTo("ACTIVE");
+        assertThat(border.allowLoopbackIps())
+                .as("loopback dedicated IPs are an explicit opt-in")
+                .isFalse();
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
+import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.InMemoryBorderRegistry;
 import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.Tokens;
@@ -31,7 +32,10 @@ class StartupTest {
     /** The arguments every Border here starts with (port 0, an id, an advertised URL), then {@code args}. */
     private static String[] withBase(String... args) {
         String[] base = {
-            "--server.port=0", "--egress.border.id=border-start", "--egress.border.advertised-url=http://127.0.0.1:8181"
+            "--server.port=0",
+            "--egress.border.id=border-start",
+            "--egress.border.advertised-url=http://127.0.0.1:8181",
+            "--" + BorderTestProperties.LOOPBACK_IPS
         };
         String[] all = new String[base.length + args.length];
         System.arraycopy(base, 0, all, 0, base.length);
@@ -102,6 +106,36 @@ class StartupTest {
                 "--egress.security.insecure-local=true"));
         assertThat(failure.getMessage())
                 .contains("egress.border.ips: cannot bind 192.0.2.1 (bind address of public address 203.0.113.10)");
+    }
+
+    @Test
+    void refusesToStartWithAnUnspecifiedMulticastOrUnoptedLoopbackIpNamingTheIpAndTheRule() {
+        String[][] cases = {
+            {"--egress.border.ips=0.0.0.0", "egress.border.ips: '0.0.0.0': bind address 0.0.0.0 is unspecified"},
+            {"--egress.border.ips=::", "egress.border.ips: '::': bind address :: is unspecified"},
+            {"--egress.border.ips=224.0.0.1", "egress.border.ips: '224.0.0.1': bind address 224.0.0.1 is multicast"},
+            {"--egress.border.ips=127.0.0.2,::ffff:127.0.0.2", "public address 127.0.0.2 is listed twice"},
+        };
+        for (String[] c : cases) {
+            Throwable failure = root(() -> run(
+                    c[0],
+                    "--egress.security.internal-token=" + Tokens.INTERNAL,
+                    "--egress.security.insecure-local=true"));
+            assertThat(failure.getMessage()).as(c[0]).contains(c[1]);
+        }
+        // Without the opt-in (which every other case here has, from withBase), a loopback IP is refused.
+        Throwable failure =
+                root(() -> new SpringApplicationBuilder(BorderApplication.class, InMemoryRegistryConfiguration.class)
+                        .run(
+                                "--server.port=0",
+                                "--egress.border.id=border-start",
+                                "--egress.border.advertised-url=http://127.0.0.1:8181",
+                                "--egress.border.ips=127.0.0.2",
+                                "--egress.security.internal-token=" + Tokens.INTERNAL,
+                                "--egress.security.insecure-local=true"));
+        assertThat(failure.getMessage())
+                .contains("egress.border.ips: '127.0.0.2': bind address 127.0.0.2 is loopback")
+                .contains("egress.border.allow-loopback-ips=true");
     }
 
     @Test

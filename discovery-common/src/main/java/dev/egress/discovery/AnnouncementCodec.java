@@ -151,20 +151,11 @@ public final class AnnouncementCodec {
             if (!entry.isObject()) {
                 throw new InvalidAnnouncementException(field, "not an object");
             }
-            EgressIp ip;
-            try {
-                ip = EgressIp.of(text(entry, field + ".ip", "ip"));
-            } catch (IllegalArgumentException e) {
-                throw new InvalidAnnouncementException(field + ".ip", e.getMessage());
-            }
+            EgressIp ip = address(entry, field, "ip");
             EgressIp bind = ip;
             JsonNode bindNode = entry.get("bind");
             if (bindNode != null && !bindNode.isNull()) {
-                try {
-                    bind = EgressIp.of(text(entry, field + ".bind", "bind"));
-                } catch (IllegalArgumentException e) {
-                    throw new InvalidAnnouncementException(field + ".bind", e.getMessage());
-                }
+                bind = address(entry, field, "bind");
             }
             String status = text(entry, field + ".status", "status");
             IpStatus parsed;
@@ -188,6 +179,27 @@ public final class AnnouncementCodec {
             }
         }
         return ips;
+    }
+
+    /**
+     * An entry's {@code ip} or {@code bind}: a strict literal that can be one socket's source. The unspecified
+     * and multicast addresses never can, whoever signed them; loopback stays allowed here (the local platform
+     * uses it), the Border refuses it outside local runs.
+     */
+    private static EgressIp address(JsonNode entry, String field, String name) {
+        EgressIp ip;
+        try {
+            ip = EgressIp.of(text(entry, field + "." + name, name));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidAnnouncementException(field + "." + name, e.getMessage());
+        }
+        if (ip.isUnspecified() || ip.isMulticast()) {
+            throw new InvalidAnnouncementException(
+                    field + "." + name,
+                    "%s is %s (expected: a unicast address)"
+                            .formatted(ip, ip.isUnspecified() ? "unspecified" : "multicast"));
+        }
+        return ip;
     }
 
     private static String text(JsonNode parent, String name) {

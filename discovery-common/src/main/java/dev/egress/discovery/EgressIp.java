@@ -10,8 +10,11 @@ import org.jspecify.annotations.Nullable;
  * here, and lenient IPv4 forms ({@code 127.1}, {@code 0x7f.0.0.1}, leading zeros) are rejected.
  *
  * <p>Canonical forms: IPv4 as plain dotted decimal; IPv6 as RFC 5952 text (lower case, no leading
- * zeros, the longest run of two or more zero groups as {@code ::}, the first one on a tie), except
- * IPv4-mapped addresses, which keep the RFC 5952 §5 mixed form {@code ::ffff:a.b.c.d}.
+ * zeros, the longest run of two or more zero groups as {@code ::}, the first one on a tie). An
+ * IPv4-mapped address ({@code ::ffff:a.b.c.d}, in any spelling) is the IPv4 address {@code a.b.c.d}: a
+ * socket bound to either sends from the same IPv4 source, so one address must be one key everywhere
+ * addresses are compared (tenants file, a Border's IP list, announcements, the operator API), or one
+ * IP could be given to two tenants under two spellings.
  *
  * @param value canonical text form
  */
@@ -48,12 +51,42 @@ public record EgressIp(String value) implements Comparable<EgressIp> {
     }
 
     /**
-     * Whether this is an IPv6 address (IPv4-mapped ones included).
+     * Whether this is an IPv6 address (IPv4-mapped ones are IPv4).
      *
      * @return true for IPv6
      */
     public boolean isIpv6() {
         return value.indexOf(':') >= 0;
+    }
+
+    /**
+     * Whether this is the unspecified address ({@code 0.0.0.0} or {@code ::}): to a socket it means "any
+     * local address", so it can never be one dedicated source IP.
+     *
+     * @return true for {@code 0.0.0.0} and {@code ::}
+     */
+    public boolean isUnspecified() {
+        return toInetAddress().isAnyLocalAddress();
+    }
+
+    /**
+     * Whether this is a multicast address ({@code 224.0.0.0/4}, {@code ff00::/8}): a group, never a
+     * connection's source.
+     *
+     * @return true for multicast
+     */
+    public boolean isMulticast() {
+        return toInetAddress().isMulticastAddress();
+    }
+
+    /**
+     * Whether this is a loopback address ({@code 127.0.0.0/8}, {@code ::1}): reachable from this host
+     * only, so a dedicated IP only on a local platform.
+     *
+     * @return true for loopback
+     */
+    public boolean isLoopback() {
+        return toInetAddress().isLoopbackAddress();
     }
 
     /**
@@ -183,7 +216,10 @@ public record EgressIp(String value) implements Comparable<EgressIp> {
         bytes[2 * group + 1] = (byte) value;
     }
 
-    /** RFC 5952 text: lower case, longest run of zero groups (length ≥ 2) replaced by "::". */
+    /**
+     * RFC 5952 text: lower case, longest run of zero groups (length ≥ 2) replaced by "::"; an IPv4-mapped
+     * address as its IPv4 dotted decimal.
+     */
     private static String format(byte[] bytes) {
         int[] groups = new int[8];
         for (int i = 0; i < 8; i++) {
@@ -195,8 +231,8 @@ public record EgressIp(String value) implements Comparable<EgressIp> {
                 && groups[3] == 0
                 && groups[4] == 0
                 && groups[5] == 0xffff) {
-            return "::ffff:%d.%d.%d.%d"
-                    .formatted(bytes[12] & 0xff, bytes[13] & 0xff, bytes[14] & 0xff, bytes[15] & 0xff);
+            // IPv4-mapped: the IPv4 address itself, so that both spellings are one key.
+            return "%d.%d.%d.%d".formatted(bytes[12] & 0xff, bytes[13] & 0xff, bytes[14] & 0xff, bytes[15] & 0xff);
         }
         int bestStart = -1;
         int bestLength = 0;

@@ -15,6 +15,7 @@ import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -68,7 +69,7 @@ class AnnouncementCodecTest {
                 "border-a",
                 "http://127.0.0.1:8181",
                 IntStream.range(0, Announcement.MAX_IPS)
-                        .mapToObj(i -> "ffff:ffff:ffff:ffff:ffff:ffff:ffff:" + Integer.toHexString(i + 1))
+                        .mapToObj(i -> "efff:ffff:ffff:ffff:ffff:ffff:ffff:" + Integer.toHexString(i + 1))
                         .toArray(String[]::new));
 
         byte[] payload = codec.encode(a);
@@ -300,6 +301,50 @@ class AnnouncementCodecTest {
                 """;
 
         assertRejected(utf8(twice), "ips", "duplicate ip 2001:db8::1");
+    }
+
+    @Test
+    void readsAnIpv4MappedIpAsItsIpv4AddressSoBothSpellingsAreOneDuplicate() {
+        String mapped = """
+                {"version":1,"borderId":"border-a","endpoint":"http://10.0.3.17:8181",
+                 "ips":[{"ip":"::ffff:127.0.0.3","bind":"::FFFF:7f00:5","status":"ACTIVE"}],
+                 "publishedAt":"2026-11-30T10:15:30.123Z","generation":7}
+                """;
+        assertThat(codec.decode(utf8(mapped)).ips())
+                .containsExactly(new AnnouncedIp(EgressIp.of("127.0.0.3"), EgressIp.of("127.0.0.5"), IpStatus.ACTIVE));
+
+        String twice = """
+                {"version":1,"borderId":"border-a","endpoint":"http://10.0.3.17:8181",
+                 "ips":[{"ip":"127.0.0.3","status":"ACTIVE"},{"ip":"::ffff:127.0.0.3","status":"DRAINING"}],
+                 "publishedAt":"2026-11-30T10:15:30.123Z","generation":7}
+                """;
+        assertRejected(utf8(twice), "ips", "duplicate ip 127.0.0.3");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "'{\"ip\":\"0.0.0.0\",\"status\":\"ACTIVE\"}', ips[0].ip, 0.0.0.0 is unspecified",
+        "'{\"ip\":\"::\",\"status\":\"ACTIVE\"}', ips[0].ip, :: is unspecified",
+        "'{\"ip\":\"224.0.0.1\",\"status\":\"ACTIVE\"}', ips[0].ip, 224.0.0.1 is multicast",
+        "'{\"ip\":\"203.0.113.10\",\"bind\":\"::ffff:0.0.0.0\",\"status\":\"ACTIVE\"}', ips[0].bind, 0.0.0.0 is unspecified",
+        "'{\"ip\":\"203.0.113.10\",\"bind\":\"ff02::1\",\"status\":\"ACTIVE\"}', ips[0].bind, ff02::1 is multicast",
+    })
+    void rejectsUnspecifiedAndMulticastIpsAndBindAddresses(String entry, String field, String reason) {
+        String payload = """
+                {"version":1,"borderId":"border-a","endpoint":"http://10.0.3.17:8181","ips":[%s],
+                 "publishedAt":"2026-11-30T10:15:30.123Z","generation":7}
+                """.formatted(entry);
+        assertRejected(utf8(payload), field, reason + " (expected: a unicast address)");
+    }
+
+    @Test
+    void acceptsLoopbackIpsForTheLocalPlatform() {
+        String payload = """
+                {"version":1,"borderId":"border-a","endpoint":"http://10.0.3.17:8181",
+                 "ips":[{"ip":"127.0.0.2","status":"ACTIVE"},{"ip":"::1","status":"ACTIVE"}],
+                 "publishedAt":"2026-11-30T10:15:30.123Z","generation":7}
+                """;
+        assertThat(codec.decode(utf8(payload)).ips()).hasSize(2);
     }
 
     @Test

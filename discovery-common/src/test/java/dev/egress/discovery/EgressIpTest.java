@@ -32,14 +32,35 @@ class EgressIpTest {
         "1:2:3:4:5:6:7::, 1:2:3:4:5:6:7:0",
         "::1.2.3.4, ::102:304",
         "1:2:3:4:5:6:1.2.3.4, 1:2:3:4:5:6:102:304",
-        // RFC 5952 §5: IPv4-mapped addresses keep the mixed notation
-        "::FFFF:192.0.2.1, ::ffff:192.0.2.1",
-        "0:0:0:0:0:ffff:c000:0201, ::ffff:192.0.2.1",
+        // IPv4-mapped addresses, in any spelling, are the IPv4 address: one address, one key
+        "::FFFF:192.0.2.1, 192.0.2.1",
+        "::ffff:127.0.0.3, 127.0.0.3",
+        "0:0:0:0:0:ffff:c000:0201, 192.0.2.1",
+        "::ffff:c000:201, 192.0.2.1",
+        "0000:0000:0000:0000:0000:FFFF:7f00:0003, 127.0.0.3",
+        // only ::ffff:0:0/96 is mapped: its neighbours stay IPv6
+        "::fffe:c000:201, ::fffe:c000:201",
+        "::1:ffff:c000:201, ::1:ffff:c000:201",
+        "1::ffff:c000:201, 1::ffff:c000:201",
+        "::ffff:0:c000:201, ::ffff:0:c000:201",
         // the longest literal there is (45 characters) is still accepted
         "ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255, ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
     })
     void canonicalisesLiterals(String literal, String canonical) {
         assertThat(EgressIp.of(literal).value()).isEqualTo(canonical);
+    }
+
+    @Test
+    void anIpv4MappedAddressIsTheIpv4AddressInEveryRespect() {
+        EgressIp mapped = EgressIp.of("::ffff:127.0.0.3");
+        assertThat(mapped)
+                .isEqualTo(EgressIp.of("127.0.0.3"))
+                .hasSameHashCodeAs(EgressIp.of("127.0.0.3"))
+                .isEqualByComparingTo(EgressIp.of("127.0.0.3"))
+                .hasToString("127.0.0.3");
+        assertThat(mapped.isIpv6()).isFalse();
+        assertThat(mapped.toInetAddress()).isInstanceOf(Inet4Address.class);
+        assertThatIllegalArgumentException().isThrownBy(() -> new EgressIp("::ffff:127.0.0.3"));
     }
 
     @Test
@@ -121,6 +142,36 @@ class EgressIpTest {
                 .isInstanceOf(Inet6Address.class)
                 .extracting(a -> a.getHostAddress())
                 .isEqualTo("2001:db8:0:0:0:0:0:1");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        // address, unspecified, multicast, loopback
+        "0.0.0.0, true, false, false",
+        "::, true, false, false",
+        "::ffff:0.0.0.0, true, false, false",
+        "224.0.0.1, false, true, false",
+        "239.255.255.255, false, true, false",
+        "ff02::1, false, true, false",
+        "::ffff:224.0.0.1, false, true, false",
+        "127.0.0.1, false, false, true",
+        "127.255.255.254, false, false, true",
+        "::1, false, false, true",
+        "::ffff:127.0.0.3, false, false, true",
+        "0.0.0.1, false, false, false",
+        "223.255.255.255, false, false, false",
+        "240.0.0.1, false, false, false",
+        "128.0.0.1, false, false, false",
+        "203.0.113.10, false, false, false",
+        "::2, false, false, false",
+        "2001:db8::1, false, false, false",
+    })
+    void classifiesTheAddressesNoSocketMayUseAsADedicatedIp(
+            String literal, boolean unspecified, boolean multicast, boolean loopback) {
+        EgressIp ip = EgressIp.of(literal);
+        assertThat(ip.isUnspecified()).as("unspecified").isEqualTo(unspecified);
+        assertThat(ip.isMulticast()).as("multicast").isEqualTo(multicast);
+        assertThat(ip.isLoopback()).as("loopback").isEqualTo(loopback);
     }
 
     @Test

@@ -278,6 +278,24 @@ class FleetIT {
     }
 
     @Test
+    @Order(3)
+    void anIpv4MappedSpellingInTheOperatorApiChangesThatIp() {
+        awaitAllBorders();
+        EntityExchangeResult<byte[]> drained = put("::ffff:127.0.0.2", "DRAINING");
+
+        assertThat(drained.getStatus().value())
+                .as(new String(drained.getResponseBody()))
+                .isEqualTo(200);
+        assertThat(statusInApp("border-a", "127.0.0.2")).contains(IpStatus.DRAINING);
+        assertThat(JSON.readTree(drained.getResponseBody()).get("appliedOn"))
+                .extracting(JsonNode::stringValue)
+                .containsExactly("border-a");
+
+        assertThat(put("0:0:0:0:0:ffff:7f00:2", "ACTIVE").getStatus().value()).isEqualTo(200);
+        assertThat(statusInApp("border-a", "127.0.0.2")).contains(IpStatus.ACTIVE);
+    }
+
+    @Test
     @Order(4)
     void anIpOnTwoBordersIsChangedOnBothAndTheAnswerSaysSo() {
         awaitAllBorders();

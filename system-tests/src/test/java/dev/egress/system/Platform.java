@@ -178,6 +178,7 @@ final class Platform implements AutoCloseable {
                 "--server.port=" + port,
                 "--egress.border.id=" + id,
                 "--egress.border.ips=" + String.join(",", ips),
+                "--egress.border.allow-loopback-ips=true",
                 "--egress.border.advertised-url=https://127.0.0.1:" + port,
                 "--egress.border.drain-timeout=10s",
                 "--egress.trust.certificate=" + identity.certificate(),

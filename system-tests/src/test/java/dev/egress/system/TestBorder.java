@@ -70,6 +70,7 @@ final class TestBorder implements AutoCloseable {
                 "--server.port=" + port,
                 "--egress.border.id=" + id,
                 "--egress.border.ips=" + String.join(",", ips),
+                "--egress.border.allow-loopback-ips=true",
                 "--egress.border.advertised-url=" + (trust == null ? "http" : "https") + "://127.0.0.1:" + port,
                 "--egress.border.drain-timeout=5s",
                 "--egress.security.internal-token=" + internalToken,

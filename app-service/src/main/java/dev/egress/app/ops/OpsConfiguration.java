@@ -34,10 +34,6 @@ class OpsConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(OpsConfiguration.class);
 
-    /** The page loads only its own scripts and styles and talks only to this App; nobody may frame it. */
-    private static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
-            + "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-
     @Bean
     FleetViews fleetViews(
             RoutingTable table,
@@ -79,13 +75,15 @@ class OpsConfiguration {
                                 .build())
                 .GET(
                         "/ops/",
+                        // Its security headers come from OpsPageHeaders, as for every other path of the page.
                         request -> ServerResponse.ok()
                                 .contentType(MediaType.TEXT_HTML)
-                                .header("Cache-Control", "no-store")
-                                .header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-                                .header("X-Content-Type-Options", "nosniff")
-                                .header("Referrer-Policy", "no-referrer")
                                 .bodyValue(index))
                 .build();
+    }
+
+    @Bean
+    OpsPageHeaders opsPageHeaders() {
+        return new OpsPageHeaders();
     }
 }

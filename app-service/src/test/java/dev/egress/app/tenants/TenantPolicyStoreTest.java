@@ -107,6 +107,31 @@ class TenantPolicyStoreTest {
     }
 
     @Test
+    void aDedicatedIpGivenToTwoTenantsUnderTwoSpellingsIsRejectedKeepingTheLastGoodPolicy() throws Exception {
+        Path file = Files.writeString(dir.resolve("t.yaml"), """
+                tenants:
+                  - id: acme
+                    dedicatedIps: [127.0.0.3]
+                  - id: globex
+                    dedicatedIps: [127.0.0.4]
+                """);
+        try (TenantPolicyStore store = store(file)) {
+            replace(file, """
+                    tenants:
+                      - id: acme
+                        dedicatedIps: [127.0.0.3]
+                      - id: globex
+                        dedicatedIps: ["::ffff:127.0.0.3"]   # acme's IP, IPv4-mapped
+                    """);
+            await().atMost(Duration.ofSeconds(20)).until(() -> !store.state().valid());
+
+            assertThat(store.current().tenant("globex").orElseThrow().dedicatedIps())
+                    .containsExactly(EgressIp.of("127.0.0.4"));
+            assertThat(store.state().lastError()).contains("127.0.0.3", "'acme'", "'globex'");
+        }
+    }
+
+    @Test
     void anUnchangedFileIsNotReapplied() throws Exception {
         Path file = Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
         try (TenantPolicyStore store = store(file)) {

@@ -25,8 +25,13 @@ class EgressConfiguration {
 
     @Bean
     HostedIps hostedIps(BorderProperties border) {
-        HostedIps ips = HostedIps.parse(border.ips());
+        HostedIps ips = HostedIps.parse(
+                border.ips(), border.allowLoopbackIps() ? HostedIps.Loopback.ALLOWED : HostedIps.Loopback.REFUSED);
         log.info("Dedicated IPs (bind=public where they differ): {}", ips);
+        if (border.allowLoopbackIps()) {
+            log.warn("egress.border.allow-loopback-ips is set: loopback addresses are accepted as dedicated IPs"
+                    + " (local runs only; targets elsewhere never see them)");
+        }
         return ips;
     }
 

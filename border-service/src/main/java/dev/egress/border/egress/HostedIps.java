@@ -17,11 +17,25 @@ import java.util.Optional;
  * Border (announcement {@code ip}, tenants file, App's routing, views); the bind address never leaves
  * this Border except as the announcement's {@code bind} and as the {@code sourceIp} it reports.
  *
+ * <p>Every address, bind and public, must be able to be one socket's source and seen as such by a target:
+ * the unspecified address ({@code 0.0.0.0}, {@code ::}) means "any local address", a multicast address is a
+ * group, and a loopback address is reachable only from this host, so it is a dedicated IP only on a local
+ * platform that opts in ({@link Loopback#ALLOWED}, {@code egress.border.allow-loopback-ips}). An IPv4-mapped
+ * spelling is its IPv4 address ({@link EgressIp}), so it cannot slip past a duplicate check either.
+ *
  * <p>Built once at startup; a bad entry stops startup with a message naming the entry and the rule.
  */
 public final class HostedIps {
 
     private static final String PROPERTY = "egress.border.ips";
+
+    /** Whether loopback addresses may be dedicated IPs ({@code egress.border.allow-loopback-ips}). */
+    public enum Loopback {
+        /** Local runs and tests: 127.0.0.2-9 stand in for public addresses. */
+        ALLOWED,
+        /** Everywhere else: a loopback address is refused. */
+        REFUSED
+    }
 
     private final Map<EgressIp, EgressIp> bindByPublic;
 
@@ -32,12 +46,14 @@ public final class HostedIps {
     /**
      * Parses the entries; blank entries are skipped.
      *
-     * @param entries {@code egress.border.ips}
+     * @param entries  {@code egress.border.ips}
+     * @param loopback whether loopback addresses are accepted
      * @return the hosted IPs, in entry order
-     * @throws IllegalArgumentException naming the property and the entry when an entry is malformed, a
-     *                                  public address is listed twice, or a bind address serves two public ones
+     * @throws IllegalArgumentException naming the property and the entry when an entry is malformed, names an
+     *                                  address no dedicated IP may have, lists a public address twice, or a bind
+     *                                  address serves two public ones
      */
-    public static HostedIps parse(List<String> entries) {
+    public static HostedIps parse(List<String> entries, Loopback loopback) {
         Map<EgressIp, EgressIp> bindByPublic = new LinkedHashMap<>();
         Map<EgressIp, EgressIp> publicByBind = new HashMap<>();
         for (String raw : entries) {
@@ -46,8 +62,8 @@ public final class HostedIps {
             }
             String entry = raw.strip();
             int eq = entry.indexOf('=');
-            EgressIp bind = address(entry, eq < 0 ? entry : entry.substring(0, eq), "bind address");
-            EgressIp ip = eq < 0 ? bind : address(entry, entry.substring(eq + 1), "public address");
+            EgressIp bind = address(entry, eq < 0 ? entry : entry.substring(0, eq), "bind address", loopback);
+            EgressIp ip = eq < 0 ? bind : address(entry, entry.substring(eq + 1), "public address", loopback);
             if (bindByPublic.containsKey(ip)) {
                 throw invalid(
                         entry, "public address %s is listed twice (expected: each dedicated IP once)".formatted(ip));
@@ -103,20 +119,37 @@ public final class HostedIps {
         return shown.toString();
     }
 
-    private static EgressIp address(String entry, String text, String role) {
+    private static EgressIp address(String entry, String text, String role, Loopback loopback) {
         if (text.isBlank()) {
             throw invalid(
                     entry,
                     "missing %s (expected: an address, or bind=public such as 10.0.1.5=203.0.113.10)".formatted(role));
         }
+        EgressIp ip;
         try {
-            return EgressIp.of(text.strip());
+            ip = EgressIp.of(text.strip());
         } catch (IllegalArgumentException e) {
             throw invalid(
                     entry,
                     "%s '%s' is not an IPv4 or IPv6 literal (expected: an address, or bind=public such as 10.0.1.5=203.0.113.10)"
                             .formatted(role, text.length() > 45 ? text.substring(0, 45) + "..." : text.strip()));
         }
+        if (ip.isUnspecified()) {
+            throw invalid(
+                    entry,
+                    "%s %s is unspecified (expected: one address of this host, not 0.0.0.0 or ::)".formatted(role, ip));
+        }
+        if (ip.isMulticast()) {
+            throw invalid(entry, "%s %s is multicast (expected: a unicast address)".formatted(role, ip));
+        }
+        if (ip.isLoopback() && loopback == Loopback.REFUSED) {
+            throw invalid(
+                    entry,
+                    "%s %s is loopback (expected: an address targets can see; loopback only for local runs, "
+                                    .formatted(role, ip)
+                            + "with egress.border.allow-loopback-ips=true)");
+        }
+        return ip;
     }
 
     private static IllegalArgumentException invalid(String entry, String rule) {

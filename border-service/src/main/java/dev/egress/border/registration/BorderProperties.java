@@ -21,6 +21,8 @@ import org.springframework.validation.annotation.Validated;
  * @param advertisedUrl the URL App uses to reach this Border
  * @param drainTimeout  on shutdown, how long in-flight calls may take to finish
  * @param initialStatus the status every IP is announced with at startup
+ * @param allowLoopbackIps whether loopback addresses ({@code 127.0.0.0/8}, {@code ::1}) may be dedicated IPs;
+ *                      only the local platform and tests set it (a target elsewhere can never see such a source)
  */
 @Validated
 @ConfigurationProperties("egress.border")
@@ -29,4 +31,5 @@ public record BorderProperties(
         @NotEmpty List<String> ips,
         @NotNull URI advertisedUrl,
         @DefaultValue("20s") Duration drainTimeout,
-        @DefaultValue("ACTIVE") IpStatus initialStatus) {}
+        @DefaultValue("ACTIVE") IpStatus initialStatus,
+        @DefaultValue("false") boolean allowLoopbackIps) {}

@@ -1,33 +1,56 @@
 package dev.egress.border.server;
 
+import dev.egress.border.trust.ClientCertificates;
 import dev.egress.discovery.server.RequestHeaderDeadline;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Puts {@link ServerTimeoutsProperties} on the Border's listening port (Reactor Netty server). */
+/**
+ * Puts {@link ServerTimeoutsProperties} on the Border's listening port (Reactor Netty server): the HTTP/1.1
+ * header deadline, and {@link Http2Guard} for HTTP/2 (header deadline and rapid-reset limit).
+ */
 @Configuration(proxyBeanMethods = false)
 class ServerTimeoutsConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(ServerTimeoutsConfiguration.class);
 
+    /** Netty's own defaults (CVE-2023-44487), for connections without a verified App certificate. */
+    static final int UNVERIFIED_RESETS_PER_WINDOW = 200;
+
+    static final Duration UNVERIFIED_RESET_WINDOW = Duration.ofSeconds(30);
+
     @Bean
-    NettyServerCustomizer slowClientDeadlines(ServerTimeoutsProperties timeouts) {
+    NettyServerCustomizer slowClientDeadlines(
+            ServerTimeoutsProperties timeouts, ClientCertificates clients, MeterRegistry meters) {
         log.info(
-                "Listening port deadlines: request headers {}, request body {}, idle {}",
+                "Listening port deadlines: request headers {} (HTTP/2 header blocks too), request body {}, idle {};"
+                        + " HTTP/2 stream resets without an App certificate: {} per {}",
                 timeouts.requestHeaderTimeout(),
                 timeouts.requestTimeout(),
-                timeouts.idleTimeout());
+                timeouts.idleTimeout(),
+                UNVERIFIED_RESETS_PER_WINDOW,
+                UNVERIFIED_RESET_WINDOW);
+        Http2Guard.Limits limits = new Http2Guard.Limits(
+                timeouts.requestHeaderTimeout(), UNVERIFIED_RESETS_PER_WINDOW, UNVERIFIED_RESET_WINDOW);
+        Http2Guard.Events events = events(meters);
         return server -> server.idleTimeout(timeouts.idleTimeout())
                 .requestTimeout(timeouts.requestTimeout())
                 .doOnChannelInit((observer, channel, remote) -> {
+                    // Without trust material (insecure-local, local runs only) no client can be verified and
+                    // App's h2c connections must keep the codec's raised limit: every client counts as App.
+                    installHttp2Guard(
+                            channel, new Http2Guard(limits, ch -> !clients.enforced() || clients.isApp(ch), events));
                     if (attach(channel, timeouts)) {
                         return;
                     }
@@ -52,6 +75,42 @@ class ServerTimeoutsConfiguration {
                                         });
                     }
                 });
+    }
+
+    /** In front of every codec: right behind TLS (decrypted bytes), or first on a plaintext port. */
+    private static void installHttp2Guard(Channel channel, Http2Guard guard) {
+        SslHandler tls = channel.pipeline().get(SslHandler.class);
+        if (tls == null) {
+            channel.pipeline().addFirst(Http2Guard.NAME, guard);
+        } else {
+            channel.pipeline().addAfter(channel.pipeline().context(tls).name(), Http2Guard.NAME, guard);
+        }
+    }
+
+    private static Http2Guard.Events events(MeterRegistry meters) {
+        Counter headerTimeouts = Counter.builder("egress.server.http2.closed")
+                .tag("reason", "header-timeout")
+                .description("HTTP/2 connections closed because a header block did not complete within"
+                        + " egress.server.request-header-timeout")
+                .register(meters);
+        Counter rapidResets = Counter.builder("egress.server.http2.closed")
+                .tag("reason", "rapid-reset")
+                .description("HTTP/2 connections without an App certificate closed for resetting more than "
+                        + UNVERIFIED_RESETS_PER_WINDOW + " streams per " + UNVERIFIED_RESET_WINDOW)
+                .register(meters);
+        return new Http2Guard.Events() {
+            @Override
+            public void headerTimeout() {
+                headerTimeouts.increment();
+                log.debug("Closed an HTTP/2 connection: a header block did not complete in time");
+            }
+
+            @Override
+            public void rapidReset() {
+                rapidResets.increment();
+                log.debug("Closed an HTTP/2 connection: too many stream resets");
+            }
+        };
     }
 
     /**

@@ -1,8 +1,13 @@
 package dev.egress.border.trust;
 
 import dev.egress.discovery.trust.PeerTrustManager;
+import io.netty.channel.Channel;
+import io.netty.handler.ssl.SslHandler;
+import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
+import java.util.Arrays;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import org.springframework.http.server.reactive.SslInfo;
 import org.springframework.web.server.ServerWebExchange;
 
@@ -36,6 +41,28 @@ public final class ClientCertificates {
             apps.check(chain);
         } catch (CertificateException e) {
             throw new ClientCertificateRequiredException(e.getMessage());
+        }
+    }
+
+    /**
+     * Whether a connection's client proved an App certificate in its TLS handshake. Never true without trust
+     * material (insecure-local: no client is verified) or before the handshake has completed.
+     *
+     * @param channel a server connection
+     * @return true for a verified App certificate
+     */
+    public boolean isApp(Channel channel) {
+        SslHandler tls = apps == null ? null : channel.pipeline().get(SslHandler.class);
+        if (tls == null || !tls.handshakeFuture().isSuccess()) {
+            return false;
+        }
+        try {
+            Certificate[] presented = tls.engine().getSession().getPeerCertificates();
+            X509Certificate[] chain = Arrays.copyOf(presented, presented.length, X509Certificate[].class);
+            apps.check(chain);
+            return true;
+        } catch (SSLPeerUnverifiedException | CertificateException | ArrayStoreException e) {
+            return false;
         }
     }
 

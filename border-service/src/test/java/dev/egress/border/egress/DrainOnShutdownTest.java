@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.egress.border.BorderApplication;
+import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.InMemoryBorderRegistry;
 import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.Tokens;
@@ -41,6 +42,7 @@ class DrainOnShutdownTest {
                         "--server.port=0",
                         "--egress.border.id=border-drain",
                         "--egress.border.ips=127.0.0.8",
+                        "--" + BorderTestProperties.LOOPBACK_IPS,
                         "--egress.border.advertised-url=http://127.0.0.1:8181",
                         "--egress.security.internal-token=" + Tokens.INTERNAL,
                         "--egress.security.insecure-local=true",

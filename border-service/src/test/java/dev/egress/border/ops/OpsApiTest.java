@@ -117,6 +117,24 @@ class OpsApiTest {
     }
 
     @Test
+    void anIpv4MappedSpellingOfAHostedIpIsThatIp() {
+        put("::ffff:127.0.0.8", "DRAINING")
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.ips[?(@.ip == '127.0.0.8')].status")
+                .isEqualTo("DRAINING");
+        assertThat(registry.held().statusOf(EgressIp.of("127.0.0.8"))).contains(IpStatus.DRAINING);
+
+        put("0:0:0:0:0:FFFF:7f00:8", "ACTIVE")
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+        assertThat(registry.held().statusOf(EgressIp.of("127.0.0.8"))).contains(IpStatus.ACTIVE);
+    }
+
+    @Test
     void answersNotHostedForAnUnknownIp() {
         put("127.0.0.9", "DISABLED")
                 .expectStatus()

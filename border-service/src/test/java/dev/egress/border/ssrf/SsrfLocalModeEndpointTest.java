@@ -1,5 +1,6 @@
 package dev.egress.border.ssrf;
 
+import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.forward.ForwardRequest;
@@ -26,6 +27,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         properties = {
             "egress.border.id=border-local",
             "egress.border.ips=127.0.0.5",
+            BorderTestProperties.LOOPBACK_IPS,
             "egress.border.advertised-url=http://127.0.0.1:8182",
             "egress.ssrf.allowed-ranges=127.0.0.1/32:9999",
             "egress.security.insecure-local=true",

@@ -8,13 +8,18 @@ package dev.egress.border.testing;
 public final class BorderTestProperties {
 
     /**
-     * A Border on loopback without the trust chain (plain HTTP, {@code insecure-local}), taking App's
+     * A Border on loopback (its dedicated IPs 127.0.0.2-9, {@value #LOOPBACK_IPS}) without the trust chain
+     * (plain HTTP, {@code insecure-local}), taking App's
      * {@link Tokens#INTERNAL} and advertising the local platform's first Border URL.
      */
     public static final String LOCAL = """
             egress.border.advertised-url=http://127.0.0.1:8181
+            egress.border.allow-loopback-ips=true
             egress.security.insecure-local=true
             egress.security.internal-token=""" + Tokens.INTERNAL;
+
+    /** Loopback addresses accepted as dedicated IPs, as on the local platform (refused by default). */
+    public static final String LOOPBACK_IPS = "egress.border.allow-loopback-ips=true";
 
     /** The operator API, open to {@link Tokens#OPERATOR}. */
     public static final String OPERATOR = "egress.security.operator-token=" + Tokens.OPERATOR;

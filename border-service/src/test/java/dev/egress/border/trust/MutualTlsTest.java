@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.egress.border.BorderApplication;
 import dev.egress.border.registration.BorderRegistrar;
+import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.InMemoryBorderRegistry;
 import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.Tokens;
@@ -71,6 +72,7 @@ class MutualTlsTest {
                 "--server.port=0",
                 "--egress.border.id=border-a",
                 "--egress.border.ips=127.0.0.2",
+                "--" + BorderTestProperties.LOOPBACK_IPS,
                 "--egress.security.internal-token=" + Tokens.INTERNAL,
                 "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535"));
         all.addAll(List.of(args));

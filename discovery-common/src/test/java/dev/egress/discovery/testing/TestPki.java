@@ -256,6 +256,17 @@ public final class TestPki {
     }
 
     /**
+     * Issues a server certificate for App's own listener ({@code server.ssl.bundle}): an App identity that also
+     * names 127.0.0.1 and localhost, so that an ordinary https client verifies the host name.
+     *
+     * @param name the App name
+     * @return the identity
+     */
+    public Issued appServer(String name) {
+        return issue("spiffe://egress.local/app/" + name, ",ip:127.0.0.1,dns:localhost");
+    }
+
+    /**
      * A JDK TLS context presenting an identity (a server, or a client certificate) and trusting CAs.
      *
      * @param identity the identity to present, or null for none
