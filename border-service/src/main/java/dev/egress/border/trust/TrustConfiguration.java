@@ -86,10 +86,18 @@ class TrustConfiguration {
     }
 
     @Bean
-    AnnouncementWriter announcementWriter(TrustMode mode) {
+    AnnouncementWriter announcementWriter(TrustMode mode, TrustProperties trust) {
         return mode.material()
-                .<AnnouncementWriter>map(t -> new AnnouncementSigner(t.identity()))
+                .<AnnouncementWriter>map(t -> new AnnouncementSigner(t.identity(), trust.announcementValidity()))
                 .orElseGet(AnnouncementWriter::unsigned);
+    }
+
+    /** Republishes within the signed window; nothing to do for unsigned announcements, which never expire. */
+    @Bean
+    AnnouncementRefresh announcementRefresh(AnnouncementWriter writer, ObjectProvider<BorderRegistrar> registrar) {
+        return writer.validity()
+                .map(validity -> AnnouncementRefresh.every(validity, registrar::getIfAvailable))
+                .orElseGet(AnnouncementRefresh::none);
     }
 
     @Bean

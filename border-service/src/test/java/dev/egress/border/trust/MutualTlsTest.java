@@ -9,6 +9,7 @@ import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.testing.InMemoryBorderRegistry;
 import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.Tokens;
+import dev.egress.discovery.Announcement;
 import dev.egress.discovery.testing.RecordingSink;
 import dev.egress.discovery.testing.TestPki;
 import java.io.IOException;
@@ -191,6 +192,34 @@ class MutualTlsTest {
             // Republished, so that the registry holds an announcement signed with the new key.
             await().atMost(Duration.ofSeconds(20)).until(() -> registry.held().generation() > generation);
         }
+    }
+
+    @Test
+    void republishesTheSignedAnnouncementEveryHalfOfItsValidityWindow() {
+        List<String> args = new ArrayList<>(List.of(secure(borderCa.border("border-a", "127.0.0.2"))));
+        args.add("--egress.trust.announcement-validity=2s");
+        try (ConfigurableApplicationContext border = run(args.toArray(String[]::new))) {
+            InMemoryBorderRegistry registry = border.getBean(InMemoryBorderRegistry.class);
+            Announcement first = registry.held();
+
+            assertThat(first.validFor()).isEqualTo(Duration.ofSeconds(2));
+            // Two refreshes, each a new generation published later, long before a 2 s window could end.
+            await().atMost(Duration.ofSeconds(10)).until(() -> registry.held().generation() >= first.generation() + 2);
+            Announcement refreshed = registry.held();
+            assertThat(refreshed.publishedAt()).isAfter(first.publishedAt());
+            assertThat(refreshed.validFor()).isEqualTo(Duration.ofSeconds(2));
+            assertThat(refreshed.sameRoutingAs(first)).isTrue();
+        }
+    }
+
+    @Test
+    void refusesToStartWithAValidityWindowAppsWouldRefuse() {
+        List<String> args = new ArrayList<>(List.of(secure(borderCa.border("border-a", "127.0.0.2"))));
+        args.add("--egress.trust.announcement-validity=25h");
+        assertThatThrownBy(() -> run(args.toArray(String[]::new)))
+                .rootCause()
+                .hasMessageContaining("egress.trust.announcement-validity")
+                .hasMessageContaining("expected: 1s..24h");
     }
 
     private static BigInteger servedSerial(int port) throws Exception {
