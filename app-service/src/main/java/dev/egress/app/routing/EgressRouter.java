@@ -24,7 +24,11 @@ import java.util.function.Predicate;
  * Routes a tenant to a Border from local state only: the tenant policy and the routing snapshot. Per
  * (policy, snapshot) pair the candidate routes of every tenant are precomputed once, so the request path
  * is two map lookups and a selector call. A dedicated tenant's candidates contain only routes through its
- * own IPs; there is no code path that widens them.
+ * own IPs; there is no code path that widens them. A dedicated IP that two or more live Borders announce
+ * ACTIVE is left out of its tenant's candidates: each claim is authorised (the Border certificates name the
+ * IP), so one of them is a misconfiguration or a stolen key, and picking by Border id could hand the
+ * tenant's traffic to the wrong one. Shared-pool IPs keep every route ({@code egress.routing.shared-strategy}
+ * picks), because a shared IP carries no single tenant's allowlist.
  *
  * <p>Dedicated and shared-pool tenants have a strategy each: a dedicated tenant's few IPs are its own,
  * while a shared pool exists to spread load and sending reputation, so by default its tenants are
@@ -97,6 +101,13 @@ public final class EgressRouter {
                     properties.retryAfter());
         }
         if (resolution.candidates().isEmpty()) {
+            if (!resolution.conflicted().isEmpty()) {
+                throw new NoEgressAvailableException(
+                        "tenant '%s': %s announced ACTIVE by more than one live Border (fails closed)"
+                                .formatted(tenantId, resolution.conflicted()),
+                        NoEgressReason.IP_CONFLICT,
+                        properties.retryAfter());
+            }
             throw new NoEgressAvailableException(
                     "no IP allowed for tenant '%s' is ACTIVE on a live Border".formatted(tenantId),
                     NoEgressReason.NO_LIVE_IP,
@@ -216,10 +227,29 @@ public final class EgressRouter {
         Map<String, Resolution> byTenant = new HashMap<>(policy.tenants().size() * 2);
         for (Tenant tenant : policy.tenants().values()) {
             List<EgressIp> allowed = policy.allowedIps(tenant);
-            // Shared tenants all hold the same list instance: compute their candidates once.
-            List<Route> candidates = byIpList.computeIfAbsent(allowed, snapshot::eligibleRoutes);
-            byTenant.put(tenant.id(), new Resolution(tenant, allowed, candidates));
+            if (tenant.dedicated()) {
+                byTenant.put(tenant.id(), dedicated(tenant, allowed, snapshot));
+            } else {
+                // Shared tenants all hold the same list instance: compute their candidates once.
+                List<Route> candidates = byIpList.computeIfAbsent(allowed, snapshot::eligibleRoutes);
+                byTenant.put(tenant.id(), new Resolution(tenant, allowed, candidates, List.of()));
+            }
         }
         return new View(policy, snapshot, Map.copyOf(byTenant));
+    }
+
+    /** A dedicated tenant's routes: through each allowed IP that exactly one live Border announces ACTIVE. */
+    private static Resolution dedicated(Tenant tenant, List<EgressIp> allowed, RoutingSnapshot snapshot) {
+        List<EgressIp> conflicted = new ArrayList<>(0);
+        List<EgressIp> owned = new ArrayList<>(allowed.size());
+        for (EgressIp ip : allowed) {
+            if (snapshot.eligibleRoutes(ip).size() > 1) {
+                conflicted.add(ip);
+            } else {
+                owned.add(ip);
+            }
+        }
+        List<Route> candidates = snapshot.eligibleRoutes(conflicted.isEmpty() ? allowed : owned);
+        return new Resolution(tenant, allowed, candidates, conflicted);
     }
 }
