@@ -11,9 +11,11 @@ import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.select.BorderSelector;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +38,8 @@ import java.util.function.Predicate;
  */
 public final class EgressRouter {
 
-    private record View(TenantPolicy policy, RoutingSnapshot snapshot, Map<String, Resolution> byTenant) {}
+    private record View(
+            TenantPolicy policy, RoutingSnapshot snapshot, Map<String, Resolution> byTenant, int dedicatedConflicts) {}
 
     private final RoutingTable table;
     private final TenantPolicyStore tenants;
@@ -72,6 +75,13 @@ public final class EgressRouter {
                 .description("Selections that ignored passive-health ejection because every candidate was ejected")
                 .register(meters);
         this.view = build(tenants.current(), table.current());
+        Gauge.builder(
+                        "egress.routing.ips.conflicts.dedicated",
+                        this,
+                        r -> r.currentView().dedicatedConflicts())
+                .description("Dedicated IPs announced ACTIVE by two or more live Borders: they carry none of their"
+                        + " tenant's deliveries (fail closed)")
+                .register(meters);
         table.addListener(snapshot -> refresh());
         tenants.addListener(policy -> refresh());
     }
@@ -225,17 +235,20 @@ public final class EgressRouter {
     private static View build(TenantPolicy policy, RoutingSnapshot snapshot) {
         Map<List<EgressIp>, List<Route>> byIpList = new IdentityHashMap<>();
         Map<String, Resolution> byTenant = new HashMap<>(policy.tenants().size() * 2);
+        Set<EgressIp> conflicted = new HashSet<>();
         for (Tenant tenant : policy.tenants().values()) {
             List<EgressIp> allowed = policy.allowedIps(tenant);
             if (tenant.dedicated()) {
-                byTenant.put(tenant.id(), dedicated(tenant, allowed, snapshot));
+                Resolution resolution = dedicated(tenant, allowed, snapshot);
+                conflicted.addAll(resolution.conflicted());
+                byTenant.put(tenant.id(), resolution);
             } else {
                 // Shared tenants all hold the same list instance: compute their candidates once.
                 List<Route> candidates = byIpList.computeIfAbsent(allowed, snapshot::eligibleRoutes);
                 byTenant.put(tenant.id(), new Resolution(tenant, allowed, candidates, List.of()));
             }
         }
-        return new View(policy, snapshot, Map.copyOf(byTenant));
+        return new View(policy, snapshot, Map.copyOf(byTenant), conflicted.size());
     }
 
     /** A dedicated tenant's routes: through each allowed IP that exactly one live Border announces ACTIVE. */

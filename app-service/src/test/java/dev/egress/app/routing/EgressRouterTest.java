@@ -129,6 +129,8 @@ class EgressRouterTest {
         assertThat(acme.routes(EgressIp.of("127.0.0.3"))).isTrue();
         assertThat(acme.routes(EgressIp.of("127.0.0.2"))).isFalse();
         assertThat(acme.allowedIps()).extracting(EgressIp::value).containsExactly("127.0.0.2", "127.0.0.3");
+        assertThat(meters.get("egress.routing.ips.conflicts.dedicated").gauge().value())
+                .isEqualTo(1.0);
     }
 
     @Test
@@ -168,6 +170,8 @@ class EgressRouterTest {
 
         assertThat(small.candidates()).extracting(r -> r.borderId().value()).containsExactly("a", "b");
         assertThat(small.conflicted()).isEmpty();
+        assertThat(meters.get("egress.routing.ips.conflicts.dedicated").gauge().value())
+                .isZero();
     }
 
     @Test
