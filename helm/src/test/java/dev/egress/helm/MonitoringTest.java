@@ -75,6 +75,7 @@ class MonitoringTest {
                         "EgressDedicatedTenantWithoutUsableIp",
                         "EgressRoutingSnapshotStale",
                         "EgressIpClaimedByTwoBorders",
+                        "EgressDedicatedIpClaimedByTwoBorders",
                         "EgressAnnouncementsRejected",
                         "EgressBorderNotRegistered",
                         "EgressCircuitBreakerOpen",
