@@ -410,6 +410,14 @@ class AnnouncementCodecTest {
     }
 
     @Test
+    void theUnsignedWriterWritesTheCodecsBytesAndSignsNoWindow() {
+        Announcement plain = codec.decode(utf8(DESIGN_EXAMPLE));
+
+        assertThat(AnnouncementWriter.unsigned().write(plain)).isEqualTo(codec.encode(plain));
+        assertThat(AnnouncementWriter.unsigned().validity()).isEmpty();
+    }
+
+    @Test
     void rejectsBadValidityWindows() {
         assertRejected(
                 mutated(root -> root.put("validFor", "5 minutes")), "validFor", "expected: an ISO-8601 duration");

@@ -18,7 +18,7 @@ import java.util.TreeSet;
  * IPv4-mapped IPv6 address is the IPv4 address it maps, so {@code ::ffff:127.0.0.3} in an announcement is
  * authorised by {@code 127.0.0.3} in the certificate and the other way round.
  */
-final class IpAuthorisation {
+public final class IpAuthorisation {
 
     /** The {@code GeneralName} tag of an IP address SAN (RFC 5280). */
     private static final int SAN_IP = 7;
@@ -34,9 +34,21 @@ final class IpAuthorisation {
      * @return the unauthorised addresses in announcement order; empty when all are authorised
      */
     static List<EgressIp> unauthorised(X509Certificate leaf, Announcement announcement) {
+        return unauthorised(leaf, announcement.ips());
+    }
+
+    /**
+     * The addresses among {@code ips} that a certificate does not authorise (a Border checks its own
+     * certificate against its configured IPs at startup, so that it does not run unroutable).
+     *
+     * @param leaf a certificate
+     * @param ips  IPs with their bind addresses
+     * @return the unauthorised addresses in order; empty when all are authorised
+     */
+    public static List<EgressIp> unauthorised(X509Certificate leaf, List<AnnouncedIp> ips) {
         Set<InetAddress> authorised = authorised(leaf);
         Set<EgressIp> missing = new LinkedHashSet<>();
-        for (AnnouncedIp ip : announcement.ips()) {
+        for (AnnouncedIp ip : ips) {
             if (!authorised.contains(normalised(ip.ip()))) {
                 missing.add(ip.ip());
             }
@@ -53,7 +65,7 @@ final class IpAuthorisation {
      * @param leaf the certificate
      * @return the addresses, sorted
      */
-    static Set<String> describe(X509Certificate leaf) {
+    public static Set<String> describe(X509Certificate leaf) {
         Set<String> names = new TreeSet<>();
         authorised(leaf).forEach(address -> names.add(address.getHostAddress()));
         return names;
