@@ -62,7 +62,8 @@ class EgressStatusController {
      * A registry owner's announcement that App refused.
      *
      * @param borderId the Border id it claims (unverified; null if unreadable)
-     * @param reason   the reason slug, e.g. {@code untrusted-certificate}, {@code identity-mismatch}
+     * @param reason   the reason slug, e.g. {@code untrusted-certificate}, {@code identity-mismatch},
+     *                 {@code ip-not-authorised}, {@code expired}, {@code replayed}
      * @param detail   what exactly failed
      */
     record RejectedView(String borderId, String reason, String detail) {}
