@@ -318,12 +318,14 @@ ready_tls() { curl -fsS -o /dev/null --max-time 2 --cacert "$CA" "https://127.0.
 # ---------------------------------------------------------------------------------------------
 # Start the platform
 # ---------------------------------------------------------------------------------------------
-# A fresh throwaway CA and identities at every start: nothing from an earlier run is trusted.
+# A fresh throwaway CA and identities at every start: nothing from an earlier run is trusted. Each Border's
+# certificate names the IPs it may announce (IP SANs): App refuses a Border announcing any other IP.
+# Keep them in step with start_border below.
 say "making a throwaway local CA and the Border/App certificates with keytool (.run-local/pki/)"
 rm -rf "$PKI_DIR"
 if ! "$JAVA" local/LocalPki.java "$PKI_DIR" \
-    "border-a=uri:spiffe://egress.local/border/border-a,ip:127.0.0.1,dns:localhost" \
-    "border-b=uri:spiffe://egress.local/border/border-b,ip:127.0.0.1,dns:localhost" \
+    "border-a=uri:spiffe://egress.local/border/border-a,ip:127.0.0.1,dns:localhost,ip:127.0.0.2,ip:127.0.0.3" \
+    "border-b=uri:spiffe://egress.local/border/border-b,ip:127.0.0.1,dns:localhost,ip:127.0.0.4,ip:127.0.0.5,ip:127.0.0.6" \
     "app=uri:spiffe://egress.local/app/app" >"$LOG_DIR/pki.log" 2>&1; then
   cat "$LOG_DIR/pki.log" >&2
   die "could not make the local PKI (log: .run-local/logs/pki.log)."

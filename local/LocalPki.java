@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
 public class LocalPki {
 
     private static final String PASSWORD = "local-only";
-    private static final String VALIDITY_DAYS = "30";
+    // Days, not months: a leaked local key (and any announcement it signed) is dead within days.
+    private static final String VALIDITY_DAYS = "3";
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {

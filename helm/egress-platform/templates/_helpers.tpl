@@ -74,7 +74,6 @@ app.kubernetes.io/component: {{ .component }}
 {{- default (printf "%s-tenants" (include "egress.fullname" .)) .Values.app.tenants.existingConfigMap -}}
 {{- end -}}
 
-{{/* Registry properties as environment variables (Spring relaxed binding). */}}
 {{/*
 Log format of both services: Spring Boot's structured logging (one JSON object a line, Elastic Common
 Schema) when logging.format is json; the default text pattern otherwise.
@@ -86,42 +85,56 @@ Schema) when logging.format is json; the default text pattern otherwise.
 {{- end }}
 {{- end }}
 
+{{/* The registry token Secret of a component: App's own read-only one when set, else the Borders'; pass (dict "ctx" $ "component" "app"|"border"). */}}
+{{- define "egress.registryTokenSecret" -}}
+{{- $registry := .ctx.Values.registry -}}
+{{- if and (eq .component "app") $registry.appTokenSecret.name -}}
+{{- toJson $registry.appTokenSecret -}}
+{{- else -}}
+{{- toJson $registry.tokenSecret -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Registry properties as environment variables (Spring relaxed binding); pass (dict "ctx" $ "component" ...). */}}
 {{- define "egress.registryEnv" -}}
+{{- $v := .ctx.Values -}}
+{{- $token := include "egress.registryTokenSecret" . | fromJson -}}
 - name: EGRESS_REGISTRY_CONNECTIONSTRING
-  value: {{ .Values.registry.connectionString | quote }}
+  value: {{ $v.registry.connectionString | quote }}
 - name: EGRESS_REGISTRY_NODE
-  value: {{ .Values.registry.node | quote }}
+  value: {{ $v.registry.node | quote }}
 - name: EGRESS_REGISTRY_SEMAPHORE
-  value: {{ .Values.registry.semaphore | quote }}
+  value: {{ $v.registry.semaphore | quote }}
 - name: EGRESS_REGISTRY_SESSIONTIMEOUT
-  value: {{ .Values.registry.sessionTimeout | quote }}
-{{- with .Values.registry.tokenSecret.name }}
+  value: {{ $v.registry.sessionTimeout | quote }}
+{{- if $token.name }}
 - name: EGRESS_REGISTRY_TOKENFILE
-  value: /etc/egress/registry-token/{{ $.Values.registry.tokenSecret.key }}
+  value: /etc/egress/registry-token/{{ $token.key }}
 {{- end }}
-{{- with .Values.registry.caSecret.name }}
+{{- with $v.registry.caSecret.name }}
 - name: EGRESS_REGISTRY_CACERTIFICATES
-  value: /etc/egress/registry-ca/{{ $.Values.registry.caSecret.key }}
+  value: /etc/egress/registry-ca/{{ $v.registry.caSecret.key }}
 {{- end }}
 {{- end -}}
 
-{{/* Mounts of the registry token and CA Secrets (directory mounts, so kubelet updates a rotated token in place); pass the root context. */}}
+{{/* Mounts of the registry token and CA Secrets (directory mounts, so kubelet updates a rotated token in place); pass (dict "ctx" $ "component" ...). */}}
 {{- define "egress.registryVolumeMounts" -}}
-{{- if .Values.registry.tokenSecret.name }}
+{{- $token := include "egress.registryTokenSecret" . | fromJson -}}
+{{- if $token.name }}
 - name: registry-token
   mountPath: /etc/egress/registry-token
   readOnly: true
 {{- end }}
-{{- if .Values.registry.caSecret.name }}
+{{- if .ctx.Values.registry.caSecret.name }}
 - name: registry-ca
   mountPath: /etc/egress/registry-ca
   readOnly: true
 {{- end }}
 {{- end -}}
 
-{{/* Volumes for egress.registryVolumeMounts; pass the root context. */}}
+{{/* Volumes for egress.registryVolumeMounts; pass (dict "ctx" $ "component" ...). */}}
 {{- define "egress.registryVolumes" -}}
-{{- with .Values.registry.tokenSecret }}
+{{- with include "egress.registryTokenSecret" . | fromJson }}
 {{- if .name }}
 - name: registry-token
   secret:
@@ -131,7 +144,7 @@ Schema) when logging.format is json; the default text pattern otherwise.
         path: {{ .key }}
 {{- end }}
 {{- end }}
-{{- with .Values.registry.caSecret }}
+{{- with .ctx.Values.registry.caSecret }}
 {{- if .name }}
 - name: registry-ca
   secret:

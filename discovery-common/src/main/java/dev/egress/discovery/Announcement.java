@@ -1,6 +1,7 @@
 package dev.egress.discovery;
 
 import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,14 +20,25 @@ import java.util.Set;
  * @param ips         1..{@value #MAX_IPS} distinct IPs (and distinct bind addresses) with their status
  * @param publishedAt when this state was published (App measures propagation lag from it)
  * @param generation  increases with every publish of one Border, so stale data can be recognised
+ * @param validFor    how long after {@code publishedAt} App may act on this announcement, or null for no
+ *                    window (the plain insecure-local form; signed announcements must carry one, so that a
+ *                    replayed copy dies with its window: {@link dev.egress.discovery.trust.AnnouncementVerifier})
  */
 public record Announcement(
-        int version, BorderId borderId, URI endpoint, List<AnnouncedIp> ips, Instant publishedAt, long generation) {
+        int version,
+        BorderId borderId,
+        URI endpoint,
+        List<AnnouncedIp> ips,
+        Instant publishedAt,
+        long generation,
+        Duration validFor) {
 
     /** The only payload format version this code writes and reads. */
     public static final int CURRENT_VERSION = 1;
     /** Upper bound on IPs per Border. */
     public static final int MAX_IPS = 256;
+    /** Longest validity window: a signed announcement must not outlive a day even if its certificate does. */
+    public static final Duration MAX_VALIDITY = Duration.ofDays(1);
 
     /** Validates every rule of the payload; each violation names its field. */
     public Announcement {
@@ -64,6 +76,37 @@ public record Announcement(
         if (generation < 0) {
             throw new InvalidAnnouncementException("generation", "%d (expected: >= 0)".formatted(generation));
         }
+        if (validFor != null) {
+            requireValidWindow(validFor);
+        }
+    }
+
+    /**
+     * Checks a validity window against the payload rule.
+     *
+     * @param validFor a window
+     * @throws InvalidAnnouncementException unless it lies in 1 s..{@link #MAX_VALIDITY}
+     */
+    public static void requireValidWindow(Duration validFor) {
+        if (validFor.compareTo(Duration.ofSeconds(1)) < 0 || validFor.compareTo(MAX_VALIDITY) > 0) {
+            throw new InvalidAnnouncementException(
+                    "validFor", "%s (expected: PT1S..%s)".formatted(validFor, MAX_VALIDITY));
+        }
+    }
+
+    /**
+     * An announcement without a validity window (the plain form).
+     *
+     * @param version     payload format version
+     * @param borderId    the Border
+     * @param endpoint    its URL for App
+     * @param ips         its IPs and their status
+     * @param publishedAt the publish time
+     * @param generation  the publish count
+     */
+    public Announcement(
+            int version, BorderId borderId, URI endpoint, List<AnnouncedIp> ips, Instant publishedAt, long generation) {
+        this(version, borderId, endpoint, ips, publishedAt, generation, null);
     }
 
     /**
@@ -110,7 +153,7 @@ public record Announcement(
         for (AnnouncedIp announced : ips) {
             changed.add(announced.ip().equals(ip) ? announced.withStatus(status) : announced);
         }
-        return new Announcement(version, borderId, endpoint, changed, publishedAt, generation);
+        return new Announcement(version, borderId, endpoint, changed, publishedAt, generation, validFor);
     }
 
     /**
@@ -126,7 +169,8 @@ public record Announcement(
                 endpoint,
                 ips.stream().map(ip -> ip.withStatus(status)).toList(),
                 publishedAt,
-                generation);
+                generation,
+                validFor);
     }
 
     /**
@@ -137,7 +181,27 @@ public record Announcement(
      * @return a copy with generation {@code previousGeneration + 1} and {@code publishedAt = now}
      */
     public Announcement republished(long previousGeneration, Instant now) {
-        return new Announcement(version, borderId, endpoint, ips, now, previousGeneration + 1);
+        return new Announcement(version, borderId, endpoint, ips, now, previousGeneration + 1, validFor);
+    }
+
+    /**
+     * The same announcement with a validity window; {@link #republished} keeps it, so every publish is
+     * valid for the same time after its own {@code publishedAt}.
+     *
+     * @param window how long each publish stays valid, or null for none
+     * @return the changed copy
+     */
+    public Announcement withValidity(Duration window) {
+        return new Announcement(version, borderId, endpoint, ips, publishedAt, generation, window);
+    }
+
+    /**
+     * The end of the validity window.
+     *
+     * @return {@code publishedAt + validFor}, empty without a window
+     */
+    public Optional<Instant> validUntil() {
+        return validFor == null ? Optional.empty() : Optional.of(publishedAt.plus(validFor));
     }
 
     /**

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -60,6 +61,9 @@ public final class AnnouncementCodec {
         }
         root.put("publishedAt", announcement.publishedAt().toString());
         root.put("generation", announcement.generation());
+        if (announcement.validFor() != null) {
+            root.put("validFor", announcement.validFor().toString()); // omitted without one: the plain form
+        }
         byte[] bytes = JSON.writeValueAsBytes(root);
         if (bytes.length > MAX_BYTES) {
             throw new InvalidAnnouncementException(
@@ -102,7 +106,9 @@ public final class AnnouncementCodec {
         List<AnnouncedIp> ips = ips(root.get("ips"));
         Instant publishedAt = instant(text(root, "publishedAt"));
         long generation = integer(root, "generation", 0, Long.MAX_VALUE);
-        return new Announcement((int) version, borderId, endpoint, ips, publishedAt, generation);
+        JsonNode window = root.get("validFor");
+        Duration validFor = window == null || window.isNull() ? null : duration(text(root, "validFor"));
+        return new Announcement((int) version, borderId, endpoint, ips, publishedAt, generation, validFor);
     }
 
     /**
@@ -252,6 +258,17 @@ public final class AnnouncementCodec {
             throw new InvalidAnnouncementException(
                     "endpoint",
                     "%s (expected: an absolute http(s) URL)".formatted(InvalidAnnouncementException.quoted(value)));
+        }
+    }
+
+    private static Duration duration(String value) {
+        try {
+            return Duration.parse(value);
+        } catch (DateTimeParseException e) {
+            throw new InvalidAnnouncementException(
+                    "validFor",
+                    "%s (expected: an ISO-8601 duration such as PT5M)"
+                            .formatted(InvalidAnnouncementException.quoted(value)));
         }
     }
 

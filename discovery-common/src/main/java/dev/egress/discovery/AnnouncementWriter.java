@@ -1,5 +1,8 @@
 package dev.egress.discovery;
 
+import java.time.Duration;
+import java.util.Optional;
+
 /**
  * Turns a Border's announcement into the owner data it publishes. Production Borders sign
  * ({@link dev.egress.discovery.trust.AnnouncementSigner}); {@code insecure-local} runs write the bare
@@ -16,6 +19,16 @@ public interface AnnouncementWriter {
      * @throws InvalidAnnouncementException if the result would exceed {@link AnnouncementCodec#MAX_BYTES}
      */
     byte[] write(Announcement announcement);
+
+    /**
+     * The validity window this writer signs into announcements that carry none; the publisher must
+     * republish within it (docs/architecture.md, "The trust chain").
+     *
+     * @return the window, empty when the owner data never expires (unsigned writers)
+     */
+    default Optional<Duration> validity() {
+        return Optional.empty();
+    }
 
     /**
      * The bare JSON of the codec, unsigned: for {@code egress.security.insecure-local} only.

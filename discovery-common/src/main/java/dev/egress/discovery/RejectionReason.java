@@ -20,7 +20,16 @@ public enum RejectionReason {
     /** {@code publishedAt} lies further in the future than the allowed clock skew. */
     PUBLISHED_IN_FUTURE,
     /** The endpoint is {@code http}: App would send tokens and webhooks in plaintext. */
-    PLAINTEXT_ENDPOINT;
+    PLAINTEXT_ENDPOINT,
+    /**
+     * The announcement claims an IP (or bind address) that is not among the IP SANs of the Border's
+     * certificate: the credential does not authorise it, so nothing in the announcement is trusted.
+     */
+    IP_NOT_AUTHORISED,
+    /** The signed validity window ({@code publishedAt + validFor}) has ended, or the signed payload has none. */
+    EXPIRED,
+    /** Older {@code (publishedAt, generation)} than an announcement this App already accepted from that Border. */
+    REPLAYED;
 
     /**
      * The reason as shown in APIs and metric tags.

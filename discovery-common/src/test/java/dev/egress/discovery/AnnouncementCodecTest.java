@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -485,6 +486,48 @@ class AnnouncementCodecTest {
                 mutated(root -> root.put("generation", new BigInteger("9223372036854775808"))),
                 "generation",
                 "expected: an integer");
+    }
+
+    @Test
+    void roundTripsTheValidityWindow() {
+        Announcement windowed = codec.decode(utf8(DESIGN_EXAMPLE)).withValidity(Duration.ofSeconds(90));
+
+        byte[] bytes = codec.encode(windowed);
+
+        assertThat(JSON.readTree(bytes).get("validFor").asString()).isEqualTo("PT1M30S");
+        assertThat(codec.decode(bytes)).isEqualTo(windowed);
+    }
+
+    @Test
+    void writesNoValidForWithoutAWindowSoThePlainFormStaysAsItWas() {
+        Announcement plain = codec.decode(utf8(DESIGN_EXAMPLE));
+
+        assertThat(plain.validFor()).isNull();
+        assertThat(JSON.readTree(codec.encode(plain)).has("validFor")).isFalse();
+        assertThat(codec.decode(mutated(root -> root.putNull("validFor"))).validFor())
+                .isNull();
+    }
+
+    @Test
+    void theUnsignedWriterWritesTheCodecsBytesAndSignsNoWindow() {
+        Announcement plain = codec.decode(utf8(DESIGN_EXAMPLE));
+
+        assertThat(AnnouncementWriter.unsigned().write(plain)).isEqualTo(codec.encode(plain));
+        assertThat(AnnouncementWriter.unsigned().validity()).isEmpty();
+    }
+
+    @Test
+    void rejectsBadValidityWindows() {
+        assertRejected(
+                mutated(root -> root.put("validFor", "5 minutes")), "validFor", "expected: an ISO-8601 duration");
+        assertRejected(mutated(root -> root.put("validFor", 300)), "validFor", "expected: a string");
+        assertRejected(mutated(root -> root.put("validFor", "PT0.5S")), "validFor", "expected: PT1S..PT24H");
+        assertRejected(mutated(root -> root.put("validFor", "PT24H0.001S")), "validFor", "expected: PT1S..PT24H");
+        assertRejected(mutated(root -> root.put("validFor", "-PT5M")), "validFor", "expected: PT1S..PT24H");
+        assertThat(codec.decode(mutated(root -> root.put("validFor", "PT1S"))).validFor())
+                .isEqualTo(Duration.ofSeconds(1));
+        assertThat(codec.decode(mutated(root -> root.put("validFor", "PT24H"))).validFor())
+                .isEqualTo(Duration.ofDays(1));
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.egress.discovery.testing.Announcements;
 import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -165,6 +166,35 @@ class AnnouncementTest {
         assertThat(next.sameRoutingAs(a)).isTrue();
         assertThat(next).isNotEqualTo(a);
         assertThat(next.withAllIps(IpStatus.DISABLED).sameRoutingAs(a)).isFalse();
+    }
+
+    @Test
+    void everyWitherKeepsTheValidityWindowAndEachPublishCountsItFromItsOwnTime() {
+        Announcement a = Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2")
+                .withValidity(Duration.ofMinutes(5));
+        Instant later = NOW.plusSeconds(60);
+
+        Announcement next = a.withIpStatus(EgressIp.of("127.0.0.2"), IpStatus.DRAINING)
+                .withAllIps(IpStatus.DISABLED)
+                .republished(3, later);
+
+        assertThat(next.validFor()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(next.validUntil()).contains(later.plusSeconds(300));
+        assertThat(a.validUntil()).contains(a.publishedAt().plusSeconds(300));
+        assertThat(a.withValidity(null).validUntil()).isEmpty();
+        assertThat(a.sameRoutingAs(a.withValidity(Duration.ofMinutes(1)))).isTrue();
+    }
+
+    @Test
+    void acceptsValidityWindowsFromOneSecondToOneDay() {
+        Announcement a = Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2");
+
+        assertThat(a.withValidity(Duration.ofSeconds(1)).validFor()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(a.withValidity(Announcement.MAX_VALIDITY).validFor()).isEqualTo(Duration.ofDays(1));
+        assertInvalid("validFor", () -> a.withValidity(Duration.ofMillis(999)));
+        assertInvalid("validFor", () -> a.withValidity(Duration.ofDays(1).plusNanos(1)));
+        assertInvalid("validFor", () -> a.withValidity(Duration.ofSeconds(-5)));
+        assertInvalid("validFor", () -> Announcement.requireValidWindow(Duration.ZERO));
     }
 
     private static AnnouncedIp active(String ip) {

@@ -77,6 +77,7 @@ class MonitoringTest {
                         "EgressDedicatedTenantWithoutUsableIp",
                         "EgressRoutingSnapshotStale",
                         "EgressIpClaimedByTwoBorders",
+                        "EgressDedicatedIpClaimedByTwoBorders",
                         "EgressAnnouncementsRejected",
                         "EgressBorderNotRegistered",
                         "EgressIdentityMismatch",

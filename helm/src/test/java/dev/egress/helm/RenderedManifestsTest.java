@@ -255,6 +255,31 @@ class RenderedManifestsTest {
     }
 
     @Test
+    void appReadsTheRegistryWithItsOwnTokenSecretWhileBordersKeepTheirs() {
+        Manifests manifests = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
+                .set("registry.connectionString", "grpcs://ydb.example:2135/prod")
+                .set("registry.tokenSecret.name", "ydb-border-token")
+                .set("registry.appTokenSecret.name", "ydb-app-reader")
+                .set("registry.appTokenSecret.key", "reader-token")
+                .manifests();
+
+        Map<String, Object> app = manifests.workloads().stream()
+                .filter(w -> (PREFIX + "-app").equals(at(w, "metadata", "name")))
+                .findFirst()
+                .orElseThrow();
+        assertThat(env(app)).containsEntry("EGRESS_REGISTRY_TOKENFILE", "/etc/egress/registry-token/reader-token");
+        assertThat(Manifests.<String>at(Manifests.volume(app, "registry-token"), "secret", "secretName"))
+                .isEqualTo("ydb-app-reader");
+        assertThat(Manifests.<List<Map<String, String>>>at(Manifests.volume(app, "registry-token"), "secret", "items"))
+                .containsExactly(Map.of("key", "reader-token", "path", "reader-token"));
+        Map<String, Object> border = manifests.border("border-a");
+        assertThat(env(border)).containsEntry("EGRESS_REGISTRY_TOKENFILE", "/etc/egress/registry-token/token");
+        assertThat(Manifests.<String>at(Manifests.volume(border, "registry-token"), "secret", "secretName"))
+                .isEqualTo("ydb-border-token");
+    }
+
+    @Test
     void registryTokenAndCaSecretsAreMountedIntoAppAndBordersAsFiles() {
         Manifests secured = ChartRendering.render()
                 .example("values-hostnetwork.yaml")

@@ -11,6 +11,7 @@ import com.marcnuri.helm.Helm;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -202,6 +203,42 @@ class TrustChainTest {
                     .isEqualTo("PKCS8");
         });
         assertThat(sources(manifests.border("border-a")).get(0).getKey()).isEqualTo(PREFIX + "-border-border-a-tls");
+    }
+
+    @Test
+    void eachBorderCertificateNamesTheIpsTheBorderAnnouncesAndAppsNone() {
+        Manifests manifests = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
+                .set("tls.existingSecrets", false)
+                .set("tls.certManager.issuerRef.name", "egress-ca")
+                .set("border.instances[1].ips[0]", "10.0.1.12=198.51.100.12")
+                .manifests();
+        Map<String, List<String>> ipAddresses = new TreeMap<>();
+        manifests
+                .ofKind("Certificate")
+                .forEach(c -> ipAddresses.put(
+                        Manifests.<String>at(c, "spec", "commonName"),
+                        Manifests.<List<String>>at(c, "spec", "ipAddresses")));
+
+        assertThat(ipAddresses)
+                .containsEntry("border-a", List.of("198.51.100.10", "198.51.100.11", "198.51.100.20"))
+                // Behind a NAT both the bind and the public address: App checks both.
+                .containsEntry("border-b", List.of("10.0.1.12", "198.51.100.12", "198.51.100.13", "198.51.100.21"));
+        assertThat(ipAddresses.get("app")).isNull();
+    }
+
+    @Test
+    void certificatesLiveDaysNotMonthsAndRenewADayEarly() {
+        Manifests manifests = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
+                .set("tls.existingSecrets", false)
+                .set("tls.certManager.issuerRef.name", "egress-ca")
+                .manifests();
+
+        assertThat(manifests.ofKind("Certificate").toList()).hasSize(3).allSatisfy(c -> {
+            assertThat(Manifests.<String>at(c, "spec", "duration")).isEqualTo("72h");
+            assertThat(Manifests.<String>at(c, "spec", "renewBefore")).isEqualTo("24h");
+        });
     }
 
     private static List<Map.Entry<String, List<String>>> sources(Map<String, Object> workload) {

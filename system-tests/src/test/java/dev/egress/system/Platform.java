@@ -19,8 +19,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The whole platform as real processes on loopback: the embedded coordination node, Borders, Apps and a
- * tenants file, laid out by a {@link Layout}. The default layout is three Borders (127.0.0.5 hosted by
- * two of them) and two Apps; {@link Layout#LOCAL} is {@code ./run-local.sh}'s. Ports are picked free at
+ * tenants file, laid out by a {@link Layout}. The default layout is three Borders and two Apps; {@link Layout#LOCAL} is {@code ./run-local.sh}'s. Ports are picked free at
  * start; the coordination node keeps its port across restarts, as a restarted YDB would. Everything runs
  * on the trust chain: a throwaway Border CA and App CA (keytool), Borders on https signing their
  * announcements, Apps calling them over mutual TLS. The test's own HTTP client presents an App
@@ -79,7 +78,8 @@ final class Platform implements AutoCloseable {
 
     static {
         BORDERS.put("border-a", List.of("127.0.0.2", "127.0.0.3"));
-        BORDERS.put("border-b", List.of("127.0.0.4", "127.0.0.5"));
+        // Each dedicated IP on one Border: a dedicated IP announced ACTIVE by two Borders fails closed.
+        BORDERS.put("border-b", List.of("127.0.0.4"));
         BORDERS.put("border-c", List.of("127.0.0.5", "127.0.0.6"));
     }
 
@@ -92,7 +92,7 @@ final class Platform implements AutoCloseable {
               - id: small-co
             """, 2);
 
-    /** The dedicated tenant's IPs: one on a single Border, one hosted by two. */
+    /** The dedicated tenant's IPs, on two Borders (border-a and border-c), one each. */
     static final Set<String> ACME_IPS = Set.of("127.0.0.3", "127.0.0.5");
     /** The shared pool. */
     static final Set<String> SHARED_IPS = Set.of("127.0.0.2", "127.0.0.4", "127.0.0.6");
@@ -173,7 +173,8 @@ final class Platform implements AutoCloseable {
     }
 
     private List<String> borderArgs(String id, List<String> ips, int port) {
-        TestPki.Issued identity = borderCa.border(id);
+        // The certificate authorises exactly the IPs this Border announces (IP SANs).
+        TestPki.Issued identity = borderCa.border(id, ips);
         List<String> args = new ArrayList<>(List.of(
                 "--server.port=" + port,
                 "--egress.border.id=" + id,

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The platform's promises under faults, with real processes on loopback: one coordination node, three
- * Borders (127.0.0.5 on two of them), two Apps, a sink on 127.0.0.1 that records the peer address of
+ * Borders (acme's two IPs on two of them), two Apps, a sink on 127.0.0.1 that records the peer address of
  * every request, and a steady load for a dedicated and a shared tenant through every scenario. Each
  * scenario leaves the platform as it found it and prints the figures it asserts.
  */

@@ -65,6 +65,28 @@ final class TestBorder implements AutoCloseable {
      */
     static TestBorder start(
             String id, List<String> ips, String connectionString, String internalToken, TestTrust trust) {
+        return start(id, ips, ips, connectionString, internalToken, trust);
+    }
+
+    /**
+     * Starts a Border on the trust chain whose certificate authorises other IPs than it announces (an
+     * attacker holding a real credential), or in {@code insecure-local} mode when {@code trust} is null.
+     *
+     * @param id               Border id
+     * @param ips              the IPs it binds and announces
+     * @param certifiedIps     the IPs its certificate names (IP SANs)
+     * @param connectionString the coordination node
+     * @param internalToken    the token App presents
+     * @param trust            the PKI, or null for insecure-local
+     * @return the started (not yet ready) Border
+     */
+    static TestBorder start(
+            String id,
+            List<String> ips,
+            List<String> certifiedIps,
+            String connectionString,
+            String internalToken,
+            TestTrust trust) {
         int port = ListenPorts.freeOutsideEphemeralRange();
         List<String> args = new ArrayList<>(List.of(
                 "--server.port=" + port,
@@ -81,7 +103,7 @@ final class TestBorder implements AutoCloseable {
         if (trust == null) {
             args.add("--egress.security.insecure-local=true");
         } else {
-            args.addAll(trust.borderArgs(id));
+            args.addAll(trust.borderArgs(id, certifiedIps));
         }
         Path logs = Path.of(System.getProperty("egress.logs", "target/system-logs"));
         return new TestBorder(id, port, ServiceProcess.start(id, Platform.jar("border"), args, logs), trust);
@@ -122,6 +144,30 @@ final class TestBorder implements AutoCloseable {
 
     int port() {
         return port;
+    }
+
+    /**
+     * Sets an IP's status through this Border's operator API.
+     *
+     * @param ip     a hosted IP
+     * @param status {@code ACTIVE}, {@code DRAINING} or {@code DISABLED}
+     * @return the HTTP status of the answer
+     */
+    int setStatus(String ip, String status) {
+        try {
+            HttpRequest put = HttpRequest.newBuilder(URI.create(scheme + "://127.0.0.1:" + port + "/ops/v1/ips/" + ip))
+                    .header("Authorization", "Bearer " + OPERATOR_TOKEN)
+                    .header("Content-Type", "application/json")
+                    .timeout(Duration.ofSeconds(30))
+                    .PUT(HttpRequest.BodyPublishers.ofString("{\"status\":\"" + status + "\"}"))
+                    .build();
+            return http.send(put, HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            throw new IllegalStateException("operator API of " + id + " did not answer", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     String id() {

@@ -59,10 +59,11 @@ final class TestTrust {
      * Trust arguments of a Border process, with a fresh identity for it.
      *
      * @param borderId the Border
+     * @param ips      the IPs its certificate authorises (IP SANs)
      * @return {@code --egress.trust.*} arguments
      */
-    List<String> borderArgs(String borderId) {
-        TestPki.Issued border = borderCa.border(borderId);
+    List<String> borderArgs(String borderId, List<String> ips) {
+        TestPki.Issued border = borderCa.border(borderId, ips);
         return List.of(
                 "--egress.trust.certificate=" + border.certificate(),
                 "--egress.trust.private-key=" + border.privateKey(),

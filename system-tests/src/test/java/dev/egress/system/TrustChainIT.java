@@ -15,6 +15,7 @@ import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.testing.RecordingSink;
 import dev.egress.discovery.testing.TestPki;
 import dev.egress.discovery.trust.AnnouncementSigner;
+import dev.egress.discovery.trust.AnnouncementVerifier;
 import dev.egress.discovery.trust.Identity;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -43,6 +44,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import tech.ydb.coordination.CoordinationClient;
 import tech.ydb.coordination.CoordinationSession;
+import tech.ydb.coordination.description.SemaphoreDescription;
+import tech.ydb.coordination.settings.DescribeSemaphoreMode;
 import tech.ydb.core.grpc.GrpcTransport;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -53,7 +56,9 @@ import tools.jackson.databind.json.JsonMapper;
  * real SDK session (the registry is shared storage anyone with credentials can write), while acme's
  * deliveries keep flowing from acme's IPs and nothing reaches the attacker's endpoint. On a platform
  * without authenticated announcements, {@code 0-rogue} sorts before {@code border-a} and would take
- * acme's traffic under {@code lowest-border-id}.
+ * acme's traffic under {@code lowest-border-id}. Then the attacks of the third round: a Border whose real
+ * certificate does not name an IP it claims, a second authorised claim for a dedicated IP, and a signed
+ * slot replayed after its Border's operator disabled the IP and the Border stopped.
  */
 @SpringBootTest(classes = AppApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 // The in-process App stops with the class: the platform tests after it in this JVM get the cores to themselves.
@@ -92,10 +97,15 @@ class TrustChainIT {
                 tenants:
                   - id: acme
                     dedicatedIps: [127.0.0.3, 127.0.0.4]
+                  - id: beta
+                    dedicatedIps: [127.0.0.6]
+                  - id: gamma
+                    dedicatedIps: [127.0.0.7]
+                  - id: small-co
                 """);
         borderA = TestBorder.start(
                 "border-a",
-                List.of("127.0.0.2", "127.0.0.3", "127.0.0.4"),
+                List.of("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.6"),
                 node.connectionString(),
                 INTERNAL_TOKEN,
                 trust);
@@ -111,6 +121,8 @@ class TrustChainIT {
         registry.add("egress.security.api-tokens", () -> API_TOKEN);
         registry.add("egress.security.internal-token", () -> INTERNAL_TOKEN);
         registry.add("egress.routing.poll-interval", () -> "200ms");
+        // Shared-pool tenants by Border id too, so that a test knows which Border is tried first.
+        registry.add("egress.routing.shared-strategy", () -> "lowest-border-id");
         TestTrust.shared().appProperties(registry);
     }
 
@@ -211,9 +223,11 @@ class TrustChainIT {
 
     @Test
     void borderEndpointThatCannotProveTheAnnouncedIdGetsNothingAndTheDeliveryMovesOn() throws Exception {
-        // An operator-issued identity signs the announcement of "0-imposter", but the server at its
-        // endpoint presents another CA's certificate for that id, or a real certificate naming border-b.
-        Identity imposter = identity(trust.borderCa().border("0-imposter"));
+        // An operator-issued identity signs the announcement of "0-imposter" for the shared IP its certificate
+        // names, but the server at its endpoint presents another CA's certificate for that id, or a real
+        // certificate naming border-b. (On a dedicated IP of border-a the second claim would fail closed
+        // before any handshake: see the test below.)
+        Identity imposter = identity(trust.borderCa().border("0-imposter", "127.0.0.2"));
         RecordingSink otherCa = track(RecordingSink.startHttps(TestPki.context(rogueCa.border("0-imposter"))));
         RecordingSink otherId =
                 track(RecordingSink.startHttps(TestPki.context(trust.borderCa().border("border-b"))));
@@ -221,11 +235,11 @@ class TrustChainIT {
             CoordinationSession slot = hold(new AnnouncementSigner(() -> imposter)
                     .write(Announcement.initial(
                             BorderId.of("0-imposter"), URI.create("https://127.0.0.1:" + server.port()),
-                            List.of(new AnnouncedIp(EgressIp.of("127.0.0.3"), IpStatus.ACTIVE)), Instant.now())));
+                            List.of(new AnnouncedIp(EgressIp.of("127.0.0.2"), IpStatus.ACTIVE)), Instant.now())));
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> table.current().announcements().containsKey(BorderId.of("0-imposter")));
 
-            JsonNode delivery = deliver("acme");
+            JsonNode delivery = deliver("small-co");
 
             // lowest-border-id tried 0-imposter first; the handshake refused it before a byte was sent.
             assertThat(delivery.get("attempts").get(0).get("borderId").asString())
@@ -238,6 +252,102 @@ class TrustChainIT {
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> !table.current().announcements().containsKey(BorderId.of("0-imposter")));
         }
+    }
+
+    @Test
+    void aSecondAuthorisedClaimForADedicatedIpFailsClosedInsteadOfPickingByBorderId() throws Exception {
+        // "0-twin" holds an operator-issued certificate naming 127.0.0.3 (a misissued or stolen credential) and
+        // a server that proves the id: under lowest-border-id it would have taken acme's 127.0.0.3 traffic.
+        TestPki.Issued twin = trust.borderCa().border("0-twin", "127.0.0.3");
+        RecordingSink twinServer = track(RecordingSink.startHttps(TestPki.context(twin)));
+        hold(new AnnouncementSigner(() -> identity(twin))
+                .write(Announcement.initial(
+                        BorderId.of("0-twin"),
+                        URI.create("https://127.0.0.1:" + twinServer.port()),
+                        List.of(new AnnouncedIp(EgressIp.of("127.0.0.3"), IpStatus.ACTIVE)),
+                        Instant.now())));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> table.current().announcements().containsKey(BorderId.of("0-twin")));
+
+        for (int i = 0; i < 10; i++) {
+            JsonNode delivery = deliver("acme");
+            assertThat(delivery.get("borderId").asString()).isEqualTo("border-a");
+            assertThat(delivery.get("egressIp").asString()).isEqualTo("127.0.0.4");
+            assertThat(delivery.get("attempts")).hasSize(1);
+        }
+        assertThat(twinServer.received()).isEmpty();
+        assertThat(peers()).containsExactly("127.0.0.4");
+        JsonNode ips = getJson("/v1/egress/ips");
+        assertThat(ips.get("conflicts").toString())
+                .contains("\"ip\":\"127.0.0.3\"")
+                .contains("0-twin");
+        JsonNode egress = getJson("/v1/tenants/acme/egress");
+        assertThat(egress.get("ips").toString())
+                .contains("{\"ip\":\"127.0.0.3\",\"available\":false}")
+                .contains("{\"ip\":\"127.0.0.4\",\"available\":true}");
+    }
+
+    @Test
+    void aBorderWithAValidCertificateClaimingAnIpItsCertificateDoesNotNameTakesNoWebhook() throws Exception {
+        // A real Border process with a real credential for "border-0" (which sorts before border-a), naming
+        // 127.0.0.5 only, configured to announce beta's 127.0.0.6 as well: the issue's stolen-key attack.
+        TestBorder thief = track(TestBorder.start(
+                "border-0",
+                List.of("127.0.0.5", "127.0.0.6"),
+                List.of("127.0.0.5"),
+                node.connectionString(),
+                INTERNAL_TOKEN,
+                trust));
+        assertThat(thief.awaitReadyOrExit())
+                .as("border-0 ready (registered); log: target/system-logs/border-0.log")
+                .isTrue();
+
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(rejected()).containsExactly("border-0:ip-not-authorised"));
+        assertThat(getJson("/v1/egress/ips")
+                        .get("rejected")
+                        .get(0)
+                        .get("detail")
+                        .asString())
+                .contains("[127.0.0.6]");
+        for (int i = 0; i < 6; i++) {
+            JsonNode delivery = deliver("beta");
+            assertThat(delivery.get("borderId").asString()).isEqualTo("border-a");
+            assertThat(delivery.get("egressIp").asString()).isEqualTo("127.0.0.6");
+        }
+        assertThat(peers()).containsExactly("127.0.0.6");
+        // Rejected as a whole: not even the IP it may announce is routed through it.
+        assertThat(table.current().announcements()).doesNotContainKey(BorderId.of("border-0"));
+        assertThat(table.current().routes(EgressIp.of("127.0.0.5"))).isEmpty();
+    }
+
+    @Test
+    void aReplayedSlotOfAStoppedBorderDoesNotBringBackTheIpItsOperatorDisabled() throws Exception {
+        TestBorder borderR =
+                TestBorder.start("border-r", List.of("127.0.0.7"), node.connectionString(), INTERNAL_TOKEN, trust);
+        byte[] captured;
+        try {
+            assertThat(borderR.awaitReadyOrExit())
+                    .as("border-r ready; log: target/system-logs/border-r.log")
+                    .isTrue();
+            await().atMost(Duration.ofSeconds(30)).until(() -> gammaAvailable());
+            // A registry reader captures border-r's signed slot data, exactly as App reads it.
+            captured = slotDataOf("border-r");
+
+            assertThat(borderR.setStatus("127.0.0.7", "DISABLED")).isEqualTo(200);
+            await().atMost(Duration.ofSeconds(30)).until(() -> !gammaAvailable());
+        } finally {
+            borderR.close();
+        }
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !table.current().announcements().containsKey(BorderId.of("border-r")));
+
+        hold(captured);
+
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(rejected()).containsExactly("border-r:replayed"));
+        assertThat(gammaAvailable()).isFalse();
+        assertThat(table.current().announcements()).doesNotContainKey(BorderId.of("border-r"));
     }
 
     @Test
@@ -279,6 +389,54 @@ class TrustChainIT {
                         .isSuccess())
                 .isTrue();
         return session;
+    }
+
+    /** A registry reader's copy of one Border's slot data: described with the owners, as App reads it. */
+    private byte[] slotDataOf(String borderId) {
+        GrpcTransport transport =
+                track(GrpcTransport.forConnectionString(node.connectionString()).build());
+        CoordinationSession session = CoordinationClient.newClient(transport).createSession("egress");
+        assertThat(session.connect().join().isSuccess()).isTrue();
+        try {
+            SemaphoreDescription description = session.describeSemaphore(
+                            "borders-registry", DescribeSemaphoreMode.WITH_OWNERS)
+                    .join()
+                    .getValue();
+            for (SemaphoreDescription.Session owner : description.getOwnersList()) {
+                if (AnnouncementVerifier.unverified()
+                        .read(owner.getData())
+                        .borderId()
+                        .value()
+                        .equals(borderId)) {
+                    return owner.getData();
+                }
+            }
+            throw new AssertionError("no slot of " + borderId + " in "
+                    + description.getOwnersList().size() + " owners");
+        } finally {
+            session.close();
+        }
+    }
+
+    private boolean gammaAvailable() {
+        return getJson("/v1/tenants/gamma/egress").get("available").booleanValue();
+    }
+
+    private JsonNode getJson(String path) {
+        byte[] body = WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + port)
+                .responseTimeout(Duration.ofSeconds(60))
+                .build()
+                .get()
+                .uri(path)
+                .header("Authorization", "Bearer " + API_TOKEN)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult()
+                .getResponseBody();
+        return JSON.readTree(body);
     }
 
     private static Identity identity(TestPki.Issued issued) {

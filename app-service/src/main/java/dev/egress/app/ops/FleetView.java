@@ -136,7 +136,8 @@ public record FleetView(
      *
      * @param id        the tenant
      * @param dedicated whether it has dedicated IPs
-     * @param reason    {@code no-live-ip} (no allowed IP is ACTIVE on a live Border) or {@code routing-stale}
+     * @param reason    {@code no-live-ip} (no allowed IP is ACTIVE on a live Border), {@code ip-conflict} (each
+     *                  ACTIVE dedicated IP is announced ACTIVE by two or more live Borders) or {@code routing-stale}
      * @param ips       its allowed IPs
      */
     public record TenantWithoutIp(String id, boolean dedicated, String reason, List<String> ips) {}

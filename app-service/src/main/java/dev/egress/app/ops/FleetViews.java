@@ -210,7 +210,7 @@ public final class FleetViews {
             if (stale && (dedicated || routing.sharedWhenStale() == RoutingProperties.SharedWhenStale.FAIL)) {
                 reason = "routing-stale";
             } else if (resolution.candidates().isEmpty()) {
-                reason = "no-live-ip";
+                reason = resolution.conflicted().isEmpty() ? "no-live-ip" : "ip-conflict";
             }
             if (reason != null) {
                 result.add(new FleetView.TenantWithoutIp(

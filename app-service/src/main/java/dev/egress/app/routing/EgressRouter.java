@@ -11,9 +11,11 @@ import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.select.BorderSelector;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +27,11 @@ import org.jspecify.annotations.Nullable;
  * Routes a tenant to a Border from local state only: the tenant policy and the routing snapshot. Per
  * (policy, snapshot) pair the candidate routes of every tenant are precomputed once, so the request path
  * is two map lookups and a selector call. A dedicated tenant's candidates contain only routes through its
- * own IPs; there is no code path that widens them.
+ * own IPs; there is no code path that widens them. A dedicated IP that two or more live Borders announce
+ * ACTIVE is left out of its tenant's candidates: each claim is authorised (the Border certificates name the
+ * IP), so one of them is a misconfiguration or a stolen key, and picking by Border id could hand the
+ * tenant's traffic to the wrong one. Shared-pool IPs keep every route ({@code egress.routing.shared-strategy}
+ * picks), because a shared IP carries no single tenant's allowlist.
  *
  * <p>Dedicated and shared-pool tenants have a strategy each: a dedicated tenant's few IPs are its own,
  * while a shared pool exists to spread load and sending reputation, so by default its tenants are
@@ -33,7 +39,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class EgressRouter {
 
-    private record View(TenantPolicy policy, RoutingSnapshot snapshot, Map<String, Resolution> byTenant) {}
+    private record View(
+            TenantPolicy policy, RoutingSnapshot snapshot, Map<String, Resolution> byTenant, int dedicatedConflicts) {}
 
     private final RoutingTable table;
     private final TenantPolicyStore tenants;
@@ -69,6 +76,13 @@ public final class EgressRouter {
                 .description("Selections that ignored passive-health ejection because every candidate was ejected")
                 .register(meters);
         this.view = build(tenants.current(), table.current());
+        Gauge.builder(
+                        "egress.routing.ips.conflicts.dedicated",
+                        this,
+                        r -> r.currentView().dedicatedConflicts())
+                .description("Dedicated IPs announced ACTIVE by two or more live Borders: they carry none of their"
+                        + " tenant's deliveries (fail closed)")
+                .register(meters);
         table.addListener(snapshot -> refresh());
         tenants.addListener(policy -> refresh());
     }
@@ -98,6 +112,13 @@ public final class EgressRouter {
                     properties.retryAfter());
         }
         if (resolution.candidates().isEmpty()) {
+            if (!resolution.conflicted().isEmpty()) {
+                throw new NoEgressAvailableException(
+                        "tenant '%s': %s announced ACTIVE by more than one live Border (fails closed)"
+                                .formatted(tenantId, resolution.conflicted()),
+                        NoEgressReason.IP_CONFLICT,
+                        properties.retryAfter());
+            }
             throw new NoEgressAvailableException(
                     "no IP allowed for tenant '%s' is ACTIVE on a live Border".formatted(tenantId),
                     NoEgressReason.NO_LIVE_IP,
@@ -216,12 +237,34 @@ public final class EgressRouter {
     private static View build(TenantPolicy policy, RoutingSnapshot snapshot) {
         Map<List<EgressIp>, List<Route>> byIpList = new IdentityHashMap<>();
         Map<String, Resolution> byTenant = new HashMap<>(policy.tenants().size() * 2);
+        Set<EgressIp> conflicted = new HashSet<>();
         for (Tenant tenant : policy.tenants().values()) {
             List<EgressIp> allowed = policy.allowedIps(tenant);
-            // Shared tenants all hold the same list instance: compute their candidates once.
-            List<Route> candidates = byIpList.computeIfAbsent(allowed, snapshot::eligibleRoutes);
-            byTenant.put(tenant.id(), new Resolution(tenant, allowed, candidates));
+            if (tenant.dedicated()) {
+                Resolution resolution = dedicated(tenant, allowed, snapshot);
+                conflicted.addAll(resolution.conflicted());
+                byTenant.put(tenant.id(), resolution);
+            } else {
+                // Shared tenants all hold the same list instance: compute their candidates once.
+                List<Route> candidates = byIpList.computeIfAbsent(allowed, snapshot::eligibleRoutes);
+                byTenant.put(tenant.id(), new Resolution(tenant, allowed, candidates, List.of()));
+            }
         }
-        return new View(policy, snapshot, Map.copyOf(byTenant));
+        return new View(policy, snapshot, Map.copyOf(byTenant), conflicted.size());
+    }
+
+    /** A dedicated tenant's routes: through each allowed IP that exactly one live Border announces ACTIVE. */
+    private static Resolution dedicated(Tenant tenant, List<EgressIp> allowed, RoutingSnapshot snapshot) {
+        List<EgressIp> conflicted = new ArrayList<>(0);
+        List<EgressIp> owned = new ArrayList<>(allowed.size());
+        for (EgressIp ip : allowed) {
+            if (snapshot.eligibleRoutes(ip).size() > 1) {
+                conflicted.add(ip);
+            } else {
+                owned.add(ip);
+            }
+        }
+        List<Route> candidates = snapshot.eligibleRoutes(conflicted.isEmpty() ? allowed : owned);
+        return new Resolution(tenant, allowed, candidates, conflicted);
     }
 }

@@ -11,6 +11,11 @@ import java.util.Locale;
 public enum NoEgressReason implements ProblemReason {
     /** No IP allowed for the tenant is ACTIVE on a live Border in the snapshot. */
     NO_LIVE_IP,
+    /**
+     * The dedicated tenant's only ACTIVE IPs are each announced ACTIVE by two or more live Borders: two
+     * authorised claims for one dedicated IP fail closed rather than pick an owner.
+     */
+    IP_CONFLICT,
     /** The routing snapshot is older than {@code egress.routing.max-staleness}, and this traffic fails closed. */
     ROUTING_STALE,
     /** No routing snapshot has been read yet since App started. */

@@ -23,7 +23,8 @@ final class SnapshotMetrics {
     private static void logConflicts(RoutingSnapshot snapshot) {
         if (!snapshot.conflicts().isEmpty()) {
             log.warn(
-                    "Routing snapshot {} has IPs announced by several Borders (lowest Border id wins by default): {}",
+                    "Routing snapshot {} has IPs announced by several Borders (a dedicated IP announced ACTIVE by two or more "
+                            + "takes none of its tenant's deliveries; a shared one is picked by the shared strategy): {}",
                     snapshot.generation(),
                     snapshot.conflicts());
         }

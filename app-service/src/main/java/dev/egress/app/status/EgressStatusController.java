@@ -63,7 +63,8 @@ class EgressStatusController {
      * A registry owner's announcement that App refused.
      *
      * @param borderId the Border id it claims (unverified; null if unreadable)
-     * @param reason   the reason slug, e.g. {@code untrusted-certificate}, {@code identity-mismatch}
+     * @param reason   the reason slug, e.g. {@code untrusted-certificate}, {@code identity-mismatch},
+     *                 {@code ip-not-authorised}, {@code expired}, {@code replayed}
      * @param detail   what exactly failed
      */
     record RejectedView(@Nullable String borderId, String reason, String detail) {}
@@ -91,7 +92,9 @@ class EgressStatusController {
      * An IP announced by several Borders.
      *
      * @param ip      the IP
-     * @param borders the Borders, sorted (the first wins under {@code lowest-border-id})
+     * @param borders the Borders, sorted; for a shared-pool IP the shared strategy picks among the ACTIVE
+     *                ones, while a dedicated IP announced ACTIVE by two or more takes none of its tenant's
+     *                deliveries (it fails closed)
      */
     record ConflictView(String ip, List<String> borders) {}
 
@@ -109,7 +112,8 @@ class EgressStatusController {
      * One allowed IP.
      *
      * @param ip        the IP
-     * @param available whether it is ACTIVE on a live Border (and routing data is fresh enough)
+     * @param available whether it is ACTIVE on a live Border (and routing data is fresh enough); false for
+     *                  a dedicated IP that two or more live Borders announce ACTIVE
      */
     record TenantIpView(String ip, boolean available) {}
 
@@ -163,10 +167,8 @@ class EgressStatusController {
         boolean dedicated = resolution.tenant().dedicated();
         boolean routable = !router.isStale()
                 || (!dedicated && properties.sharedWhenStale() == RoutingProperties.SharedWhenStale.SERVE);
-        RoutingSnapshot snapshot = table.current();
         List<TenantIpView> ips = resolution.allowedIps().stream()
-                .map(ip -> new TenantIpView(
-                        ip.value(), routable && !snapshot.eligibleRoutes(ip).isEmpty()))
+                .map(ip -> new TenantIpView(ip.value(), routable && resolution.routes(ip)))
                 .toList();
         return new TenantEgressView(id, dedicated, ips.stream().anyMatch(TenantIpView::available), ips);
     }

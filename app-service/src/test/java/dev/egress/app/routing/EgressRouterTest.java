@@ -113,6 +113,68 @@ class EgressRouterTest {
     }
 
     @Test
+    void aDedicatedIpAnnouncedActiveByTwoBordersIsLeftOutAndTheTenantUsesItsOtherIps() {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        publish(
+                border("a", "127.0.0.2", "ACTIVE"),
+                border("b", "127.0.0.3", "ACTIVE"),
+                border("c", "127.0.0.2", "ACTIVE"));
+
+        Resolution acme = router.resolve("acme");
+
+        assertThat(acme.candidates())
+                .extracting(r -> r.ip().value() + "@" + r.borderId().value())
+                .containsExactly("127.0.0.3@b");
+        assertThat(acme.conflicted()).extracting(EgressIp::value).containsExactly("127.0.0.2");
+        assertThat(acme.routes(EgressIp.of("127.0.0.3"))).isTrue();
+        assertThat(acme.routes(EgressIp.of("127.0.0.2"))).isFalse();
+        assertThat(acme.allowedIps()).extracting(EgressIp::value).containsExactly("127.0.0.2", "127.0.0.3");
+        assertThat(meters.get("egress.routing.ips.conflicts.dedicated").gauge().value())
+                .isEqualTo(1.0);
+    }
+
+    @Test
+    void aDedicatedTenantWhoseOnlyActiveIpsAreConflictedFailsClosedWithIpConflict() {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        publish(border("a", "127.0.0.2", "ACTIVE", "127.0.0.3", "DISABLED"), border("c", "127.0.0.2", "ACTIVE"));
+
+        assertThatThrownBy(() -> router.resolve("acme")).isInstanceOfSatisfying(NoEgressAvailableException.class, e -> {
+            assertThat(e.reason()).isEqualTo(NoEgressReason.IP_CONFLICT);
+            assertThat(e.reason().code()).isEqualTo("ip-conflict");
+            assertThat(e.getMessage()).contains("acme").contains("127.0.0.2");
+        });
+        assertThat(router.peek("acme").candidates()).isEmpty();
+    }
+
+    @Test
+    void oneActiveClaimAndOtherDrainingOrDisabledOnesAreNoConflict() {
+        // The way to move a dedicated IP: DISABLED (or DRAINING) on the old Border, ACTIVE on the new one.
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        publish(
+                border("a", "127.0.0.2", "DRAINING"),
+                border("b", "127.0.0.2", "ACTIVE"),
+                border("c", "127.0.0.2", "DISABLED"));
+
+        Resolution acme = router.resolve("acme");
+
+        assertThat(acme.candidates()).extracting(r -> r.borderId().value()).containsExactly("b");
+        assertThat(acme.conflicted()).isEmpty();
+    }
+
+    @Test
+    void aSharedPoolIpOnTwoBordersKeepsBothRoutes() {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        publish(border("a", "127.0.0.8", "ACTIVE"), border("b", "127.0.0.8", "ACTIVE"));
+
+        Resolution small = router.resolve("small");
+
+        assertThat(small.candidates()).extracting(r -> r.borderId().value()).containsExactly("a", "b");
+        assertThat(small.conflicted()).isEmpty();
+        assertThat(meters.get("egress.routing.ips.conflicts.dedicated").gauge().value())
+                .isZero();
+    }
+
+    @Test
     void pastMaxStalenessDedicatedFailsClosedAndSharedFollowsTheSetting() {
         EgressRouter serving = router(RoutingProperties.SharedWhenStale.SERVE);
         EgressRouter failing = router(RoutingProperties.SharedWhenStale.FAIL);
@@ -139,11 +201,12 @@ class EgressRouterTest {
     @Test
     void choiceSkipsTriedAndUnhealthyBordersAndPanicsWhenAllAreUnhealthy() {
         EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        // Three Borders on one shared-pool IP: a dedicated IP on two Borders would fail closed instead.
         publish(
-                border("a", "127.0.0.2", "ACTIVE"),
-                border("b", "127.0.0.3", "ACTIVE"),
-                border("c", "127.0.0.2", "ACTIVE"));
-        Resolution acme = router.resolve("acme");
+                border("a", "127.0.0.8", "ACTIVE"),
+                border("b", "127.0.0.8", "ACTIVE"),
+                border("c", "127.0.0.8", "ACTIVE"));
+        Resolution acme = router.resolve("small");
         BorderId a = BorderId.of("a");
         BorderId b = BorderId.of("b");
         BorderId c = BorderId.of("c");

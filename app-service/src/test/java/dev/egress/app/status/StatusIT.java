@@ -81,6 +81,36 @@ class StatusIT extends AppITSupport {
     }
 
     @Test
+    void aDedicatedIpAnnouncedActiveByTwoBordersIsAConflictAndNotAvailableToItsTenant() {
+        publish(
+                border("s-a", 1, ip("127.0.0.2", IpStatus.ACTIVE), ip("127.0.0.3", IpStatus.DISABLED)),
+                border("s-b", 1, ip("127.0.0.2", IpStatus.ACTIVE)));
+
+        client().get()
+                .uri("/v1/egress/ips")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.conflicts[0].ip")
+                .isEqualTo("127.0.0.2")
+                .jsonPath("$.conflicts[0].borders.length()")
+                .isEqualTo(2);
+        client().get()
+                .uri("/v1/tenants/acme/egress")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.available")
+                .isEqualTo(false)
+                .jsonPath("$.ips[0].ip")
+                .isEqualTo("127.0.0.2")
+                .jsonPath("$.ips[0].available")
+                .isEqualTo(false);
+    }
+
+    @Test
     void showsATenantsAllowlistAndWhetherItCanFlow() {
         publish(border("s-a", 1, ip("127.0.0.2", IpStatus.DRAINING), ip("127.0.0.3", IpStatus.ACTIVE)));
 

@@ -3,6 +3,7 @@ package dev.egress.border.registration;
 import dev.egress.border.egress.HostedIps;
 import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.Announcement;
+import dev.egress.discovery.AnnouncementWriter;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.registry.BorderRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,12 +21,18 @@ class RegistrationConfiguration {
 
     @Bean
     BorderRegistrar borderRegistrar(
-            BorderRegistry registry, BorderProperties border, HostedIps hosted, MeterRegistry meters) {
+            BorderRegistry registry,
+            BorderProperties border,
+            HostedIps hosted,
+            AnnouncementWriter writer,
+            MeterRegistry meters) {
         List<AnnouncedIp> ips = hosted.bindByPublic().entrySet().stream()
                 .map(e -> new AnnouncedIp(e.getKey(), e.getValue(), border.initialStatus()))
                 .toList();
-        Announcement initial =
-                Announcement.initial(BorderId.of(border.id()), border.advertisedUrl(), ips, Instant.now());
+        Announcement initial = Announcement.initial(
+                        BorderId.of(border.id()), border.advertisedUrl(), ips, Instant.now())
+                // The signed window is part of the announcement, so the local copy is what Apps read.
+                .withValidity(writer.validity().orElse(null));
         return new BorderRegistrar(registry, initial, meters);
     }
 

@@ -1,13 +1,18 @@
 package dev.egress.border.trust;
 
 import dev.egress.border.SecurityProperties;
+import dev.egress.border.egress.HostedIps;
 import dev.egress.border.registration.BorderProperties;
 import dev.egress.border.registration.BorderRegistrar;
+import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.AnnouncementWriter;
 import dev.egress.discovery.BorderId;
+import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.trust.AnnouncementSigner;
 import dev.egress.discovery.trust.Identity;
 import dev.egress.discovery.trust.IdentityKeyManager;
+import dev.egress.discovery.trust.IpAuthorisation;
 import dev.egress.discovery.trust.ReloadingFile;
 import dev.egress.discovery.trust.SpiffeId;
 import dev.egress.discovery.trust.TrustBundle;
@@ -46,7 +51,7 @@ class TrustConfiguration {
     private static final int RESET_WINDOW_SECONDS = 10;
 
     @Bean
-    TrustMode trustMode(TrustProperties trust, SecurityProperties security, BorderProperties border) {
+    TrustMode trustMode(TrustProperties trust, SecurityProperties security, BorderProperties border, HostedIps hosted) {
         TrustFiles files = trust.files();
         if (!files.anySet()) {
             if (!security.insecureLocal()) {
@@ -69,6 +74,7 @@ class TrustConfiguration {
         ReloadingFile<TrustBundle> appCa = files.watchPeerCa();
         BorderTrust material = BorderTrust.of(identity, appCa, trust.domain(), BorderId.of(border.id()));
         requireNamesThisBorder(identity.get(), material.id());
+        warnUnlessNamesTheseIps(identity.get(), hosted);
         log.info(
                 "Trust: serving TLS and signing announcements as {}; forwards accepted from App certificates of {}",
                 material.id(),
@@ -85,11 +91,42 @@ class TrustConfiguration {
         }
     }
 
+    /**
+     * Apps reject an announcement of any IP the certificate does not name. Said loudly, but the Border still
+     * starts: the check that matters is App's (a holder of the key can run any code), and a certificate
+     * renewed with the missing IPs fixes a running Border without a restart.
+     */
+    private static void warnUnlessNamesTheseIps(Identity identity, HostedIps hosted) {
+        List<EgressIp> missing = unauthorised(identity, hosted);
+        if (!missing.isEmpty()) {
+            log.error(
+                    "egress.trust.certificate does not name {} of egress.border.ips as IP SANs (it names {}): Apps"
+                            + " reject every announcement of this Border (ip-not-authorised) until it does",
+                    missing,
+                    IpAuthorisation.describe(identity.leaf()));
+        }
+    }
+
+    private static List<EgressIp> unauthorised(Identity identity, HostedIps hosted) {
+        List<AnnouncedIp> ips = hosted.bindByPublic().entrySet().stream()
+                .map(e -> new AnnouncedIp(e.getKey(), e.getValue(), IpStatus.ACTIVE))
+                .toList();
+        return IpAuthorisation.unauthorised(identity.leaf(), ips);
+    }
+
     @Bean
-    AnnouncementWriter announcementWriter(TrustMode mode) {
+    AnnouncementWriter announcementWriter(TrustMode mode, TrustProperties trust) {
         return mode.material()
-                .<AnnouncementWriter>map(t -> new AnnouncementSigner(t.identity()))
+                .<AnnouncementWriter>map(t -> new AnnouncementSigner(t.identity(), trust.announcementValidity()))
                 .orElseGet(AnnouncementWriter::unsigned);
+    }
+
+    /** Republishes within the signed window; nothing to do for unsigned announcements, which never expire. */
+    @Bean
+    AnnouncementRefresh announcementRefresh(AnnouncementWriter writer, ObjectProvider<BorderRegistrar> registrar) {
+        return writer.validity()
+                .map(validity -> AnnouncementRefresh.every(validity, registrar::getIfAvailable))
+                .orElseGet(AnnouncementRefresh::none);
     }
 
     @Bean
@@ -103,7 +140,7 @@ class TrustConfiguration {
      * thousands of calls over a few connections while probes and operators keep using HTTP/1.1.
      */
     @Bean
-    NettyServerCustomizer borderTls(TrustMode mode, ObjectProvider<BorderRegistrar> registrar) {
+    NettyServerCustomizer borderTls(TrustMode mode, HostedIps hosted, ObjectProvider<BorderRegistrar> registrar) {
         if (mode.material().isEmpty()) {
             return server -> http2(server).protocol(HttpProtocol.HTTP11, HttpProtocol.H2C);
         }
@@ -115,6 +152,7 @@ class TrustConfiguration {
                         SpiffeId.of(next.leaf()),
                         material.id());
             }
+            warnUnlessNamesTheseIps(next, hosted);
             registrar.ifAvailable(r -> r.republish().whenComplete((published, failure) -> {
                 if (failure == null) {
                     log.info(

@@ -1,5 +1,6 @@
 package dev.egress.border.trust;
 
+import dev.egress.discovery.Announcement;
 import dev.egress.discovery.trust.TrustFiles;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -17,6 +18,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param appCa         PEM CA certificates that issue App client certificates
  * @param domain        the SPIFFE trust domain
  * @param checkInterval how often the files are compared for a rotation
+ * @param announcementValidity how long each signed announcement stays valid after its {@code publishedAt}
+ *                      (1 s..24 h); the Border republishes every half of it, and a copy replayed from the
+ *                      registry is refused by Apps once it ends
  */
 @ConfigurationProperties("egress.trust")
 public record TrustProperties(
@@ -24,10 +28,16 @@ public record TrustProperties(
         @DefaultValue("") String privateKey,
         @DefaultValue("") String appCa,
         @DefaultValue("egress.local") String domain,
-        @DefaultValue("2s") Duration checkInterval) {
+        @DefaultValue("2s") Duration checkInterval,
+        @DefaultValue("5m") Duration announcementValidity) {
 
-    /** Trims the paths. */
+    /** Trims the paths and checks the window. */
     public TrustProperties {
+        if (announcementValidity.compareTo(Duration.ofSeconds(1)) < 0
+                || announcementValidity.compareTo(Announcement.MAX_VALIDITY) > 0) {
+            throw new IllegalArgumentException(
+                    "egress.trust.announcement-validity: %s (expected: 1s..24h)".formatted(announcementValidity));
+        }
         certificate = certificate == null ? "" : certificate.trim();
         privateKey = privateKey == null ? "" : privateKey.trim();
         appCa = appCa == null ? "" : appCa.trim();

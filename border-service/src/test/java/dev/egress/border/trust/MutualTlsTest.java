@@ -10,6 +10,7 @@ import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.InMemoryBorderRegistry;
 import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.Tokens;
+import dev.egress.discovery.Announcement;
 import dev.egress.discovery.testing.RecordingSink;
 import dev.egress.discovery.testing.TestPki;
 import java.io.IOException;
@@ -27,7 +28,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -37,6 +41,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * certificate, refuses to start with wrong or missing material, and serves a rotated certificate
  * without a restart.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class MutualTlsTest {
 
     private static TestPki borderCa;
@@ -114,7 +119,7 @@ class MutualTlsTest {
 
     @Test
     void forwardsForAnAppCertificateOnly() throws Exception {
-        try (ConfigurableApplicationContext border = run(secure(borderCa.border("border-a")))) {
+        try (ConfigurableApplicationContext border = run(secure(borderCa.border("border-a", "127.0.0.2")))) {
             int port = port(border);
 
             HttpResponse<String> withCertificate = forward(port, TestPki.context(app, borderCa.caPem()));
@@ -136,7 +141,7 @@ class MutualTlsTest {
 
     @Test
     void appsIpStatusRouteTakesAnAppCertificateToo() throws Exception {
-        try (ConfigurableApplicationContext border = run(secure(borderCa.border("border-a")))) {
+        try (ConfigurableApplicationContext border = run(secure(borderCa.border("border-a", "127.0.0.2")))) {
             int port = port(border);
 
             assertThat(setStatus(port, TestPki.context(null, borderCa.caPem())).statusCode())
@@ -164,7 +169,7 @@ class MutualTlsTest {
 
     @Test
     void probesAnswerOverTlsWithoutAClientCertificate() throws Exception {
-        try (ConfigurableApplicationContext border = run(secure(borderCa.border("border-a")))) {
+        try (ConfigurableApplicationContext border = run(secure(borderCa.border("border-a", "127.0.0.2")))) {
             HttpClient client = HttpClient.newBuilder()
                     .sslContext(TestPki.context(null, borderCa.caPem()))
                     .build();
@@ -179,20 +184,64 @@ class MutualTlsTest {
 
     @Test
     void servesAndAnnouncesARotatedCertificateWithoutRestart() throws Exception {
-        TestPki.Issued files = borderCa.border("border-a");
+        TestPki.Issued files = borderCa.border("border-a", "127.0.0.2");
         try (ConfigurableApplicationContext border = run(secure(files))) {
             int port = port(border);
             BigInteger before = servedSerial(port);
             InMemoryBorderRegistry registry = border.getBean(InMemoryBorderRegistry.class);
             long generation = border.getBean(BorderRegistrar.class).current().generation();
 
-            files.replaceWith(borderCa.border("border-a"));
+            files.replaceWith(borderCa.border("border-a", "127.0.0.2"));
 
             await().atMost(Duration.ofSeconds(20))
                     .until(() -> !servedSerial(port).equals(before));
             // Republished, so that the registry holds an announcement signed with the new key.
             await().atMost(Duration.ofSeconds(20)).until(() -> registry.held().generation() > generation);
         }
+    }
+
+    @Test
+    void republishesTheSignedAnnouncementEveryHalfOfItsValidityWindow() {
+        List<String> args = new ArrayList<>(List.of(secure(borderCa.border("border-a", "127.0.0.2"))));
+        args.add("--egress.trust.announcement-validity=2s");
+        try (ConfigurableApplicationContext border = run(args.toArray(String[]::new))) {
+            InMemoryBorderRegistry registry = border.getBean(InMemoryBorderRegistry.class);
+            Announcement first = registry.held();
+
+            assertThat(first.validFor()).isEqualTo(Duration.ofSeconds(2));
+            // Two refreshes, each a new generation published later, long before a 2 s window could end.
+            await().atMost(Duration.ofSeconds(10)).until(() -> registry.held().generation() >= first.generation() + 2);
+            Announcement refreshed = registry.held();
+            assertThat(refreshed.publishedAt()).isAfter(first.publishedAt());
+            assertThat(refreshed.validFor()).isEqualTo(Duration.ofSeconds(2));
+            assertThat(refreshed.sameRoutingAs(first)).isTrue();
+        }
+    }
+
+    @Test
+    void saysAtStartupThatItsCertificateDoesNotNameAnIpItWouldAnnounce(CapturedOutput output) {
+        try (ConfigurableApplicationContext border = run(secure(borderCa.border("border-a", "127.0.0.3")))) {
+            assertThat(output.getOut())
+                    .contains("egress.trust.certificate does not name [127.0.0.2] of egress.border.ips as IP SANs")
+                    .contains("[127.0.0.1, 127.0.0.3]");
+        }
+    }
+
+    @Test
+    void saysNothingAboutIpSansWhenTheCertificateNamesEveryIp(CapturedOutput output) {
+        try (ConfigurableApplicationContext border = run(secure(borderCa.border("border-a", "127.0.0.2")))) {
+            assertThat(output.getOut()).doesNotContain("as IP SANs");
+        }
+    }
+
+    @Test
+    void refusesToStartWithAValidityWindowAppsWouldRefuse() {
+        List<String> args = new ArrayList<>(List.of(secure(borderCa.border("border-a", "127.0.0.2"))));
+        args.add("--egress.trust.announcement-validity=25h");
+        assertThatThrownBy(() -> run(args.toArray(String[]::new)))
+                .rootCause()
+                .hasMessageContaining("egress.trust.announcement-validity")
+                .hasMessageContaining("expected: 1s..24h");
     }
 
     private static BigInteger servedSerial(int port) throws Exception {
@@ -217,7 +266,7 @@ class MutualTlsTest {
 
     @Test
     void refusesToStartWithACertificateNamingAnotherBorder() {
-        assertThatThrownBy(() -> run(secure(borderCa.border("border-b"))))
+        assertThatThrownBy(() -> run(secure(borderCa.border("border-b", "127.0.0.2"))))
                 .rootCause()
                 .hasMessageContaining("spiffe://egress.local/border/border-b")
                 .hasMessageContaining("expected: spiffe://egress.local/border/border-a");
@@ -225,7 +274,7 @@ class MutualTlsTest {
 
     @Test
     void refusesToStartWithAPlaintextAdvertisedUrl() {
-        List<String> args = new ArrayList<>(List.of(secure(borderCa.border("border-a"))));
+        List<String> args = new ArrayList<>(List.of(secure(borderCa.border("border-a", "127.0.0.2"))));
         args.set(0, "--egress.border.advertised-url=http://127.0.0.1:8181");
         assertThatThrownBy(() -> run(args.toArray(String[]::new)))
                 .rootCause()

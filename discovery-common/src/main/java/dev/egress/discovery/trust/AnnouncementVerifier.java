@@ -4,12 +4,15 @@ import dev.egress.discovery.Announcement;
 import dev.egress.discovery.AnnouncementCodec;
 import dev.egress.discovery.AnnouncementReader;
 import dev.egress.discovery.BorderId;
+import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.InvalidAnnouncementException;
 import dev.egress.discovery.RejectedAnnouncementException;
 import dev.egress.discovery.RejectionReason;
 import java.io.ByteArrayInputStream;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.Signature;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
@@ -34,15 +37,25 @@ import tools.jackson.databind.JsonNode;
  * signature (algorithm taken from the certificate's key, never from the data) must verify over the carried
  * payload bytes; the payload must pass every codec rule; the leaf certificate must name
  * {@code spiffe://<domain>/border/<borderId>} of the payload; {@code publishedAt} may lie at most
- * {@code maxSkew} in the future; and the endpoint must be {@code https}. Everything App acts on (id,
- * endpoint, IPs and statuses, generation, publishedAt) is inside the signed bytes.
+ * {@code maxSkew} in the future; the endpoint must be {@code https}; every announced IP (and every bind
+ * address behind a NAT) must be an IP SAN of the leaf ({@link IpAuthorisation}: a credential that claims one
+ * foreign IP is trusted for none); the signed validity window {@code publishedAt + validFor} must not have
+ * ended; and {@code (publishedAt, generation)} must not be older than the newest this verifier accepted for
+ * that Border ({@link HighWaterMarks}), so a captured announcement replayed later is refused. Everything
+ * App acts on (id, endpoint, IPs and statuses, generation, publishedAt, the window) is inside the signed
+ * bytes.
  *
- * <p>Verified results are cached by the exact owner bytes (a poll every 500 ms re-reads unchanged
- * data), until the chain's earliest expiry or until the CA bundle changes.
+ * <p>Verified results are cached by the SHA-256 digest of the owner bytes (a poll every 500 ms re-reads
+ * unchanged data; the digest keeps the cache's memory independent of the payload size), at most
+ * {@value #CACHE_ENTRIES} entries, until the chain's earliest expiry or the end of the window, or until the
+ * CA bundle changes. The replay check runs on every read, cached or not: a cached announcement becomes a
+ * replay as soon as a newer one of its Border was accepted.
  */
 public final class AnnouncementVerifier implements AnnouncementReader {
 
     private static final int CACHE_ENTRIES = 4096;
+    /** Borders whose newest publish is remembered; more than any fleet, fewer than an attacker's ids. */
+    private static final int HIGH_WATER_ENTRIES = 4096;
 
     /** One cached outcome: an announcement, or the rejection of the same bytes. */
     private record Verified(
@@ -59,6 +72,7 @@ public final class AnnouncementVerifier implements AnnouncementReader {
     private final String trustDomain;
     private final Clock clock;
     private final Duration maxSkew;
+    private final HighWaterMarks highWater = new HighWaterMarks(HIGH_WATER_ENTRIES);
     private final Map<ByteBuffer, Verified> cache = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<ByteBuffer, Verified> eldest) {
@@ -111,14 +125,14 @@ public final class AnnouncementVerifier implements AnnouncementReader {
     public Announcement read(byte[] data) {
         Instant now = clock.instant();
         TrustBundle bundle = borderCa.get();
-        ByteBuffer key = data == null ? null : ByteBuffer.wrap(data.clone());
+        ByteBuffer key = data == null ? null : digest(data);
         if (key != null) {
             Verified cached;
             synchronized (cache) {
                 cached = cache.get(key);
             }
             if (cached != null && cached.bundle() == bundle && now.isBefore(cached.validUntil())) {
-                return result(cached);
+                return notReplayed(result(cached));
             }
         }
         Verified verified;
@@ -135,7 +149,32 @@ public final class AnnouncementVerifier implements AnnouncementReader {
                 cache.put(key, verified);
             }
         }
-        return result(verified);
+        return notReplayed(result(verified));
+    }
+
+    private Announcement notReplayed(Announcement announcement) {
+        HighWaterMarks.Mark newer = highWater.admit(announcement);
+        if (newer != null) {
+            throw rejected(
+                    RejectionReason.REPLAYED,
+                    "publishedAt %s generation %d is older than the newest accepted from %s (publishedAt %s generation %d)"
+                            .formatted(
+                                    announcement.publishedAt(),
+                                    announcement.generation(),
+                                    announcement.borderId(),
+                                    newer.publishedAt(),
+                                    newer.generation()),
+                    announcement.borderId());
+        }
+        return announcement;
+    }
+
+    private static ByteBuffer digest(byte[] data) {
+        try {
+            return ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(data));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JDK", e);
+        }
     }
 
     private static Announcement result(Verified verified) {
@@ -200,7 +239,38 @@ public final class AnnouncementVerifier implements AnnouncementReader {
                     "endpoint %s (expected: https)".formatted(announcement.endpoint()),
                     announcement.borderId());
         }
-        return new Verified(announcement, null, TrustBundle.expiryOf(chain), bundle);
+        requireAuthorisedIps(leaf, announcement);
+        Instant validUntil = requireWithinWindow(announcement, now);
+        Instant chainExpiry = TrustBundle.expiryOf(chain);
+        return new Verified(announcement, null, validUntil.isBefore(chainExpiry) ? validUntil : chainExpiry, bundle);
+    }
+
+    private static void requireAuthorisedIps(X509Certificate leaf, Announcement announcement) {
+        List<EgressIp> unauthorised = IpAuthorisation.unauthorised(leaf, announcement);
+        if (!unauthorised.isEmpty()) {
+            throw rejected(
+                    RejectionReason.IP_NOT_AUTHORISED,
+                    "announces %s, not among the certificate's IP SANs %s (expected: only IPs the Border's credential names)"
+                            .formatted(unauthorised, IpAuthorisation.describe(leaf)),
+                    announcement.borderId());
+        }
+    }
+
+    private static Instant requireWithinWindow(Announcement announcement, Instant now) {
+        Instant validUntil = announcement
+                .validUntil()
+                .orElseThrow(() -> rejected(
+                        RejectionReason.EXPIRED,
+                        "no validFor (expected: a signed validity window; publish from a Border that signs one)",
+                        announcement.borderId()));
+        if (!now.isBefore(validUntil)) {
+            throw rejected(
+                    RejectionReason.EXPIRED,
+                    "valid until %s (publishedAt %s + validFor %s), now %s"
+                            .formatted(validUntil, announcement.publishedAt(), announcement.validFor(), now),
+                    announcement.borderId());
+        }
+        return validUntil;
     }
 
     private static boolean signatureValid(X509Certificate leaf, SignedEnvelope envelope) {

@@ -15,6 +15,7 @@ import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -127,15 +128,32 @@ public final class TestPki {
     }
 
     /**
-     * Issues a Border identity {@code spiffe://egress.local/border/<id>}.
+     * Issues a Border identity {@code spiffe://egress.local/border/<id>} that authorises the given IPs (IP
+     * SANs: App routes an announced IP only if the signer's certificate names it).
      *
      * @param borderId the Border id
+     * @param ips      the IPs (and bind addresses) the Border may announce
      * @return the identity
      */
-    public Issued border(String borderId) {
+    public Issued border(String borderId, String... ips) {
         // Also 127.0.0.1 and localhost, so that ordinary https clients (curl, a test's HttpClient) can
         // verify the host name of a local Border; App checks the SPIFFE id instead.
-        return issue("spiffe://egress.local/border/" + borderId, ",ip:127.0.0.1,dns:localhost");
+        StringBuilder names = new StringBuilder(",ip:127.0.0.1,dns:localhost");
+        for (String ip : ips) {
+            names.append(",ip:").append(ip);
+        }
+        return issue("spiffe://egress.local/border/" + borderId, names.toString());
+    }
+
+    /**
+     * Issues a Border identity as {@link #border(String, String...)} does.
+     *
+     * @param borderId the Border id
+     * @param ips      the IPs the Border may announce
+     * @return the identity
+     */
+    public Issued border(String borderId, Collection<String> ips) {
+        return border(borderId, ips.toArray(String[]::new));
     }
 
     /**

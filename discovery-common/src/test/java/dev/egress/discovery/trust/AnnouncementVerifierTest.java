@@ -3,8 +3,11 @@ package dev.egress.discovery.trust;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.Announcement;
 import dev.egress.discovery.AnnouncementCodec;
+import dev.egress.discovery.AnnouncementWriter;
+import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.RejectedAnnouncementException;
@@ -12,10 +15,14 @@ import dev.egress.discovery.RejectionReason;
 import dev.egress.discovery.testing.Announcements;
 import dev.egress.discovery.testing.MutableClock;
 import dev.egress.discovery.testing.TestPki;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.security.Signature;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -24,6 +31,7 @@ import tools.jackson.databind.node.ObjectNode;
 class AnnouncementVerifierTest {
 
     private static final Duration SKEW = Duration.ofSeconds(30);
+    private static final Duration WINDOW = Duration.ofMinutes(5);
     /** Certificates are issued now, so announcements are published now too. */
     private static Instant now;
 
@@ -39,9 +47,9 @@ class AnnouncementVerifierTest {
     static void pki() {
         borderCa = TestPki.create("border CA");
         otherCa = TestPki.create("another CA");
-        borderA = load(borderCa.border("border-a"));
-        borderB = load(borderCa.border("border-b"));
-        rogue = load(otherCa.border("border-a"));
+        borderA = load(borderCa.border("border-a", "127.0.0.2", "127.0.0.3", "10.0.0.3"));
+        borderB = load(borderCa.border("border-b", "127.0.0.2", "127.0.0.3"));
+        rogue = load(otherCa.border("border-a", "127.0.0.2", "127.0.0.3"));
         now = Instant.now().plusSeconds(1);
     }
 
@@ -67,7 +75,12 @@ class AnnouncementVerifierTest {
 
     private static Announcement borderAAnnouncement() {
         return Announcements.of("border-a", "https://127.0.0.1:8181", "127.0.0.2", "127.0.0.3")
-                .republished(0, now);
+                .republished(0, now)
+                .withValidity(WINDOW);
+    }
+
+    private static byte[] signedByA(Announcement announcement) {
+        return new AnnouncementSigner(() -> borderA).write(announcement);
     }
 
     @Test
@@ -185,8 +198,221 @@ class AnnouncementVerifierTest {
         assertThat(envelope.get("chain")).hasSize(2);
     }
 
-    private void assertRejected(byte[] data, RejectionReason reason) {
+    // ---- IP ownership: the certificate's IP SANs ----
+
+    @Test
+    void rejectsTheWholeAnnouncementWhenOneIpIsNotAmongTheCertificatesIpSans() {
+        byte[] data = signedByA(Announcements.of("border-a", "https://127.0.0.1:8181", "127.0.0.2", "127.0.0.6")
+                .republished(0, now));
+
         assertThatThrownBy(() -> verifier().read(data))
+                .isInstanceOfSatisfying(RejectedAnnouncementException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(RejectionReason.IP_NOT_AUTHORISED);
+                    assertThat(e.reason().slug()).isEqualTo("ip-not-authorised");
+                    assertThat(e.detail())
+                            .contains("[127.0.0.6]")
+                            .contains("127.0.0.3")
+                            .doesNotContain("[127.0.0.2]");
+                    assertThat(e.claimedBorderId().value()).isEqualTo("border-a");
+                });
+    }
+
+    @Test
+    void acceptsTheIpv4MappedSpellingOfAnIpTheCertificateNames() {
+        Announcement mapped = Announcements.of("border-a", "https://127.0.0.1:8181", "::ffff:127.0.0.3")
+                .republished(0, now);
+
+        // Compared as an address, whichever spelling EgressIp keeps for it.
+        assertThat(verifier().read(signedByA(mapped)).ips())
+                .extracting(ip -> ip.ip().toInetAddress().getHostAddress())
+                .containsExactly("127.0.0.3");
+    }
+
+    @Test
+    void rejectsAnIpv6AddressThatOnlyLooksLikeAnAuthorisedIpv4One() {
+        // ::127.0.0.3 (IPv4-compatible, deprecated) is not ::ffff:127.0.0.3: another address.
+        byte[] data = signedByA(Announcements.of("border-a", "https://127.0.0.1:8181", "::127.0.0.3")
+                .republished(0, now));
+
+        assertRejected(data, RejectionReason.IP_NOT_AUTHORISED);
+    }
+
+    @Test
+    void rejectsABindAddressTheCertificateDoesNotName() {
+        Announcement nat = Announcement.initial(
+                BorderId.of("border-a"),
+                URI.create("https://127.0.0.1:8181"),
+                List.of(new AnnouncedIp(EgressIp.of("127.0.0.2"), EgressIp.of("10.0.0.9"), IpStatus.ACTIVE)),
+                now);
+
+        assertThatThrownBy(() -> verifier().read(signedByA(nat)))
+                .isInstanceOfSatisfying(RejectedAnnouncementException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(RejectionReason.IP_NOT_AUTHORISED);
+                    assertThat(e.detail()).contains("[10.0.0.9]");
+                });
+    }
+
+    @Test
+    void acceptsABindAddressTheCertificateNames() {
+        Announcement nat = Announcement.initial(
+                BorderId.of("border-a"),
+                URI.create("https://127.0.0.1:8181"),
+                List.of(new AnnouncedIp(EgressIp.of("127.0.0.2"), EgressIp.of("10.0.0.3"), IpStatus.ACTIVE)),
+                now);
+
+        assertThat(verifier().read(signedByA(nat)).ips().get(0).bind().value()).isEqualTo("10.0.0.3");
+    }
+
+    @Test
+    void unverifiedReaderDoesNotCheckIpSans() {
+        byte[] data = signedByA(Announcements.of("border-a", "https://127.0.0.1:8181", "127.0.0.6")
+                .republished(0, now));
+
+        assertThat(AnnouncementVerifier.unverified().read(data).ips()).hasSize(1);
+    }
+
+    // ---- the validity window ----
+
+    @Test
+    void signerStampsItsWindowOnAnAnnouncementWithoutOne() {
+        Announcement plain = Announcements.of("border-a", "https://127.0.0.1:8181", "127.0.0.2")
+                .republished(0, now);
+
+        Announcement read = verifier().read(new AnnouncementSigner(() -> borderA, Duration.ofMinutes(2)).write(plain));
+
+        assertThat(read.validFor()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(new AnnouncementSigner(() -> borderA).validity()).contains(AnnouncementSigner.DEFAULT_VALIDITY);
+        assertThat(AnnouncementWriter.unsigned().validity()).isEmpty();
+    }
+
+    @Test
+    void signerRefusesAWindowTheCodecWouldRefuse() {
+        assertThatThrownBy(() -> new AnnouncementSigner(() -> borderA, Duration.ofDays(2)))
+                .hasMessageContaining("validFor");
+    }
+
+    @Test
+    void acceptsAnAnnouncementUntilItsWindowEndsAndRejectsItAsExpiredThen() {
+        byte[] data = signedByA(borderAAnnouncement());
+        AnnouncementVerifier verifier = verifier();
+        clock.advance(WINDOW.minusMillis(1));
+        assertThat(verifier.read(data)).isEqualTo(borderAAnnouncement()); // from the cache
+
+        clock.advance(Duration.ofMillis(1));
+
+        assertThatThrownBy(() -> verifier.read(data)).isInstanceOfSatisfying(RejectedAnnouncementException.class, e -> {
+            assertThat(e.reason()).isEqualTo(RejectionReason.EXPIRED);
+            assertThat(e.reason().slug()).isEqualTo("expired");
+            assertThat(e.detail()).contains("PT5M");
+        });
+    }
+
+    @Test
+    void rejectsAnExpiredAnnouncementReadForTheFirstTime() {
+        byte[] data = signedByA(borderAAnnouncement());
+        clock.advance(WINDOW.plusSeconds(1));
+
+        assertRejected(data, RejectionReason.EXPIRED);
+    }
+
+    @Test
+    void rejectsASignedAnnouncementWithoutAWindow() throws Exception {
+        byte[] payload = new AnnouncementCodec().encode(borderAAnnouncement().withValidity(null));
+        Signature signature = Signature.getInstance(Signatures.algorithmFor(borderA.key()));
+        signature.initSign(borderA.key());
+        signature.update(payload);
+        List<byte[]> chain = new ArrayList<>();
+        for (var certificate : borderA.chain()) {
+            chain.add(certificate.getEncoded());
+        }
+        byte[] data = new SignedEnvelope(payload, signature.sign(), chain).encode();
+
+        assertThatThrownBy(() -> verifier().read(data))
+                .isInstanceOfSatisfying(RejectedAnnouncementException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(RejectionReason.EXPIRED);
+                    assertThat(e.detail()).contains("no validFor");
+                });
+    }
+
+    // ---- replays: the newest (publishedAt, generation) per Border ----
+
+    @Test
+    void rejectsAnAnnouncementOlderThanTheNewestAcceptedFromItsBorder() {
+        AnnouncementVerifier verifier = verifier();
+        Announcement first = borderAAnnouncement();
+        Announcement disabled = first.withIpStatus(EgressIp.of("127.0.0.3"), IpStatus.DISABLED)
+                .republished(first.generation(), now.plusSeconds(1));
+        byte[] captured = signedByA(first);
+        verifier.read(captured);
+        verifier.read(signedByA(disabled));
+
+        assertThatThrownBy(() -> verifier.read(captured))
+                .isInstanceOfSatisfying(RejectedAnnouncementException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(RejectionReason.REPLAYED);
+                    assertThat(e.reason().slug()).isEqualTo("replayed");
+                    assertThat(e.claimedBorderId().value()).isEqualTo("border-a");
+                    assertThat(e.detail()).contains("generation 1").contains("generation 2");
+                });
+    }
+
+    @Test
+    void rejectsAnOlderGenerationWithTheSamePublishTime() {
+        AnnouncementVerifier verifier = verifier();
+        Announcement newer = borderAAnnouncement().republished(4, now);
+        verifier.read(signedByA(newer));
+
+        assertRejected(verifier, signedByA(borderAAnnouncement().republished(3, now)), RejectionReason.REPLAYED);
+    }
+
+    @Test
+    void acceptsTheSameAnnouncementReadAgainAndReSigned() {
+        AnnouncementVerifier verifier = verifier();
+        byte[] data = signedByA(borderAAnnouncement());
+        byte[] resigned = signedByA(borderAAnnouncement()); // ECDSA: other signature bytes, same payload
+
+        assertThat(resigned).isNotEqualTo(data);
+        assertThat(verifier.read(data)).isEqualTo(borderAAnnouncement());
+        assertThat(verifier.read(data)).isEqualTo(borderAAnnouncement());
+        assertThat(verifier.read(resigned)).isEqualTo(borderAAnnouncement());
+    }
+
+    @Test
+    void acceptsARestartedBorderWhoseGenerationStartsAgainAtALaterPublishTime() {
+        AnnouncementVerifier verifier = verifier();
+        verifier.read(signedByA(borderAAnnouncement().republished(41, now)));
+        Announcement restarted = borderAAnnouncement().republished(-1, now.plusSeconds(1));
+
+        assertThat(verifier.read(signedByA(restarted)).generation()).isZero();
+    }
+
+    @Test
+    void keepsOneHighWaterMarkPerBorder() {
+        AnnouncementVerifier verifier = verifier();
+        verifier.read(signedByA(borderAAnnouncement().republished(9, now.plusSeconds(5))));
+        Announcement borderBOld = Announcements.of("border-b", "https://127.0.0.1:8182", "127.0.0.2")
+                .republished(0, now)
+                .withValidity(WINDOW);
+
+        assertThat(verifier.read(new AnnouncementSigner(() -> borderB).write(borderBOld)))
+                .isEqualTo(borderBOld);
+    }
+
+    @Test
+    void aRejectedAnnouncementDoesNotRaiseTheHighWaterMark() {
+        AnnouncementVerifier verifier = verifier();
+        Announcement foreignIp = Announcements.of("border-a", "https://127.0.0.1:8181", "127.0.0.6")
+                .republished(99, now.plusSeconds(5));
+        assertRejected(verifier, signedByA(foreignIp), RejectionReason.IP_NOT_AUTHORISED);
+
+        assertThat(verifier.read(signedByA(borderAAnnouncement()))).isEqualTo(borderAAnnouncement());
+    }
+
+    private void assertRejected(byte[] data, RejectionReason reason) {
+        assertRejected(verifier(), data, reason);
+    }
+
+    private static void assertRejected(AnnouncementVerifier verifier, byte[] data, RejectionReason reason) {
+        assertThatThrownBy(() -> verifier.read(data))
                 .isInstanceOfSatisfying(
                         RejectedAnnouncementException.class,
                         e -> assertThat(e.reason()).isEqualTo(reason));

@@ -53,9 +53,9 @@ class AuthenticatedRegistryIT {
     static void pki() {
         borderCa = TestPki.create("border CA");
         rogueCa = TestPki.create("rogue CA");
-        borderA = identity(borderCa.border("border-a"));
-        borderB = identity(borderCa.border("border-b"));
-        rogueA = identity(rogueCa.border("border-a"));
+        borderA = identity(borderCa.border("border-a", "127.0.0.3"));
+        borderB = identity(borderCa.border("border-b", "127.0.0.3"));
+        rogueA = identity(rogueCa.border("border-a", "127.0.0.3"));
         trusted = ReloadingFile.bundle(borderCa.caPem(), "egress.trust.border-ca", Duration.ofHours(1));
     }
 
@@ -92,8 +92,8 @@ class AuthenticatedRegistryIT {
     void signedAnnouncementIsRoutedAndForgeriesOfItAreRejectedByReason() {
         fixture = new RegistryFixture(Duration.ofSeconds(2), Duration.ofMillis(100));
         RegistryFixture.Watched app = verifyingWatcher();
-        Registration a =
-                fixture.border(new AnnouncementSigner(borderA)).register(announcement("border-a", "127.0.0.3"));
+        Registration a = fixture.border(new AnnouncementSigner(borderA))
+                .register(announcement("border-a", "127.0.0.3").withValidity(AnnouncementSigner.DEFAULT_VALIDITY));
         await().atMost(CONVERGE).until(() -> app.has("border-a"));
         Announcement verified = app.of("border-a");
 
