@@ -156,6 +156,7 @@ class DecisionsProcessIT {
                         "--server.port=" + port,
                         "--egress.border.id=" + BORDER,
                         "--egress.border.ips=" + KEPT + "," + DISABLED,
+                        "--egress.border.allow-loopback-ips=true",
                         "--egress.border.advertised-url=http://127.0.0.1:" + port,
                         "--egress.security.internal-token=" + Tokens.INTERNAL,
                         "--egress.security.operator-token=" + Tokens.OPERATOR,

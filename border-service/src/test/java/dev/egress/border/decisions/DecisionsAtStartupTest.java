@@ -132,6 +132,7 @@ class DecisionsAtStartupTest {
             "--egress.border.id=border-start",
             "--egress.border.advertised-url=http://127.0.0.1:8181",
             "--egress.border.ips=127.0.0.2,127.0.0.3",
+            "--egress.border.allow-loopback-ips=true",
             "--egress.security.internal-token=" + Tokens.INTERNAL,
             "--egress.security.operator-token=" + Tokens.OPERATOR,
             "--egress.security.insecure-local=true"
