@@ -135,12 +135,23 @@ public final class BorderClients implements AutoCloseable {
     private final DispatchProperties properties;
     private final JsonMapper json;
     private final PresentedToken token;
+    private final TraceHeaders trace;
     private final Optional<BorderTls> tls;
     private final int maxAnswerBytes;
     private volatile Set<Key> live = Set.of();
 
     BorderClients(
             DispatchProperties properties, JsonMapper json, PresentedToken internalToken, Optional<BorderTls> tls) {
+        this(properties, json, internalToken, tls, TraceHeaders.NONE);
+    }
+
+    BorderClients(
+            DispatchProperties properties,
+            JsonMapper json,
+            PresentedToken internalToken,
+            Optional<BorderTls> tls,
+            TraceHeaders trace) {
+        this.trace = trace;
         this.properties = properties;
         this.json = json;
         this.token = internalToken;
@@ -213,14 +224,20 @@ public final class BorderClients implements AutoCloseable {
     }
 
     private Mono<AttemptResult> send(Client client, byte[] body, ForwardDeadline deadline, long start) {
-        return client.http()
-                .headers(h -> h.set(ForwardDeadline.HEADER, deadline.headerValue()))
-                .post()
-                .uri(client.egressUrl())
-                .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
-                .response((response, content) -> BorderAnswer.read(response, content, maxAnswerBytes)
-                        .map(bytes -> classify(response.status().code(), bytes, millisSince(start))))
-                .next();
+        return Mono.deferContextual(context -> {
+            Map<String, String> traceHeaders = trace.of(context);
+            return client.http()
+                    .headers(h -> {
+                        h.set(ForwardDeadline.HEADER, deadline.headerValue());
+                        traceHeaders.forEach(h::set);
+                    })
+                    .post()
+                    .uri(client.egressUrl())
+                    .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
+                    .response((response, content) -> BorderAnswer.read(response, content, maxAnswerBytes)
+                            .map(bytes -> classify(response.status().code(), bytes, millisSince(start))))
+                    .next();
+        });
     }
 
     /** The call waited while a PING was in doubt, and the connection was closed as silent: nothing was sent. */
