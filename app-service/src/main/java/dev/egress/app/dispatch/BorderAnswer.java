@@ -15,8 +15,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A Border's answer: read into memory under a cap ({@code egress.dispatch.max-border-answer-size}), then
- * classified into the attempt's result. The Border caps what it keeps of a target's body, so a larger answer means a Border that is broken or not
- * ours; it fails the attempt as a Border fault instead of growing a buffer without bound. A declared
+ * classified into the attempt's result. The Border caps what it keeps of a target's body, so a larger
+ * answer means a Border that is broken or not ours; it fails the attempt as a Border fault instead of growing a buffer without bound. A declared
  * {@code Content-Length} over the cap fails before a byte is read; otherwise reading stops at the cap and
  * the rest of the answer is cancelled. Chunks are copied once, into an array sized by the declared
  * length when there is one.
