@@ -1,16 +1,22 @@
 package dev.egress.app.dispatch;
 
+import dev.egress.discovery.forward.ForwardResponse;
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemType;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufFlux;
 import reactor.netty.http.client.HttpClientResponse;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Reads a Border's answer into memory under a cap ({@code egress.dispatch.max-border-answer-size}). The
- * Border caps what it keeps of a target's body, so a larger answer means a Border that is broken or not
- * ours; it fails the attempt as a Border fault instead of growing a buffer without bound. A declared
+ * A Border's answer: read into memory under a cap ({@code egress.dispatch.max-border-answer-size}), then
+ * classified into the attempt's result. The Border caps what it keeps of a target's body, so a larger
+ * answer means a Border that is broken or not ours; it fails the attempt as a Border fault instead of growing a buffer without bound. A declared
  * {@code Content-Length} over the cap fails before a byte is read; otherwise reading stops at the cap and
  * the rest of the answer is cancelled. Chunks are copied once, into an array sized by the declared
  * length when there is one.
@@ -86,5 +92,50 @@ final class BorderAnswer {
                     false,
                     false);
         }
+    }
+
+    /**
+     * What a Border's answer means for the attempt: a delivery (200 with a {@code ForwardResponse}), or the
+     * Border's problem with its slug, reason and {@code targetContacted} (absent: contacted, never resent).
+     *
+     * @param json      the mapper
+     * @param status    the Border's HTTP status
+     * @param bytes     the answer's body, read under the cap
+     * @param latencyMs the attempt's time
+     * @return the attempt's result
+     */
+    static AttemptResult classify(JsonMapper json, int status, byte[] bytes, long latencyMs) {
+        if (status == 200) {
+            try {
+                return AttemptResult.delivered(json.readValue(bytes, ForwardResponse.class), latencyMs);
+            } catch (RuntimeException e) {
+                return AttemptResult.failed(
+                        AttemptResult.Kind.BORDER_ERROR, true, "unreadable Border response", latencyMs);
+            }
+        }
+        String slug = null;
+        String reason = null;
+        String detail = null;
+        // Without an explicit targetContacted=false the request may have reached the target: never resend.
+        boolean contacted = true;
+        try {
+            JsonNode problem = json.readTree(bytes);
+            if (problem != null && problem.isObject()) {
+                slug = ProblemType.slugOf(text(problem, "type"));
+                reason = text(problem, Problem.REASON);
+                detail = text(problem, "detail");
+                JsonNode flag = problem.get(Problem.TARGET_CONTACTED);
+                contacted = flag == null || !flag.isBoolean() || flag.booleanValue();
+            }
+        } catch (RuntimeException e) {
+            detail = "Border answered %d without a problem body".formatted(status);
+        }
+        return new AttemptResult(
+                AttemptResult.Kind.BORDER_PROBLEM, status, slug, contacted, reason, detail, null, latencyMs);
+    }
+
+    private static @Nullable String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value != null && value.isString() ? value.stringValue() : null;
     }
 }

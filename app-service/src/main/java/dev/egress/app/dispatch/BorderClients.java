@@ -7,9 +7,6 @@ import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.auth.PresentedToken;
 import dev.egress.discovery.forward.ForwardDeadline;
-import dev.egress.discovery.forward.ForwardResponse;
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemType;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -33,7 +30,6 @@ import reactor.netty.http.HttpProtocol;
 import reactor.netty.http.client.Http2AllocationStrategy;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -135,12 +131,23 @@ public final class BorderClients implements AutoCloseable {
     private final DispatchProperties properties;
     private final JsonMapper json;
     private final PresentedToken token;
+    private final TraceHeaders trace;
     private final Optional<BorderTls> tls;
     private final int maxAnswerBytes;
     private volatile Set<Key> live = Set.of();
 
     BorderClients(
             DispatchProperties properties, JsonMapper json, PresentedToken internalToken, Optional<BorderTls> tls) {
+        this(properties, json, internalToken, tls, TraceHeaders.NONE);
+    }
+
+    BorderClients(
+            DispatchProperties properties,
+            JsonMapper json,
+            PresentedToken internalToken,
+            Optional<BorderTls> tls,
+            TraceHeaders trace) {
+        this.trace = trace;
         this.properties = properties;
         this.json = json;
         this.token = internalToken;
@@ -213,14 +220,21 @@ public final class BorderClients implements AutoCloseable {
     }
 
     private Mono<AttemptResult> send(Client client, byte[] body, ForwardDeadline deadline, long start) {
-        return client.http()
-                .headers(h -> h.set(ForwardDeadline.HEADER, deadline.headerValue()))
-                .post()
-                .uri(client.egressUrl())
-                .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
-                .response((response, content) -> BorderAnswer.read(response, content, maxAnswerBytes)
-                        .map(bytes -> classify(response.status().code(), bytes, millisSince(start))))
-                .next();
+        return Mono.deferContextual(context -> {
+            Map<String, String> traceHeaders = trace.of(context);
+            return client.http()
+                    .headers(h -> {
+                        h.set(ForwardDeadline.HEADER, deadline.headerValue());
+                        traceHeaders.forEach(h::set);
+                    })
+                    .post()
+                    .uri(client.egressUrl())
+                    .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
+                    .response((response, content) -> BorderAnswer.read(response, content, maxAnswerBytes)
+                            .map(bytes -> BorderAnswer.classify(
+                                    json, response.status().code(), bytes, millisSince(start))))
+                    .next();
+        });
     }
 
     /** The call waited while a PING was in doubt, and the connection was closed as silent: nothing was sent. */
@@ -344,41 +358,6 @@ public final class BorderClients implements AutoCloseable {
             http = tls.get().secure(http, key.borderId(), properties.borderHttp2());
         }
         return new Client(http, provider, base + EGRESS_PATH, watch);
-    }
-
-    private AttemptResult classify(int status, byte[] bytes, long latencyMs) {
-        if (status == 200) {
-            try {
-                return AttemptResult.delivered(json.readValue(bytes, ForwardResponse.class), latencyMs);
-            } catch (RuntimeException e) {
-                return AttemptResult.failed(
-                        AttemptResult.Kind.BORDER_ERROR, true, "unreadable Border response", latencyMs);
-            }
-        }
-        String slug = null;
-        String reason = null;
-        String detail = null;
-        // Without an explicit targetContacted=false the request may have reached the target: never resend.
-        boolean contacted = true;
-        try {
-            JsonNode problem = json.readTree(bytes);
-            if (problem != null && problem.isObject()) {
-                slug = ProblemType.slugOf(text(problem, "type"));
-                reason = text(problem, Problem.REASON);
-                detail = text(problem, "detail");
-                JsonNode flag = problem.get(Problem.TARGET_CONTACTED);
-                contacted = flag == null || !flag.isBoolean() || flag.booleanValue();
-            }
-        } catch (RuntimeException e) {
-            detail = "Border answered %d without a problem body".formatted(status);
-        }
-        return new AttemptResult(
-                AttemptResult.Kind.BORDER_PROBLEM, status, slug, contacted, reason, detail, null, latencyMs);
-    }
-
-    private static String text(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        return value != null && value.isString() ? value.stringValue() : null;
     }
 
     private static long millisSince(long startNanos) {

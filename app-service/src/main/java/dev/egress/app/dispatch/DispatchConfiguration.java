@@ -11,8 +11,10 @@ import dev.egress.app.trust.AppTrust;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.auth.PresentedToken;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.tracing.propagation.Propagator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,13 +32,17 @@ class DispatchConfiguration {
             JsonMapper json,
             RoutingTable table,
             AppTrust trust,
-            MeterRegistry meters) {
+            MeterRegistry meters,
+            ObjectProvider<Propagator> propagator) {
         if (security.internalToken().isEmpty() && security.internalTokenFile().isEmpty()) {
             log.warn("egress.security.internal-token is not set: Borders will refuse App's calls");
         }
         PresentedToken internalToken = security.presentedInternalToken();
         internalToken.register(meters);
-        BorderClients clients = new BorderClients(properties, json, internalToken, trust.borderTls());
+        // With tracing on the class path (it is, by default) the caller's trace continues to the Border.
+        TraceHeaders trace =
+                propagator.stream().findFirst().map(TraceHeaders::propagatedBy).orElse(TraceHeaders.NONE);
+        BorderClients clients = new BorderClients(properties, json, internalToken, trust.borderTls(), trace);
         clients.retain(table.current());
         table.addListener(clients::retain);
         return clients;

@@ -118,6 +118,39 @@ class DispatchIT extends AppITSupport {
     }
 
     @Test
+    void continuesTheCallersTraceToTheBorderAndNotToTheTarget() {
+        BorderDouble a = border("a", "127.0.0.2", "127.0.0.3");
+        publish(a.announcement());
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+
+        client().post()
+                .uri("/v1/deliveries")
+                .header("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("tenantId", "acme", "url", hook(), "payload", Map.of("event", "ping")))
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+
+        // The Border hears the caller's trace id with App's own span as the parent; the target hears nothing
+        // of it: its headers are the caller's webhook headers only.
+        assertThat(a.lastTraceparent()).startsWith("00-" + traceId + "-").doesNotContain("00f067aa0ba902b7");
+        assertThat(sink.received().get(0).headers()).doesNotContainKey("traceparent");
+    }
+
+    @Test
+    void withoutACallersTraceTheBorderStillHearsAppsOwnTrace() {
+        BorderDouble a = border("a", "127.0.0.2", "127.0.0.3");
+        publish(a.announcement());
+
+        deliver("acme", hook()).expectStatus().isOk().expectBody().returnResult();
+
+        assertThat(a.lastTraceparent()).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]");
+    }
+
+    @Test
     void answersWithTheTargetsResponseAndTheAttempts() {
         BorderDouble a = border("a", "127.0.0.2", "127.0.0.3");
         publish(a.announcement());

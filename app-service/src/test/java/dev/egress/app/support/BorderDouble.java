@@ -67,6 +67,7 @@ public final class BorderDouble implements AutoCloseable {
     private final AtomicReference<String> reportedSourceIp = new AtomicReference<>();
     private final AtomicInteger calls = new AtomicInteger();
     private volatile String lastDeadline;
+    private volatile String lastTraceparent;
     private final AtomicInteger openConnections = new AtomicInteger();
     private final Map<EgressIp, AtomicInteger> inFlightPerIp = new ConcurrentHashMap<>();
     private volatile int limitPerIp = Integer.MAX_VALUE;
@@ -99,6 +100,7 @@ public final class BorderDouble implements AutoCloseable {
                 .route(routes -> routes.post("/internal/v1/egress", (request, response) -> {
                     calls.incrementAndGet();
                     lastDeadline = request.requestHeaders().get(ForwardDeadline.HEADER);
+                    lastTraceparent = request.requestHeaders().get("traceparent");
                     if (!("Bearer " + token).equals(request.requestHeaders().get("Authorization"))) {
                         return problem(response, 401, ProblemType.UNAUTHORIZED.slug(), false);
                     }
@@ -267,6 +269,15 @@ public final class BorderDouble implements AutoCloseable {
      */
     public String lastDeadline() {
         return lastDeadline;
+    }
+
+    /**
+     * The W3C {@code traceparent} header of the last forward call, as received.
+     *
+     * @return the header value, or null
+     */
+    public String lastTraceparent() {
+        return lastTraceparent;
     }
 
     /**

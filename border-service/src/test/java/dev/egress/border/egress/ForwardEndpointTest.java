@@ -91,6 +91,28 @@ class ForwardEndpointTest {
     }
 
     @Test
+    void appsTraceStopsAtTheBorderTheTargetGetsOnlyTheWebhooksHeaders() {
+        web.post()
+                .uri("/internal/v1/egress")
+                .header("Authorization", "Bearer " + Tokens.INTERNAL)
+                .header("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(new ForwardRequest(
+                        "d-trace", "127.0.0.2", sink.baseUri() + "/hook", "POST", Map.of("X-Signature", "abc"), "{}"))
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult();
+
+        assertThat(sink.received())
+                .singleElement()
+                .satisfies(r -> assertThat(r.headers())
+                        .containsEntry("x-signature", "abc")
+                        .doesNotContainKeys("traceparent", "tracestate", "b3"));
+    }
+
+    @Test
     void dropsHopByHopAndProxyHeadersButKeepsTheRest() {
         forward(new ForwardRequest(
                         "d",
