@@ -8,7 +8,8 @@
  *
  * <p>Sub-packages by feature: {@code egress} (the forward endpoint, bound clients, limits, drain),
  * {@code ssrf} (the SSRF guard), {@code registration} (the publish side), {@code decisions} (operator
- * decisions stored in the registry, restored at startup), {@code ops} (the operator API),
+ * decisions stored in the registry, restored at startup), {@code identity} (the egress identity check: is
+ * each IP seen outside as itself?), {@code ops} (the operator API),
  * {@code trust} (identity, signed announcements, client certificates), {@code server} (deadlines of the
  * listening port); each feature's properties and wiring live beside it. The request path is described in
  * docs/architecture.md ("The request path", "Egress at the Border").

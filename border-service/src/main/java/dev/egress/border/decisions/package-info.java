@@ -5,4 +5,7 @@
  * The record's format is {@link dev.egress.border.decisions.OperatorDecisionsCodec}; the startup rule is
  * {@link dev.egress.border.decisions.StartupDecisions}.
  */
+@NullMarked
 package dev.egress.border.decisions;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,5 +1,7 @@
 package dev.egress.border.identity;
 
+import org.jspecify.annotations.Nullable;
+
 /** What the outside last said about one dedicated IP. */
 public enum IdentityVerdict {
     /** No check has answered yet: withheld, since nothing proves the IP leaves as itself. */
@@ -9,9 +11,9 @@ public enum IdentityVerdict {
     /** The echo service saw another address: something on the way translates the source. Withheld. */
     MISMATCH("egress-identity-mismatch");
 
-    private final String reason;
+    private final @Nullable String reason;
 
-    IdentityVerdict(String reason) {
+    IdentityVerdict(@Nullable String reason) {
         this.reason = reason;
     }
 
@@ -20,7 +22,7 @@ public enum IdentityVerdict {
      *
      * @return the reason slug, or null for {@link #MATCH}
      */
-    public String withheldReason() {
+    public @Nullable String withheldReason() {
         return reason;
     }
 }

@@ -6,4 +6,7 @@
  * way (a cloud's default source translation, a masquerading router) is invisible from inside the Border:
  * its socket is bound to the right address either way, so only the outside can tell.
  */
+@NullMarked
 package dev.egress.border.identity;
+
+import org.jspecify.annotations.NullMarked;
