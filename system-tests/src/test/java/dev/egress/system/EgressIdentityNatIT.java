@@ -54,12 +54,7 @@ class EgressIdentityNatIT {
 
     @AfterAll
     static void stop() {
-        if (platform != null) {
-            platform.close();
-        }
-        if (network != null) {
-            network.close();
-        }
+        NatPlatform.stop(platform, network);
     }
 
     @Test

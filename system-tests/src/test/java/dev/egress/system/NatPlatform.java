@@ -173,6 +173,21 @@ final class NatPlatform implements AutoCloseable {
                 "{\"tenantId\":\"acme\",\"url\":\"%s\",\"payload\":{\"event\":\"%s\"}}".formatted(RECEIVER_URL, event));
     }
 
+    /**
+     * Stops a test's platform, then deletes its network; either may be null (a skipped or failed start).
+     *
+     * @param platform the platform, or null
+     * @param network  its network, or null
+     */
+    static void stop(NatPlatform platform, NatNetwork network) {
+        if (platform != null) {
+            platform.close();
+        }
+        if (network != null) {
+            network.close();
+        }
+    }
+
     @Override
     public void close() {
         for (Process p : processes) {

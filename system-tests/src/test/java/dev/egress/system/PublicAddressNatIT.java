@@ -44,12 +44,7 @@ class PublicAddressNatIT {
 
     @AfterAll
     static void stop() {
-        if (platform != null) {
-            platform.close();
-        }
-        if (network != null) {
-            network.close();
-        }
+        NatPlatform.stop(platform, network);
     }
 
     @Test
