@@ -45,8 +45,11 @@ public record Destination(String host, boolean wildcard, int port) {
      */
     public static Destination parse(String text) {
         if (text.startsWith("[")) {
+            // Index comparisons below are == / != -1 on purpose: index 0 is '[' here, so "< 0" and "<= 0" would
+            // mean the same and leave mutants no test can tell apart.
             int close = text.indexOf(']');
-            if (close < 0 || text.lastIndexOf(':', close) < 0) {
+            String inside = close == -1 ? "" : text.substring(1, close);
+            if (!inside.contains(":")) {
                 throw new IllegalArgumentException(
                         "'%s': expected an IPv6 literal inside [ ] (e.g. [2001:db8::7]:443)".formatted(text));
             }
@@ -54,16 +57,16 @@ public record Destination(String host, boolean wildcard, int port) {
             if (!rest.isEmpty() && !rest.startsWith(":")) {
                 throw new IllegalArgumentException("'%s': expected ':port' after ']'".formatted(text));
             }
-            String literal = ipLiteral(text.substring(1, close), text);
+            String literal = ipLiteral(inside, text);
             return new Destination(literal, false, rest.isEmpty() ? 0 : port(rest.substring(1), text));
         }
         int colon = text.indexOf(':');
-        if (colon >= 0 && text.indexOf(':', colon + 1) >= 0) {
-            // Two colons: an IPv6 literal, never host:port (write [addr]:port for that).
+        if (colon != text.lastIndexOf(':')) {
+            // Two colons or more: an IPv6 literal, never host:port (write [addr]:port for that).
             return new Destination(ipLiteral(text, text), false, 0);
         }
-        String hostPart = colon < 0 ? text : text.substring(0, colon);
-        int port = colon < 0 ? 0 : port(text.substring(colon + 1), text);
+        String hostPart = colon == -1 ? text : text.substring(0, colon);
+        int port = colon == -1 ? 0 : port(text.substring(colon + 1), text);
         if (hostPart.startsWith("*.")) {
             return new Destination(name(hostPart.substring(2), text), true, port);
         }
@@ -97,13 +100,24 @@ public record Destination(String host, boolean wildcard, int port) {
     }
 
     /**
-     * Whether {@code host} is an IP literal (so only exact entries can claim it, never a wildcard).
+     * Whether no wildcard can claim {@code key}: an IPv6 literal, or a key whose last label is all digits (an
+     * IPv4 literal, or a name the file refuses as a wildcard suffix). Decided from the characters alone, so
+     * that a lookup never parses (or throws) on the request path.
      *
-     * @param host a key from {@link #lookupKey(String)}
-     * @return true for an IPv4 or IPv6 literal
+     * @param key a key from {@link #lookupKey(String)}
+     * @return true if only exact entries can claim it
      */
-    static boolean isIpLiteral(String host) {
-        return host.indexOf(':') >= 0 || ipv4(host) != null;
+    static boolean exactOnly(String key) {
+        if (key.indexOf(':') != -1) {
+            return true;
+        }
+        for (int i = key.lastIndexOf('.') + 1; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String ipLiteral(String literal, String entry) {

@@ -59,12 +59,12 @@ final class DestinationIndex {
             return Optional.empty();
         }
         Tenant exact = probe(key, false, port);
-        if (exact != null || Destination.isIpLiteral(key)) {
+        if (exact != null || Destination.exactOnly(key)) {
             return Optional.ofNullable(exact);
         }
         // Suffixes from the longest ("b.example.com" of "a.b.example.com") down: the first hit is the most
         // specific wildcard. The host itself is never a suffix, so "*.example.com" skips "example.com".
-        for (int dot = key.indexOf('.'); dot >= 0; dot = key.indexOf('.', dot + 1)) {
+        for (int dot = key.indexOf('.'); dot != -1; dot = key.indexOf('.', dot + 1)) {
             Tenant wildcard = probe(key.substring(dot + 1), true, port);
             if (wildcard != null) {
                 return Optional.of(wildcard);

@@ -27,7 +27,10 @@ class DestinationTest {
                 "[2001:db8::7]               | 2001:db8::7            | false | 0",
                 "[2001:DB8::7]:443           | 2001:db8::7            | false | 443",
                 "[::ffff:192.0.2.7]:80       | 192.0.2.7              | false | 80",
-                "'a.b.c.d.example.com'       | a.b.c.d.example.com    | false | 0"
+                "'a.b.c.d.example.com'       | a.b.c.d.example.com    | false | 0",
+                "az09.example                | az09.example           | false | 0",
+                "::1                         | ::1                    | false | 0",
+                "[::1]:443                   | ::1                    | false | 443"
             })
     void normalisesEveryForm(String text, String host, boolean wildcard, int port) {
         assertThat(Destination.parse(text)).isEqualTo(new Destination(host, wildcard, port));
@@ -64,7 +67,11 @@ class DestinationTest {
                 "[192.0.2.7]:443           | expected an IPv6 literal inside [ ]",
                 "[2001:db8::7]443          | expected ':port' after ']'",
                 "[2001:db8::7]:0           | port '0'",
-                "[2001:db8::zz]:443        | expected: an IPv4 or IPv6 literal"
+                "[2001:db8::zz]:443        | expected: an IPv4 or IPv6 literal",
+                "':443'                    | host name of 0 characters",
+                "a.0                       | ends in a numeric label",
+                "a.9                       | ends in a numeric label",
+                "'a\u007fb.example'        | label 'a\u007fb'"
             })
     void refusesAnEntryNamingTheRule(String text, String message) {
         assertThatThrownBy(() -> Destination.parse(text))
@@ -99,6 +106,7 @@ class DestinationTest {
         assertThat(Destination.parse("[2001:DB8::7]:443")).hasToString("[2001:db8::7]:443");
         assertThat(Destination.parse("2001:db8::7")).hasToString("2001:db8::7");
         assertThat(Destination.parse("192.0.2.7:80")).hasToString("192.0.2.7:80");
+        assertThat(Destination.parse("[::1]:443")).hasToString("[::1]:443");
     }
 
     @Test
@@ -128,10 +136,19 @@ class DestinationTest {
     }
 
     @Test
-    void knowsWhichKeysAreIpLiterals() {
-        assertThat(Destination.isIpLiteral("192.0.2.7")).isTrue();
-        assertThat(Destination.isIpLiteral("2001:db8::7")).isTrue();
-        assertThat(Destination.isIpLiteral("example.com")).isFalse();
-        assertThat(Destination.isIpLiteral("127.1")).isFalse();
+    void onlyExactEntriesCanClaimIpLiteralsAndNumericLastLabels() {
+        assertThat(Destination.exactOnly("192.0.2.7")).isTrue();
+        assertThat(Destination.exactOnly("192.0.2.0")).isTrue();
+        assertThat(Destination.exactOnly("192.0.2.9")).isTrue();
+        assertThat(Destination.exactOnly("2001:db8::7")).isTrue();
+        assertThat(Destination.exactOnly("::1")).isTrue();
+        assertThat(Destination.exactOnly("a.b.127")).isTrue();
+        assertThat(Destination.exactOnly("42")).isTrue();
+        assertThat(Destination.exactOnly("example.com")).isFalse();
+        assertThat(Destination.exactOnly("a.b1")).isFalse();
+        assertThat(Destination.exactOnly("a.1b")).isFalse();
+        assertThat(Destination.exactOnly("9.a")).isFalse();
+        assertThat(Destination.exactOnly("1./")).isFalse();
+        assertThat(Destination.exactOnly("1.;")).isFalse();
     }
 }

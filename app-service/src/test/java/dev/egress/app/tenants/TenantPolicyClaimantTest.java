@@ -78,12 +78,14 @@ class TenantPolicyClaimantTest {
 
     @Test
     void anIpLiteralIsNeverClaimedByAWildcard() {
-        // "*.2.7" cannot be written, but an index built by hand could hold the suffix: it must not apply.
-        Tenant odd = new Tenant("odd", List.of(), List.of(new Destination("2.7", true, 0)));
+        // "*.2.7" cannot be written, but a policy built by hand could hold the suffix: it must not apply.
+        Tenant odd =
+                new Tenant("odd", List.of(), List.of(new Destination("2.7", true, 0), new Destination("b1", true, 0)));
         TenantPolicy handMade = new TenantPolicy(List.of(EgressIp.of("127.0.0.8")), Map.of("odd", odd));
 
         assertThat(handMade.claimant("192.0.2.7", 443)).isEmpty();
-        assertThat(handMade.claimant("a.2.7", 443)).map(Tenant::id).contains("odd");
+        assertThat(handMade.claimant("a.2.7", 443)).isEmpty();
+        assertThat(handMade.claimant("a.b1", 443)).map(Tenant::id).contains("odd");
     }
 
     @Test
