@@ -67,6 +67,17 @@ final class ChangeRule {
         }
     }
 
+    /**
+     * Why the files could not be read, for logs and health (never their content).
+     *
+     * @param e the read's failure
+     * @return the reason
+     */
+    String cannotRead(IOException e) {
+        return "cannot read " + (files.size() == 1 ? files.get(0) : files) + " ("
+                + e.getClass().getSimpleName() + ")";
+    }
+
     private List<Meta> stat() throws IOException {
         List<Meta> meta = new ArrayList<>(files.size());
         for (Path file : files) {

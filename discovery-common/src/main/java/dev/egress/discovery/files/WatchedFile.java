@@ -63,7 +63,6 @@ public final class WatchedFile<T> implements Supplier<T>, AutoCloseable {
     }
 
     private final String name;
-    private final List<Path> files;
     private final Function<List<byte[]>, T> parser;
     private final @Nullable Function<IOException, T> unreadable;
     private final ChangeRule rule;
@@ -84,18 +83,17 @@ public final class WatchedFile<T> implements Supplier<T>, AutoCloseable {
 
     private WatchedFile(Builder<T> builder) {
         this.name = builder.name;
-        this.files = builder.files;
         this.parser = builder.parser;
         this.unreadable = builder.unreadable;
         this.clock = builder.clock;
-        this.rule = new ChangeRule(files, builder.maxBytes, clock);
+        this.rule = new ChangeRule(builder.files, builder.maxBytes, clock);
         this.meters = builder.meters;
         this.nanos = builder.nanos;
         List<byte[]> bytes;
         try {
             bytes = Objects.requireNonNull(rule.changed(), "first read");
         } catch (IOException e) {
-            throw new UncheckedIOException(cannotRead(e), e);
+            throw new UncheckedIOException(rule.cannotRead(e), e);
         }
         this.current = Objects.requireNonNull(parser.apply(bytes), "parsed value");
     }
@@ -216,7 +214,7 @@ public final class WatchedFile<T> implements Supplier<T>, AutoCloseable {
         try {
             bytes = rule.changed();
         } catch (IOException e) {
-            return bad(Outcome.UNREADABLE, cannotRead(e), e);
+            return bad(Outcome.UNREADABLE, rule.cannotRead(e), e);
         } catch (IllegalArgumentException oversize) {
             return bad(Outcome.REJECTED, String.valueOf(oversize.getMessage()), null);
         }
@@ -269,11 +267,6 @@ public final class WatchedFile<T> implements Supplier<T>, AutoCloseable {
         } catch (RuntimeException e) {
             log.warn("A listener of {} failed", name, e);
         }
-    }
-
-    private String cannotRead(IOException e) {
-        return "cannot read " + (files.size() == 1 ? files.get(0) : files) + " ("
-                + e.getClass().getSimpleName() + ")";
     }
 
     private WatchedFile<T> polled(Duration interval) {

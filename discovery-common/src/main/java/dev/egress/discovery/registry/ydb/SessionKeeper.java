@@ -26,7 +26,7 @@ import tech.ydb.core.StatusCode;
  * opens it, makes sure the semaphore exists (creates it, or, read-only, waits for someone to), reacts to the
  * SDK's session states, and backs off with full jitter ({@link Backoff}) after a failure or a lost session, so
  * that no failure leaves the participant without a session for longer than the backoff. What to do on the
- * session is the {@link Owner}'s business: it is told when the session is ready and when what it has in
+ * session is the {@link SessionOwner}'s business: it is told when the session is ready and when what it has in
  * flight there no longer counts, and it reports back a request that got no answer ({@link #failed}) or that
  * found the semaphore missing ({@link #recheckSemaphore}).
  *
@@ -41,51 +41,12 @@ import tech.ydb.core.StatusCode;
  */
 final class SessionKeeper {
 
-    /** What went wrong, for the owner's metrics and reported state. */
-    enum Failure {
-        /** Opening a session or a request on it failed for good; a new session follows after a backoff. */
-        FAILED,
-        /** The server ended the session; a new one follows after a backoff. */
-        LOST,
-        /** The session is up but the semaphore could not be found or created; retried after a backoff. */
-        SEMAPHORE
-    }
-
-    /** The participant that uses the session. Every call runs on the loop. */
-    interface Owner {
-
-        /**
-         * The session is connected and the semaphore exists: read or publish on it. Called for each new session
-         * and again after the semaphore was found again on the same one.
-         *
-         * @param up the phase, with the session and the retiring predecessor if any
-         */
-        void ready(Up up);
-
-        /** The session in use was replaced, lost, failed or closed: what is in flight on it no longer counts. */
-        void dropped();
-
-        /**
-         * Something failed; the keeper recovers on its own, this is for metrics and the reported state.
-         *
-         * @param failure what failed
-         */
-        void failed(Failure failure);
-
-        /**
-         * The session's link state changed (the watcher exports it as a gauge).
-         *
-         * @param state the new state
-         */
-        default void link(LinkState state) {}
-    }
-
     private final YdbConnection connection;
     private final RegistryLoop loop;
     private final Backoff backoff;
     private final String who;
     private final Logger log;
-    private final Owner owner;
+    private final SessionOwner owner;
 
     private SessionPhase phase = new Idle(); // loop
     private boolean waitingLogged; // loop: the missing semaphore was reported (read-only)
@@ -96,7 +57,8 @@ final class SessionKeeper {
      * @param who     names the participant in logs ("Registry watcher", "Border border-a")
      * @param log     the participant's logger (operators filter on one name per participant)
      */
-    SessionKeeper(YdbConnection connection, RegistryLoop loop, Backoff backoff, String who, Logger log, Owner owner) {
+    SessionKeeper(
+            YdbConnection connection, RegistryLoop loop, Backoff backoff, String who, Logger log, SessionOwner owner) {
         this.connection = connection;
         this.loop = loop;
         this.backoff = backoff;
@@ -217,7 +179,7 @@ final class SessionKeeper {
                 open(from);
             }
             case LOST -> {
-                owner.failed(Failure.LOST);
+                owner.failed(SessionOwner.Failure.LOST);
                 Duration delay = backoff.next();
                 log.warn(
                         "{} session {} lost; opening a new one in {} ms",
@@ -242,7 +204,7 @@ final class SessionKeeper {
         if (closing) {
             return;
         }
-        owner.failed(Failure.FAILED);
+        owner.failed(SessionOwner.Failure.FAILED);
         Duration delay = backoff.next();
         log.warn(
                 "{} session failed: {}; retrying in {} ms (attempt {})",
@@ -279,7 +241,8 @@ final class SessionKeeper {
 
     /**
      * A request found the semaphore missing (never created yet, or deleted) or could not tell: find it again
-     * (creating it where allowed) on the same session; the owner is told {@link Owner#ready} once it exists.
+     * (creating it where allowed) on the same session; the owner is told {@link SessionOwner#ready} once it
+     * exists.
      *
      * @param on the session the request ran on
      */
@@ -310,7 +273,7 @@ final class SessionKeeper {
                 ready(new Up(finding.link(), finding.retiring()));
                 return;
             }
-            owner.failed(Failure.SEMAPHORE);
+            owner.failed(SessionOwner.Failure.SEMAPHORE);
             logFindFailure(status, failure);
             loop.schedule(
                     () -> {

@@ -36,7 +36,7 @@ import tech.ydb.core.StatusCode;
  *
  * <p>Runs only on the registration's loop.
  */
-final class SlotPublisher implements SessionKeeper.Owner {
+final class SlotPublisher implements SessionOwner {
 
     /** The registration logs under one name, whichever half speaks (operators filter on it). */
     private static final Logger log = LoggerFactory.getLogger(YdbRegistration.class);
@@ -50,7 +50,7 @@ final class SlotPublisher implements SessionKeeper.Owner {
         this.ctx = ctx;
     }
 
-    // ---- the session (SessionKeeper.Owner) ----
+    // ---- the session (SessionOwner) ----
 
     @Override
     public void ready(SessionPhase.Up up) {
@@ -72,8 +72,8 @@ final class SlotPublisher implements SessionKeeper.Owner {
     }
 
     @Override
-    public void failed(SessionKeeper.Failure failure) {
-        if (failure == SessionKeeper.Failure.LOST) {
+    public void failed(SessionOwner.Failure failure) {
+        if (failure == SessionOwner.Failure.LOST) {
             ctx.metrics.reregistration();
             ctx.report(RegistrationState.REGISTERING);
         } else {

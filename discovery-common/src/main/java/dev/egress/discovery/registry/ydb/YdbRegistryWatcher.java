@@ -102,7 +102,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
     }
 
     /** What the watcher does with the session its keeper keeps up. */
-    private final class Reads implements SessionKeeper.Owner {
+    private final class Reads implements SessionOwner {
 
         @Override
         public void ready(SessionPhase.Up up) {
@@ -118,8 +118,8 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         }
 
         @Override
-        public void failed(SessionKeeper.Failure failure) {
-            if (failure == SessionKeeper.Failure.SEMAPHORE) {
+        public void failed(SessionOwner.Failure failure) {
+            if (failure == SessionOwner.Failure.SEMAPHORE) {
                 metrics.pollFailure();
             } else {
                 metrics.sessionFailure();
