@@ -220,6 +220,25 @@ class WatchedFileTest {
     }
 
     @Test
+    void aValueCheckedWhenReadWithAZeroIntervalIsCheckedOnEveryRead() throws Exception {
+        Path file = Files.writeString(dir.resolve("n"), "5");
+        AtomicLong nanos = new AtomicLong();
+        WatchedFile<Integer> watched =
+                builder(file).clocks(Clock.systemUTC(), nanos::get).checkWhenRead(Duration.ZERO);
+
+        Files.writeString(file, "6");
+
+        assertThat(watched.get()).as("no time passed, and none has to").isEqualTo(6);
+    }
+
+    @Test
+    void acceptsAFileOfExactlyTheSizeLimit() throws Exception {
+        Path file = Files.writeString(dir.resolve("n"), "123");
+        assertThat(builder(file).maxBytes(3).checkWhenRead(Duration.ofHours(1)).get())
+                .isEqualTo(123);
+    }
+
+    @Test
     void aFailingListenerDoesNotKeepTheOthersFromHearing() throws Exception {
         Path file = Files.writeString(dir.resolve("n"), "5");
         WatchedFile<Integer> watched = builder(file).checkWhenRead(Duration.ofHours(1));
