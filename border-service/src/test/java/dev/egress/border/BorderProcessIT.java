@@ -14,8 +14,10 @@ import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.RegistrySettings;
+import dev.egress.discovery.registry.ydb.YdbRegistry;
 import dev.egress.discovery.registry.ydb.YdbRegistryWatcher;
 import dev.egress.discovery.testing.RecordingSink;
+import dev.egress.discovery.trust.AnnouncementVerifier;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.File;
 import java.net.URI;
@@ -65,8 +67,9 @@ class BorderProcessIT {
         sink = RecordingSink.start();
         table.addListener(snapshot ->
                 history.add(Optional.ofNullable(snapshot.announcements().get(BORDER))));
-        watcher = YdbRegistryWatcher.start(
-                RegistrySettings.defaults(node.connectionString()), table, new SimpleMeterRegistry());
+        watcher = YdbRegistry.at(RegistrySettings.defaults(node.connectionString()), new SimpleMeterRegistry())
+                .reader(AnnouncementVerifier.unverifiedForInsecureLocal())
+                .watch(table);
         port = ListenPorts.freeOutsideEphemeralRange();
         Path log = Path.of("target", "border-process-it.log");
         String java = ProcessHandle.current().info().command().orElse("java");

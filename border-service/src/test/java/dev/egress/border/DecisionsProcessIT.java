@@ -7,13 +7,16 @@ import dev.egress.border.testing.Tokens;
 import dev.egress.coordination.EmbeddedCoordinationNode;
 import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.Announcement;
+import dev.egress.discovery.AnnouncementWriter;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.RegistrySettings;
 import dev.egress.discovery.registry.ydb.YdbBorderRegistry;
+import dev.egress.discovery.registry.ydb.YdbRegistry;
 import dev.egress.discovery.registry.ydb.YdbRegistryWatcher;
+import dev.egress.discovery.trust.AnnouncementVerifier;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.File;
 import java.net.URI;
@@ -67,8 +70,9 @@ class DecisionsProcessIT {
                 history.add(a);
             }
         });
-        watcher = YdbRegistryWatcher.start(
-                RegistrySettings.defaults(node.connectionString()), table, new SimpleMeterRegistry());
+        watcher = YdbRegistry.at(RegistrySettings.defaults(node.connectionString()), new SimpleMeterRegistry())
+                .reader(AnnouncementVerifier.unverifiedForInsecureLocal())
+                .watch(table);
     }
 
     @AfterEach
@@ -116,8 +120,10 @@ class DecisionsProcessIT {
 
     @Test
     void aCorruptStoredRecordStartsEveryIpDisabledAndSaysWhyInReadiness() throws Exception {
-        try (YdbBorderRegistry writer = YdbBorderRegistry.connect(
-                RegistrySettings.defaults(node.connectionString()), new SimpleMeterRegistry())) {
+        try (YdbBorderRegistry writer = YdbRegistry.at(
+                        RegistrySettings.defaults(node.connectionString()), new SimpleMeterRegistry())
+                .writer(AnnouncementWriter.unsignedForInsecureLocal())
+                .connect()) {
             writer.decisions(BORDER)
                     .write("{\"version\":1,\"borderId\":\"border-dec\",\"decisions\":{\"127.0.0.9\":\"ACTIVE\""
                             .getBytes(StandardCharsets.UTF_8))

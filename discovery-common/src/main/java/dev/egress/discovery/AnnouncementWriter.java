@@ -35,7 +35,7 @@ public interface AnnouncementWriter {
      *
      * @return the writer
      */
-    static AnnouncementWriter unsigned() {
+    static AnnouncementWriter unsignedForInsecureLocal() {
         AnnouncementCodec codec = new AnnouncementCodec();
         return codec::encode;
     }

@@ -512,8 +512,8 @@ class AnnouncementCodecTest {
     void theUnsignedWriterWritesTheCodecsBytesAndSignsNoWindow() {
         Announcement plain = codec.decode(utf8(DESIGN_EXAMPLE));
 
-        assertThat(AnnouncementWriter.unsigned().write(plain)).isEqualTo(codec.encode(plain));
-        assertThat(AnnouncementWriter.unsigned().validity()).isEmpty();
+        assertThat(AnnouncementWriter.unsignedForInsecureLocal().write(plain)).isEqualTo(codec.encode(plain));
+        assertThat(AnnouncementWriter.unsignedForInsecureLocal().validity()).isEmpty();
     }
 
     @Test

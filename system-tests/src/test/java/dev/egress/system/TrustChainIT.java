@@ -403,7 +403,7 @@ class TrustChainIT {
                     .join()
                     .getValue();
             for (SemaphoreDescription.Session owner : description.getOwnersList()) {
-                if (AnnouncementVerifier.unverified()
+                if (AnnouncementVerifier.unverifiedForInsecureLocal()
                         .read(owner.getData())
                         .borderId()
                         .value()

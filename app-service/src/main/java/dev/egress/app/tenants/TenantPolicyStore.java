@@ -1,23 +1,18 @@
 package dev.egress.app.tenants;
 
+import dev.egress.discovery.files.Reload;
+import dev.egress.discovery.files.WatchedFile;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -25,11 +20,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Holds the current {@link TenantPolicy} in one {@link AtomicReference} and keeps it in step with the
- * tenants file. The file is polled (modification time and size first, then a content hash) rather than
- * watched: polling survives editors that replace files, ConfigMap symlink swaps and network file
+ * Holds the current {@link TenantPolicy} and keeps it in step with the tenants file, a {@link WatchedFile}
+ * polled every {@code reload-interval} on the shared file poller (metadata first, then the content): polling
+ * rather than watching survives editors that replace files, ConfigMap symlink swaps and network file
  * systems alike. An invalid or unreadable file never replaces the last good policy; it is reported in
- * {@link #state()}, in health and in the {@code egress.tenants.reloads{result=rejected}} metric.
+ * {@link #state()}, in health and in the {@code egress.tenants.reloads{result=rejected}} metric (and
+ * {@code egress.file.reloads{file=egress.tenants.file}}).
  */
 public final class TenantPolicyStore implements AutoCloseable {
 
@@ -57,16 +53,11 @@ public final class TenantPolicyStore implements AutoCloseable {
 
     private final Path file;
     private final Clock clock;
-    private final AtomicReference<TenantPolicy> policy = new AtomicReference<>();
+    private final WatchedFile<TenantPolicy> watched;
     private final AtomicReference<State> state = new AtomicReference<>();
     private final List<Consumer<TenantPolicy>> listeners = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService poller;
     private final Counter applied;
     private final Counter rejected;
-    // Poller-thread state: what was last looked at, so an unchanged file costs one stat call.
-    private long seenModified = Long.MIN_VALUE;
-    private long seenSize = -1;
-    private byte[] seenHash = new byte[0];
 
     /**
      * Loads the file and starts polling it.
@@ -88,23 +79,26 @@ public final class TenantPolicyStore implements AutoCloseable {
                 .tag("result", "rejected")
                 .description("Tenants file reads by result")
                 .register(meters);
-        String error = check();
-        if (policy.get() == null) {
-            throw new IllegalStateException("egress.tenants.file %s: %s".formatted(file, error));
+        try {
+            this.watched = WatchedFile.of("egress.tenants.file", file, TenantPolicyStore::parse)
+                    .maxBytes(MAX_FILE_BYTES)
+                    .meters(meters)
+                    .clocks(clock, System::nanoTime)
+                    .pollEvery(properties.reloadInterval());
+        } catch (UncheckedIOException e) {
+            throw new IllegalStateException("egress.tenants.file %s: cannot read: %s".formatted(file, e.getCause()));
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("egress.tenants.file %s: %s".formatted(file, e.getMessage()), e);
         }
+        applied(watched.get());
+        watched.onReload(this::reloaded);
+        watched.onChange(this::changed);
         Gauge.builder("egress.tenants.file.valid", state, s -> s.get().valid() ? 1 : 0)
                 .description("1 if the last read of the tenants file was valid")
                 .register(meters);
-        Gauge.builder("egress.tenants", policy, p -> p.get().tenants().size())
+        Gauge.builder("egress.tenants", watched, w -> w.get().tenants().size())
                 .description("Tenants in the current policy")
                 .register(meters);
-        this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "tenants-file-poller");
-            t.setDaemon(true);
-            return t;
-        });
-        long periodMillis = Math.max(50, properties.reloadInterval().toMillis());
-        poller.scheduleWithFixedDelay(this::pollSafely, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -113,7 +107,7 @@ public final class TenantPolicyStore implements AutoCloseable {
      * @return the last good policy
      */
     public TenantPolicy current() {
-        return policy.get();
+        return watched.get();
     }
 
     /**
@@ -138,59 +132,29 @@ public final class TenantPolicyStore implements AutoCloseable {
      * Checks the file now instead of waiting for the next poll.
      */
     public void refresh() {
-        pollSafely();
+        watched.refresh();
     }
 
-    private synchronized void pollSafely() {
+    private static TenantPolicy parse(byte[] content) {
         try {
-            check();
-        } catch (RuntimeException e) {
-            // A poller that dies stops reloads for good: catch everything and keep running.
-            log.warn("Tenants file check failed; keeping the last good policy", e);
+            return TenantPolicyParser.parse(new String(content, StandardCharsets.UTF_8));
+        } catch (InvalidTenantsFileException e) {
+            throw new IllegalArgumentException(e.getMessage(), e); // rejected: the watched file keeps the last good
         }
     }
 
-    /** Returns the error of this read, or null if the file was valid or unchanged. */
-    private synchronized @Nullable String check() {
-        byte[] content;
-        try {
-            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-            long modified = attributes.lastModifiedTime().toMillis();
-            if (modified == seenModified && attributes.size() == seenSize) {
-                return null;
-            }
-            if (attributes.size() > MAX_FILE_BYTES) {
-                return reject(
-                        "file is %d bytes (expected: <= %d)".formatted(attributes.size(), MAX_FILE_BYTES),
-                        modified,
-                        attributes.size(),
-                        null);
-            }
-            content = Files.readAllBytes(file);
-            byte[] hash = sha256(content);
-            if (MessageDigest.isEqual(hash, seenHash)) {
-                seenModified = modified;
-                seenSize = attributes.size();
-                return null;
-            }
-            try {
-                TenantPolicy next = TenantPolicyParser.parse(new String(content, StandardCharsets.UTF_8));
-                seenModified = modified;
-                seenSize = attributes.size();
-                seenHash = hash;
-                apply(next);
-                return null;
-            } catch (InvalidTenantsFileException e) {
-                return reject(e.getMessage(), modified, attributes.size(), hash);
-            }
-        } catch (IOException e) {
-            // Missing or unreadable (e.g. mid-replace): retry on every poll until it is readable again.
-            return reject("cannot read: " + e, Long.MIN_VALUE, -1, null);
+    private void reloaded(Reload reload) {
+        if (reload.outcome() == Reload.Outcome.APPLIED) {
+            applied(watched.get());
+            return;
         }
+        rejected.increment();
+        State previous = state.get();
+        // The watched file logs the rejection (WARN, once per bad state).
+        state.set(new State(file, previous.tenants(), previous.appliedAt(), false, reload.error(), reload.at()));
     }
 
-    private void apply(TenantPolicy next) {
-        TenantPolicy previous = policy.getAndSet(next);
+    private void applied(TenantPolicy next) {
         state.set(new State(file, next.tenants().size(), clock.instant(), true, null, null));
         applied.increment();
         log.info(
@@ -199,48 +163,20 @@ public final class TenantPolicyStore implements AutoCloseable {
                 next.tenants().size(),
                 next.tenants().values().stream().filter(Tenant::dedicated).count(),
                 next.sharedPool());
-        if (previous != null) {
-            for (Consumer<TenantPolicy> listener : listeners) {
-                try {
-                    listener.accept(next);
-                } catch (RuntimeException e) {
-                    log.warn("Tenant policy listener failed", e);
-                }
+    }
+
+    private void changed(TenantPolicy next) {
+        for (Consumer<TenantPolicy> listener : listeners) {
+            try {
+                listener.accept(next);
+            } catch (RuntimeException e) {
+                log.warn("Tenant policy listener failed", e);
             }
-        }
-    }
-
-    private String reject(String error, long modified, long size, byte[] hash) {
-        seenModified = modified;
-        seenSize = size;
-        if (hash != null) {
-            seenHash = hash;
-        } else {
-            seenHash = new byte[0];
-        }
-        rejected.increment();
-        State previous = state.get();
-        state.set(new State(
-                file,
-                previous == null ? 0 : previous.tenants(),
-                previous == null ? null : previous.appliedAt(),
-                false,
-                error,
-                clock.instant()));
-        log.warn("Tenants file {} rejected, keeping the last good policy: {}", file, error);
-        return error;
-    }
-
-    private static byte[] sha256(byte[] content) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(content);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every JVM", e);
         }
     }
 
     @Override
     public void close() {
-        poller.shutdownNow();
+        watched.close();
     }
 }

@@ -231,7 +231,7 @@ class TenantPolicyStoreTest {
     }
 
     @Test
-    void closingStopsThePoller() throws Exception {
+    void closingStopsPollingTheFileOnTheSharedDaemonPoller() throws Exception {
         Path file = Files.writeString(dir.resolve("t.yaml"), "sharedPool: [127.0.0.8]\ntenants: [{id: a}]\n");
         AtomicReference<Thread> poller = new AtomicReference<>();
         TenantPolicyStore store = store(file);
@@ -242,10 +242,17 @@ class TenantPolicyStoreTest {
         assertThat(poller.get().isDaemon())
                 .as("the poller never keeps the JVM alive")
                 .isTrue();
+        assertThat(poller.get().getName())
+                .as("one poller for every watched file, not a thread per store")
+                .isEqualTo("egress-file-watch");
 
         store.close();
+        replace(file, "sharedPool: [127.0.0.8]\ntenants: [{id: ccc}]\n");
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> !poller.get().isAlive());
+        await().during(Duration.ofMillis(500))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> store.current().tenant("bb").isPresent());
+        assertThat(store.current().tenant("ccc")).isEmpty();
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.egress.bench.registry;
 
 import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.Announcement;
+import dev.egress.discovery.AnnouncementWriter;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
@@ -9,6 +10,7 @@ import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrationState;
 import dev.egress.discovery.registry.RegistrySettings;
 import dev.egress.discovery.registry.ydb.YdbBorderRegistry;
+import dev.egress.discovery.registry.ydb.YdbRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Duration;
@@ -39,7 +41,9 @@ public final class BorderProcess {
                 "borders-registry",
                 Duration.ofMillis(Long.parseLong(args[2])),
                 Duration.ofMillis(500));
-        YdbBorderRegistry registry = YdbBorderRegistry.connect(settings, new SimpleMeterRegistry());
+        YdbBorderRegistry registry = YdbRegistry.at(settings, new SimpleMeterRegistry())
+                .writer(AnnouncementWriter.unsignedForInsecureLocal())
+                .connect();
         Registration registration = registry.register(Announcement.initial(
                 BorderId.of(args[3]),
                 URI.create("http://127.0.0.1:8181"),

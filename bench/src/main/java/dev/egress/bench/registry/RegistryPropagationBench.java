@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import dev.egress.coordination.EmbeddedCoordinationNode;
 import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.Announcement;
+import dev.egress.discovery.AnnouncementWriter;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
@@ -12,7 +13,9 @@ import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrationState;
 import dev.egress.discovery.registry.RegistrySettings;
 import dev.egress.discovery.registry.ydb.YdbBorderRegistry;
+import dev.egress.discovery.registry.ydb.YdbRegistry;
 import dev.egress.discovery.registry.ydb.YdbRegistryWatcher;
+import dev.egress.discovery.trust.AnnouncementVerifier;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.BufferedReader;
@@ -87,7 +90,9 @@ public final class RegistryPropagationBench {
         for (int w = 0; w < WATCHERS; w++) {
             WatcherProbe probe = new WatcherProbe(sent);
             probes.add(probe);
-            watchers.add(YdbRegistryWatcher.start(settings, probe.table, probe.meters));
+            watchers.add(YdbRegistry.at(settings, probe.meters)
+                    .reader(AnnouncementVerifier.unverifiedForInsecureLocal())
+                    .watch(probe.table));
         }
         List<YdbBorderRegistry> registries = new ArrayList<>();
         List<Registration> borders = registerBorders(settings, registries);
@@ -118,7 +123,9 @@ public final class RegistryPropagationBench {
             throws InterruptedException {
         List<Registration> borders = new ArrayList<>();
         for (int b = 0; b < BORDERS; b++) {
-            YdbBorderRegistry registry = YdbBorderRegistry.connect(settings, new SimpleMeterRegistry());
+            YdbBorderRegistry registry = YdbRegistry.at(settings, new SimpleMeterRegistry())
+                    .writer(AnnouncementWriter.unsignedForInsecureLocal())
+                    .connect();
             registries.add(registry);
             borders.add(registry.register(Announcement.initial(
                     BorderId.of("border-%02d".formatted(b)),
@@ -203,7 +210,9 @@ public final class RegistryPropagationBench {
                 Duration.ofMillis(timeoutMs),
                 Duration.ofMillis(500));
         RoutingTable table = new RoutingTable(Clock.systemUTC());
-        try (YdbRegistryWatcher watcher = YdbRegistryWatcher.start(settings, table, new SimpleMeterRegistry())) {
+        try (YdbRegistryWatcher watcher = YdbRegistry.at(settings, new SimpleMeterRegistry())
+                .reader(AnnouncementVerifier.unverifiedForInsecureLocal())
+                .watch(table)) {
             List<Long> removal = new ArrayList<>();
             for (int t = 0; t < trials; t++) {
                 String id = "dead-%d-%d".formatted(timeoutMs, t);
@@ -251,8 +260,12 @@ public final class RegistryPropagationBench {
                 Duration.ofMillis(timeoutMs),
                 Duration.ofMillis(500));
         RoutingTable table = new RoutingTable(Clock.systemUTC());
-        try (YdbRegistryWatcher watcher = YdbRegistryWatcher.start(settings, table, new SimpleMeterRegistry());
-                YdbBorderRegistry registry = YdbBorderRegistry.connect(settings, new SimpleMeterRegistry())) {
+        try (YdbRegistryWatcher watcher = YdbRegistry.at(settings, new SimpleMeterRegistry())
+                        .reader(AnnouncementVerifier.unverifiedForInsecureLocal())
+                        .watch(table);
+                YdbBorderRegistry registry = YdbRegistry.at(settings, new SimpleMeterRegistry())
+                        .writer(AnnouncementWriter.unsignedForInsecureLocal())
+                        .connect()) {
             List<Long> removal = new ArrayList<>();
             for (int t = 0; t < trials; t++) {
                 BorderId id = BorderId.of("graceful-" + t);

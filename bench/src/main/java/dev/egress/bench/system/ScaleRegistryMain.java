@@ -3,6 +3,7 @@ package dev.egress.bench.system;
 import ch.qos.logback.classic.Level;
 import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.Announcement;
+import dev.egress.discovery.AnnouncementWriter;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
@@ -10,6 +11,7 @@ import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrationState;
 import dev.egress.discovery.registry.RegistrySettings;
 import dev.egress.discovery.registry.ydb.YdbBorderRegistry;
+import dev.egress.discovery.registry.ydb.YdbRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -56,8 +58,9 @@ public final class ScaleRegistryMain {
         int rounds = args.length > 5 ? Integer.parseInt(args[5]) : 40;
         int hold = args.length > 6 ? Integer.parseInt(args[6]) : 20;
         int sessionTimeout = args.length > 7 ? Integer.parseInt(args[7]) : 30;
-        YdbBorderRegistry registry =
-                YdbBorderRegistry.connect(settings(connection, sessionTimeout), new SimpleMeterRegistry());
+        YdbBorderRegistry registry = YdbRegistry.at(settings(connection, sessionTimeout), new SimpleMeterRegistry())
+                .writer(AnnouncementWriter.unsignedForInsecureLocal())
+                .connect();
         HttpClient http =
                 HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         try {

@@ -118,7 +118,7 @@ class TrustConfiguration {
     AnnouncementWriter announcementWriter(TrustMode mode, TrustProperties trust) {
         return mode.material()
                 .<AnnouncementWriter>map(t -> new AnnouncementSigner(t.identity(), trust.announcementValidity()))
-                .orElseGet(AnnouncementWriter::unsigned);
+                .orElseGet(AnnouncementWriter::unsignedForInsecureLocal);
     }
 
     /** Republishes within the signed window; nothing to do for unsigned announcements, which never expire. */

@@ -1,18 +1,17 @@
 package dev.egress.discovery.auth;
 
+import dev.egress.discovery.files.WatchedFile;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,43 +20,37 @@ import org.slf4j.LoggerFactory;
  * App's and Border's, accepted lists and the presented token alike: UTF-8, one token per line, surrounding
  * whitespace trimmed, blank lines and lines starting with {@code #} ignored.
  *
- * <p>The file is read again when its modification time or size changes, checked at most once per
- * {@link #RECHECK}, so a rotated Secret takes effect without a restart. It fails closed: a file that
- * is emptied, vanishes or cannot be read after the start (or holds what its reader refuses) is
- * <em>revoked</em> — it yields its reader's empty value, so nothing from it is accepted (or presented) — until
- * it holds tokens again. The change is logged once at ERROR, naming the file and never a token, and shown
- * by the gauge {@code egress.security.token.file.revoked}. At construction the file must be readable
- * (a wrong path is a typo that stops the service); an empty file starts revoked, so a restart does not
- * turn a revocation into a crash loop; so does content the reader refuses.
+ * <p>The file is a {@link WatchedFile} checked when read, at most once per {@link #RECHECK} (tokens are read
+ * per request, so no poller is needed), with its one change rule, so a rotated Secret takes effect without a
+ * restart. It fails closed: a file that is emptied, vanishes or cannot be read after the start (or holds what
+ * its reader refuses) is <em>revoked</em> — it yields its reader's empty value, so nothing from it is accepted
+ * (or presented) — until it holds tokens again. The change is logged once at ERROR, naming the file and never
+ * a token, and shown by the gauge {@code egress.security.token.file.revoked}. At construction the file must be
+ * readable (a wrong path is a typo that stops the service); an empty file starts revoked, so a restart does
+ * not turn a revocation into a crash loop; so does content the reader refuses.
  *
  * @param <T> what the tokens become ({@link BearerTokens}, or the header App presents)
  */
 final class TokenFile<T> {
 
-    /** How often a token file's metadata is checked at most. */
+    /** How often a token file is checked at most. */
     static final Duration RECHECK = Duration.ofSeconds(1);
 
     private static final Logger log = LoggerFactory.getLogger(TokenFile.class);
 
     /**
-     * What the file held at its last read.
+     * What the file holds.
      *
-     * @param value    the tokens as the reader takes them, or its empty value when revoked
-     * @param count    how many tokens the file held
-     * @param revoked  why the file is revoked, null when it is not
-     * @param modified modification time read, null when unreadable
-     * @param size     size read, -1 when unreadable
+     * @param value   the tokens as the reader takes them, or its empty value when revoked
+     * @param count   how many tokens the file held
+     * @param revoked why the file is revoked, null when it is not
      */
-    private record State<T>(T value, int count, String revoked, FileTime modified, long size) {}
+    private record State<T>(T value, int count, @Nullable String revoked) {}
 
     private final Path file;
     private final String property;
     private final String consequence;
-    private final Function<List<String>, T> reader;
-    private final T empty;
-    private final LongSupplier nanos;
-    private final AtomicReference<State<T>> state;
-    private final AtomicLong nextCheck;
+    private final WatchedFile<State<T>> watched;
 
     /**
      * Reads the file for the first time.
@@ -81,20 +74,21 @@ final class TokenFile<T> {
         this.file = file;
         this.property = property;
         this.consequence = consequence;
-        this.reader = reader;
-        this.empty = empty;
-        this.nanos = nanos;
-        State<T> first;
         try {
-            first = read();
-        } catch (IOException e) {
-            throw new IllegalArgumentException("%s: %s (expected: a readable file): %s".formatted(property, file, e));
+            this.watched = WatchedFile.<State<T>>of(property, file, bytes -> read(bytes, reader, empty))
+                    .whenUnreadable(e -> new State<>(
+                            empty, 0, "cannot be read (" + e.getClass().getSimpleName() + ")"))
+                    .clocks(Clock.systemUTC(), nanos)
+                    .checkWhenRead(RECHECK);
+        } catch (UncheckedIOException e) {
+            throw new IllegalArgumentException(
+                    "%s: %s (expected: a readable file): %s".formatted(property, file, e.getCause()));
         }
+        State<T> first = watched.get();
         if (first.revoked() != null) {
             logRevoked(first.revoked());
         }
-        this.state = new AtomicReference<>(first);
-        this.nextCheck = new AtomicLong(nanos.getAsLong() + RECHECK.toNanos());
+        watched.onChange(this::changed);
     }
 
     /**
@@ -116,12 +110,7 @@ final class TokenFile<T> {
      * @return the reader's value, or its empty value while the file is revoked
      */
     T current() {
-        long now = nanos.getAsLong();
-        long due = nextCheck.get();
-        if (now - due >= 0 && nextCheck.compareAndSet(due, now + RECHECK.toNanos())) {
-            refresh();
-        }
-        return state.get().value();
+        return watched.get().value();
     }
 
     /**
@@ -130,16 +119,17 @@ final class TokenFile<T> {
      * @return true while nothing from the file counts
      */
     boolean revoked() {
-        current();
-        return state.get().revoked() != null;
+        return watched.get().revoked() != null;
     }
 
     /**
-     * Registers {@code egress.security.token.file.revoked} (1 while revoked) for this file.
+     * Registers {@code egress.security.token.file.revoked} (1 while revoked) for this file, and counts its
+     * reloads in {@code egress.file.reloads{file=<property>}}.
      *
      * @param meters the registry
      */
     void register(MeterRegistry meters) {
+        watched.countReloadsIn(meters);
         Gauge.builder("egress.security.token.file.revoked", this, f -> f.revoked() ? 1 : 0)
                 .description("1 while a token file is emptied, missing or unreadable: nothing from it counts")
                 .tag("property", property)
@@ -147,38 +137,24 @@ final class TokenFile<T> {
                 .register(meters);
     }
 
-    private void refresh() {
-        State<T> last = state.get();
-        State<T> fresh;
-        try {
-            FileTime modified = Files.getLastModifiedTime(file);
-            if (modified.equals(last.modified()) && Files.size(file) == last.size()) {
-                return;
-            }
-            fresh = read();
-        } catch (IOException | RuntimeException e) {
-            fresh = new State<>(empty, 0, "cannot be read (" + e.getClass().getSimpleName() + ")", null, -1);
-        }
-        state.set(fresh);
+    private void changed(State<T> fresh) {
         if (fresh.revoked() == null) {
             log.info("{}: re-read {}; {} token(s)", property, file, fresh.count());
-        } else if (!fresh.revoked().equals(last.revoked())) {
-            logRevoked(fresh.revoked());
+        } else {
+            logRevoked(fresh.revoked()); // a new reason (the watched file reports each bad state once)
         }
     }
 
-    /** Reads the file; content the reader refuses is a revoked state, a failed read an exception. */
-    private State<T> read() throws IOException {
-        FileTime modified = Files.getLastModifiedTime(file);
-        long size = Files.size(file);
-        List<String> tokens = parse(Files.readString(file, StandardCharsets.UTF_8));
+    /** The content as a state: refused content is a revoked state, never a rejection (the file fails closed). */
+    private static <T> State<T> read(byte[] bytes, Function<List<String>, T> reader, T empty) {
+        List<String> tokens = parse(new String(bytes, StandardCharsets.UTF_8));
         if (tokens.isEmpty()) {
-            return new State<>(empty, 0, "holds no token", modified, size);
+            return new State<>(empty, 0, "holds no token");
         }
         try {
-            return new State<>(reader.apply(tokens), tokens.size(), null, modified, size);
+            return new State<>(reader.apply(tokens), tokens.size(), null);
         } catch (IllegalArgumentException e) {
-            return new State<>(empty, tokens.size(), e.getMessage(), modified, size);
+            return new State<>(empty, tokens.size(), e.getMessage());
         }
     }
 

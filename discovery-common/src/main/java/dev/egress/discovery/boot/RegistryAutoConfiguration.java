@@ -5,8 +5,7 @@ import dev.egress.discovery.AnnouncementWriter;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.BorderRegistry;
 import dev.egress.discovery.registry.RegistryWatcher;
-import dev.egress.discovery.registry.ydb.YdbBorderRegistry;
-import dev.egress.discovery.registry.ydb.YdbRegistryWatcher;
+import dev.egress.discovery.registry.ydb.YdbRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
@@ -54,7 +53,9 @@ public class RegistryAutoConfiguration {
     @ConditionalOnMissingBean(BorderRegistry.class)
     public BorderRegistry borderRegistry(
             RegistryProperties registry, Environment environment, MeterRegistry meters, AnnouncementWriter writer) {
-        return YdbBorderRegistry.connect(registry.publisherSettings(insecureLocal(environment)), meters, writer);
+        return YdbRegistry.at(registry.publisherSettings(insecureLocal(environment)), meters)
+                .writer(writer)
+                .connect();
     }
 
     /**
@@ -82,8 +83,9 @@ public class RegistryAutoConfiguration {
             MeterRegistry meters,
             AnnouncementReader reader) {
         Duration poll = polling.getIfAvailable(() -> DEFAULT_POLLING).pollInterval();
-        return YdbRegistryWatcher.start(
-                registry.watcherSettings(poll, insecureLocal(environment)), table, meters, reader);
+        return YdbRegistry.at(registry.watcherSettings(poll, insecureLocal(environment)), meters)
+                .reader(reader)
+                .watch(table);
     }
 
     private static boolean insecureLocal(Environment environment) {

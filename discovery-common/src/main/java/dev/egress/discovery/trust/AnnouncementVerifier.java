@@ -101,7 +101,7 @@ public final class AnnouncementVerifier implements AnnouncementReader {
      *
      * @return the reader
      */
-    public static AnnouncementReader unverified() {
+    public static AnnouncementReader unverifiedForInsecureLocal() {
         AnnouncementCodec codec = new AnnouncementCodec();
         return data -> {
             try {

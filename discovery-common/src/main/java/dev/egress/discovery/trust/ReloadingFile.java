@@ -1,23 +1,15 @@
 package dev.egress.discovery.trust;
 
-import java.io.IOException;
+import dev.egress.discovery.files.WatchedFile;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -26,11 +18,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Trust material read from files and re-read when they change, without a restart (certificates are
- * rotated by replacing files: a Kubernetes Secret volume, cert-manager, a cron job). The files are
- * compared byte for byte on every check, so an atomic symlink swap and a coarse mtime are both
- * noticed. A change that does not parse (a half-written file, a key that does not match its
- * certificate) is logged and ignored: the last good material stays in use until a good one appears.
- * {@link #get()} is a volatile read, cheap enough for every TLS handshake.
+ * rotated by replacing files: a Kubernetes Secret volume, cert-manager, a cron job). A {@link WatchedFile}
+ * polled every check interval, with its one change rule (metadata first, then the bytes, so an atomic symlink
+ * swap and a coarse mtime are both noticed). A change that does not parse (a half-written file, a key that
+ * does not match its certificate) is logged and ignored: the last good material stays in use until a good one
+ * appears. {@link #get()} is a volatile read, cheap enough for every TLS handshake.
  *
  * @param <T> the parsed material ({@link Identity} or {@link TrustBundle})
  */
@@ -40,28 +32,15 @@ public final class ReloadingFile<T> implements Supplier<T>, AutoCloseable {
     /** How often files are compared when the caller does not say. */
     public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofSeconds(2);
 
-    private static final ScheduledExecutorService CHECKER = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread thread = new Thread(r, "egress-trust-reload");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final WatchedFile<T> watched;
 
-    private final String what;
-    private final List<Path> files;
-    private final Function<List<byte[]>, T> parser;
-    private final List<Consumer<T>> listeners = new CopyOnWriteArrayList<>();
-    private volatile T current;
-    private List<byte[]> lastBytes; // guarded by this
-    private boolean lastFailed; // guarded by this
-    private ScheduledFuture<?> task; // guarded by this
-
-    private ReloadingFile(String what, List<Path> files, Function<List<byte[]>, T> parser) {
-        this.what = what;
-        this.files = List.copyOf(files);
-        this.parser = parser;
-        List<byte[]> bytes = read();
-        this.current = parser.apply(bytes);
-        this.lastBytes = bytes;
+    private ReloadingFile(String what, List<Path> files, Function<List<byte[]>, T> parser, Duration checkEvery) {
+        try {
+            this.watched = WatchedFile.of(what, files, parser).pollEvery(checkEvery);
+        } catch (UncheckedIOException e) {
+            throw new TrustMaterialException(what + ": " + e.getMessage() + " (" + e.getCause() + ")");
+        }
+        watched.onChange(next -> log.info("Reloaded {}: {}", what, next));
     }
 
     /**
@@ -79,14 +58,16 @@ public final class ReloadingFile<T> implements Supplier<T>, AutoCloseable {
             Path certificate, Path privateKey, String certificateName, String keyName, Duration checkEvery) {
         String certWhat = certificateName + " (" + certificate + ")";
         String keyWhat = keyName + " (" + privateKey + ")";
-        ReloadingFile<Identity> file =
-                new ReloadingFile<>(certificateName + " / " + keyName, List.of(certificate, privateKey), bytes -> {
+        return new ReloadingFile<>(
+                certificateName + " / " + keyName,
+                List.of(certificate, privateKey),
+                bytes -> {
                     Identity identity = new Identity(
                             Pem.certificates(bytes.get(0), certWhat), Pem.privateKey(bytes.get(1), keyWhat));
                     requireMatchingKey(identity, certWhat, keyWhat);
                     return identity;
-                });
-        return file.checkEvery(checkEvery);
+                },
+                checkEvery);
     }
 
     /**
@@ -101,16 +82,7 @@ public final class ReloadingFile<T> implements Supplier<T>, AutoCloseable {
     public static ReloadingFile<TrustBundle> bundle(Path bundle, String name, Duration checkEvery) {
         String what = name + " (" + bundle + ")";
         return new ReloadingFile<>(
-                        name, List.of(bundle), bytes -> new TrustBundle(Pem.certificates(bytes.get(0), what)))
-                .checkEvery(checkEvery);
-    }
-
-    private ReloadingFile<T> checkEvery(Duration interval) {
-        long millis = Math.max(50, interval.toMillis());
-        synchronized (this) {
-            task = CHECKER.scheduleWithFixedDelay(this::refreshQuietly, millis, millis, TimeUnit.MILLISECONDS);
-        }
-        return this;
+                name, List.of(bundle), bytes -> new TrustBundle(Pem.certificates(bytes.get(0), what)), checkEvery);
     }
 
     /**
@@ -120,7 +92,7 @@ public final class ReloadingFile<T> implements Supplier<T>, AutoCloseable {
      */
     @Override
     public T get() {
-        return current;
+        return watched.get();
     }
 
     /**
@@ -129,7 +101,7 @@ public final class ReloadingFile<T> implements Supplier<T>, AutoCloseable {
      * @param listener receives each new material
      */
     public void onChange(Consumer<T> listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+        watched.onChange(listener);
     }
 
     /**
@@ -138,80 +110,7 @@ public final class ReloadingFile<T> implements Supplier<T>, AutoCloseable {
      * @return true if the material changed
      */
     public boolean refresh() {
-        T next;
-        synchronized (this) {
-            List<byte[]> bytes;
-            try {
-                bytes = read();
-            } catch (TrustMaterialException e) {
-                reportFailure(e);
-                return false;
-            }
-            if (sameBytes(bytes, lastBytes)) {
-                return false;
-            }
-            try {
-                next = parser.apply(bytes);
-            } catch (RuntimeException e) {
-                reportFailure(e);
-                return false;
-            }
-            lastBytes = bytes;
-            lastFailed = false;
-            if (next.equals(current)) {
-                return false;
-            }
-            current = next;
-        }
-        log.info("Reloaded {}: {}", what, next);
-        for (Consumer<T> listener : listeners) {
-            try {
-                listener.accept(next);
-            } catch (RuntimeException e) {
-                log.warn("Listener of {} failed", what, e);
-            }
-        }
-        return true;
-    }
-
-    private void refreshQuietly() {
-        try {
-            refresh();
-        } catch (RuntimeException e) {
-            log.warn("Checking {} failed; keeping the material in use", what, e);
-        }
-    }
-
-    private void reportFailure(RuntimeException e) {
-        // Once per bad state, not every check: a rotation in progress would flood the log.
-        if (!lastFailed) {
-            lastFailed = true;
-            log.warn("Ignoring changed {}: {}; keeping the material in use", what, e.getMessage());
-        }
-    }
-
-    private List<byte[]> read() {
-        List<byte[]> bytes = new ArrayList<>(files.size());
-        for (Path file : files) {
-            try {
-                bytes.add(Files.readAllBytes(file));
-            } catch (IOException e) {
-                throw new TrustMaterialException(what + ": cannot read " + file + " (" + e + ")");
-            }
-        }
-        return bytes;
-    }
-
-    private static boolean sameBytes(List<byte[]> a, List<byte[]> b) {
-        if (b == null || a.size() != b.size()) {
-            return false;
-        }
-        for (int i = 0; i < a.size(); i++) {
-            if (!Arrays.equals(a.get(i), b.get(i))) {
-                return false;
-            }
-        }
-        return true;
+        return watched.refresh();
     }
 
     /** A key from another rotation than its certificate would fail every handshake: refuse it here. */
@@ -240,10 +139,6 @@ public final class ReloadingFile<T> implements Supplier<T>, AutoCloseable {
     /** Stops comparing the files; {@link #get()} keeps answering the last material. */
     @Override
     public void close() {
-        synchronized (this) {
-            if (task != null) {
-                task.cancel(false);
-            }
-        }
+        watched.close();
     }
 }

@@ -33,6 +33,26 @@ class TokenSourceTest {
     }
 
     @Test
+    void registeringTheGaugeAlsoCountsTheFilesReloads() throws Exception {
+        Path file = Files.writeString(dir.resolve("tokens"), "old\n");
+        AtomicLong nanos = new AtomicLong();
+        TokenSource source = TokenSource.file(file, "p-file", nanos::get);
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        source.register(meters);
+
+        Files.writeString(file, "new\n");
+        nanos.addAndGet(TokenSource.RECHECK.toNanos());
+
+        assertThat(source.current().matches("Bearer new")).isTrue();
+        assertThat(meters.get("egress.file.reloads")
+                        .tag("file", "p-file")
+                        .tag("outcome", "applied")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
+    }
+
+    @Test
     void picksUpARotatedFileWithoutARestart() throws Exception {
         Path file = Files.writeString(dir.resolve("tokens"), "old\n");
         AtomicLong nanos = new AtomicLong();

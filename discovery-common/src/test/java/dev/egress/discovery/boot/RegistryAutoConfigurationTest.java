@@ -43,7 +43,7 @@ class RegistryAutoConfigurationTest {
     static class Publisher {
         @Bean
         AnnouncementWriter announcementWriter() {
-            return AnnouncementWriter.unsigned();
+            return AnnouncementWriter.unsignedForInsecureLocal();
         }
     }
 
@@ -56,7 +56,7 @@ class RegistryAutoConfigurationTest {
 
         @Bean
         AnnouncementReader announcementReader() {
-            return AnnouncementVerifier.unverified();
+            return AnnouncementVerifier.unverifiedForInsecureLocal();
         }
     }
 

@@ -184,8 +184,9 @@ class AnnouncementVerifierTest {
         byte[] signed = new AnnouncementSigner(() -> rogue).write(borderAAnnouncement());
         byte[] bare = new AnnouncementCodec().encode(borderAAnnouncement());
 
-        assertThat(AnnouncementVerifier.unverified().read(signed)).isEqualTo(borderAAnnouncement());
-        assertThat(AnnouncementVerifier.unverified().read(bare)).isEqualTo(borderAAnnouncement());
+        assertThat(AnnouncementVerifier.unverifiedForInsecureLocal().read(signed))
+                .isEqualTo(borderAAnnouncement());
+        assertThat(AnnouncementVerifier.unverifiedForInsecureLocal().read(bare)).isEqualTo(borderAAnnouncement());
     }
 
     @Test
@@ -268,7 +269,8 @@ class AnnouncementVerifierTest {
         byte[] data = signedByA(Announcements.of("border-a", "https://127.0.0.1:8181", "127.0.0.6")
                 .republished(0, now));
 
-        assertThat(AnnouncementVerifier.unverified().read(data).ips()).hasSize(1);
+        assertThat(AnnouncementVerifier.unverifiedForInsecureLocal().read(data).ips())
+                .hasSize(1);
     }
 
     // ---- the validity window ----
@@ -282,7 +284,7 @@ class AnnouncementVerifierTest {
 
         assertThat(read.validFor()).isEqualTo(Duration.ofMinutes(2));
         assertThat(new AnnouncementSigner(() -> borderA).validity()).contains(AnnouncementSigner.DEFAULT_VALIDITY);
-        assertThat(AnnouncementWriter.unsigned().validity()).isEmpty();
+        assertThat(AnnouncementWriter.unsignedForInsecureLocal().validity()).isEmpty();
     }
 
     @Test

@@ -14,9 +14,9 @@ import org.slf4j.LoggerFactory;
 import tech.ydb.coordination.CoordinationSession;
 
 /**
- * What the two halves of one registration ({@link SessionSupervisor} and {@link SlotPublisher}) share: the
- * loop they run on, the one {@link RegistrationPhase} reference and the only method that switches it, the
- * reported {@link RegistrationState} with its listeners, and the backoff that a success on either side
+ * What the two halves of one registration (its {@link SessionKeeper} and its {@link SlotPublisher}) share: the
+ * loop they run on, the slot's one {@link RegistrationPhase} reference and the only method that switches it,
+ * the reported {@link RegistrationState} with its listeners, and the backoff that a success on either side
  * resets. The phase is touched only on the loop; the reported state and {@code closing} are read anywhere.
  */
 final class RegistrationContext {
@@ -35,10 +35,9 @@ final class RegistrationContext {
     private final Supplier<Announcement> desired;
     private final List<Consumer<RegistrationState>> listeners = new CopyOnWriteArrayList<>();
 
-    private RegistrationPhase phase = new RegistrationPhase.New(); // loop
+    private RegistrationPhase phase = new RegistrationPhase.Detached(); // loop
     private volatile RegistrationState state = RegistrationState.REGISTERING;
-    /** Set by close() on the caller's thread, before the loop gets to release: late callbacks stand down. */
-    private volatile boolean closing;
+    private SessionKeeper keeper;
 
     RegistrationContext(
             YdbConnection connection,
@@ -52,6 +51,15 @@ final class RegistrationContext {
         this.metrics = metrics;
         this.semaphore = connection.settings().semaphore();
         this.desired = desired;
+    }
+
+    /** Completes the wiring: the keeper needs the publisher, which needs this context. */
+    void keptBy(SessionKeeper sessions) {
+        this.keeper = sessions;
+    }
+
+    SessionKeeper keeper() {
+        return keeper;
     }
 
     /** The latest announcement the caller asked for (any thread). */
@@ -78,31 +86,23 @@ final class RegistrationContext {
     }
 
     /**
-     * The current phase if it is connected on {@code session} and the registration is not closing: what
-     * every late answer of a request on that session checks before it acts.
+     * The current phase if it is on {@code session}, the keeper still has that session and the registration
+     * is not closing: what every late answer of a request on that session checks before it acts.
      *
      * @param session the session a request went out on
      * @return the phase, or null if the answer is stale
      */
     RegistrationPhase.@Nullable Connected currentOn(CoordinationSession session) {
-        return !closing && phase instanceof RegistrationPhase.Connected connected && connected.on(session)
+        return keeper.on(session) != null
+                        && phase instanceof RegistrationPhase.Connected connected
+                        && connected.on(session)
                 ? connected
                 : null;
     }
 
-    // ---- closing (any thread) ----
-
+    /** Set by close() on the caller's thread, before the loop gets to release: late callbacks stand down. */
     boolean closing() {
-        return closing;
-    }
-
-    /** Marks the registration closing; true the first time. */
-    synchronized boolean beginClosing() {
-        if (closing) {
-            return false;
-        }
-        closing = true;
-        return true;
+        return keeper.closing();
     }
 
     // ---- the reported state ----

@@ -1,74 +1,32 @@
 package dev.egress.discovery.registry.ydb;
 
 import dev.egress.discovery.Announcement;
+import dev.egress.discovery.registry.ydb.SessionPhase.Link;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
 import org.jspecify.annotations.Nullable;
 import tech.ydb.coordination.CoordinationSession;
 import tech.ydb.coordination.SemaphoreLease;
 
 /**
- * Where one Border's registration stands, as one immutable value per phase. A registration holds exactly
- * one of them (in {@link RegistrationContext}), so a question such as "is an acquire in flight on this
- * session?" is answered by the phase's type instead of by a guard over several nullable fields.
+ * Where one Border's slot stands on the session its {@link SessionKeeper} keeps, as one immutable value per
+ * phase. A registration holds exactly one of them (in {@link RegistrationContext}), so a question such as "is
+ * an acquire in flight on this session?" is answered by the phase's type instead of by a guard over several
+ * nullable fields. The session's own phases (opening, backing off, the retiring session after a reattach) are
+ * the keeper's {@link SessionPhase}.
  *
  * <pre>
- *   New ──► Opening ──► Unheld ──► Publishing ──► Held ──► Publishing …
- *              ▲  │        ▲           │            │
- *              │  ▼        └───────────┘ (failed)   │ slot missing ──► Unheld
- *           BackingOff ◄── (lost session, failed step, from any phase with a session)
- *   any phase with a session ── reattached ──► Opening (that session retiring)
- *   any ──► Closed
+ *   Detached ──(session ready)──► Unheld ──► Publishing ──► Held ──► Publishing …
+ *                                   ▲           │            │
+ *                                   └───────────┘ (failed)   │ slot missing ──► Unheld
+ *   any ──(session dropped)──► Detached
  * </pre>
- *
- * <p>A reattached session is not trusted (see {@link SessionSupervisor}): it becomes the <em>retiring</em>
- * session, which keeps the slot while a successor is opened and publishes; phases before the successor's
- * first successful acquire carry it, {@link Held} never does.
  */
 sealed interface RegistrationPhase {
 
-    /** Not started yet. */
-    record New() implements RegistrationPhase {}
+    /** No session is ready: nothing to publish on. */
+    record Detached() implements RegistrationPhase {}
 
-    /**
-     * A session is being opened.
-     *
-     * @param attempt  completes with the connected session
-     * @param retiring the reattached session that holds the slot meanwhile, or null
-     */
-    record Opening(
-            CompletableFuture<CoordinationSession> attempt,
-            @Nullable CoordinationSession retiring) implements RegistrationPhase {
-        public Opening {
-            Objects.requireNonNull(attempt, "attempt");
-        }
-
-        @Override
-        public String toString() {
-            return "Opening[retiring=" + (retiring != null) + "]";
-        }
-    }
-
-    /**
-     * No session: waiting before opening the next one.
-     *
-     * @param retry    the scheduled open (null only if the loop was already closed)
-     * @param retiring the reattached session that holds the slot meanwhile, or null
-     */
-    record BackingOff(
-            @Nullable ScheduledFuture<?> retry, @Nullable CoordinationSession retiring) implements RegistrationPhase {
-
-        @Override
-        public String toString() {
-            return "BackingOff[retiring=" + (retiring != null) + "]";
-        }
-    }
-
-    /** Closed: the slot was released, nothing runs any more. */
-    record Closed() implements RegistrationPhase {}
-
-    /** A phase with a connected session (the semaphore existed when it opened). */
+    /** A phase on a ready session. */
     sealed interface Connected extends RegistrationPhase {
 
         /**
@@ -77,14 +35,6 @@ sealed interface RegistrationPhase {
          * @return the session
          */
         Link link();
-
-        /**
-         * The session being moved away from, or null.
-         *
-         * @return the retiring session
-         */
-        @Nullable
-        CoordinationSession retiring();
 
         /**
          * What the registry holds for us, as far as we know.
@@ -120,20 +70,15 @@ sealed interface RegistrationPhase {
     }
 
     /**
-     * A session is up, nothing is held and no acquire is in flight: right after the session opened, after
-     * the slot went missing, and while a failed first acquire waits for its retry.
+     * A session is up, nothing is held on it and no acquire is in flight: right after the session opened
+     * (a retiring predecessor may still hold the slot), after the slot went missing, and while a failed first
+     * acquire waits for its retry.
      *
-     * @param link     the session
-     * @param retiring the reattached session that still holds the slot, or null
+     * @param link the session
      */
-    record Unheld(Link link, @Nullable CoordinationSession retiring) implements Settled {
+    record Unheld(Link link) implements Settled {
         public Unheld {
             Objects.requireNonNull(link, "link");
-        }
-
-        @Override
-        public String toString() {
-            return "Unheld[link=" + link + ", retiring=" + (retiring != null) + "]";
         }
 
         @Override
@@ -148,8 +93,7 @@ sealed interface RegistrationPhase {
     }
 
     /**
-     * The slot is held and no acquire is in flight. The retiring session is gone by now: the successor's
-     * first acquire stopped it.
+     * The slot is held and no acquire is in flight.
      *
      * @param link the session
      * @param slot what the registry holds
@@ -161,18 +105,13 @@ sealed interface RegistrationPhase {
         }
 
         @Override
-        public @Nullable CoordinationSession retiring() {
-            return null;
-        }
-
-        @Override
         public @Nullable Slot held() {
             return slot;
         }
 
         @Override
         public Unheld withoutSlot() {
-            return new Unheld(link, null);
+            return new Unheld(link);
         }
     }
 
@@ -196,11 +135,6 @@ sealed interface RegistrationPhase {
         }
 
         @Override
-        public @Nullable CoordinationSession retiring() {
-            return before.retiring();
-        }
-
-        @Override
         public @Nullable Slot held() {
             return before.held();
         }
@@ -213,28 +147,6 @@ sealed interface RegistrationPhase {
         @Override
         public String toString() {
             return "Publishing[before=" + before + ", generation=" + target.generation() + "]";
-        }
-    }
-
-    /**
-     * A connected session with the id it had when it opened (the SDK forgets the id once the session is
-     * lost, and the logs still need it).
-     *
-     * @param session the session
-     * @param id      its id
-     */
-    record Link(CoordinationSession session, long id) {
-        public Link {
-            Objects.requireNonNull(session, "session");
-        }
-
-        static Link of(CoordinationSession session) {
-            return new Link(session, session.getId());
-        }
-
-        @Override
-        public String toString() {
-            return "session " + id;
         }
     }
 

@@ -27,15 +27,16 @@ import tech.ydb.core.Status;
 import tech.ydb.core.StatusCode;
 
 /**
- * The slot half of a registration: makes the registry hold the latest announcement on the session that
- * {@link SessionSupervisor} keeps up. One acquire is in flight at a time and updates coalesce into the
+ * The slot half of a registration: makes the registry hold the latest announcement on the session that its
+ * {@link SessionKeeper} keeps up, and moves the slot to each new session (a reattached predecessor keeps it
+ * until the successor's first acquire: make-before-break). One acquire is in flight at a time and updates coalesce into the
  * next one (the semaphore's owner data is replaced by re-acquiring with the same count); every session
  * timeout a describe checks that the slot is still ours, because nothing tells a session that an operator
  * deleted the semaphore. Completes the callers' update futures once the registry holds their generation.
  *
  * <p>Runs only on the registration's loop.
  */
-final class SlotPublisher {
+final class SlotPublisher implements SessionOwner {
 
     /** The registration logs under one name, whichever half speaks (operators filter on it). */
     private static final Logger log = LoggerFactory.getLogger(YdbRegistration.class);
@@ -43,12 +44,42 @@ final class SlotPublisher {
     private static final Duration ACQUIRE_TIMEOUT = Duration.ofSeconds(10);
 
     private final RegistrationContext ctx;
-    private final SessionSupervisor sessions;
     private final PendingUpdates pending = new PendingUpdates();
 
-    SlotPublisher(RegistrationContext ctx, SessionSupervisor sessions) {
+    SlotPublisher(RegistrationContext ctx) {
         this.ctx = ctx;
-        this.sessions = sessions;
+    }
+
+    // ---- the session (SessionOwner) ----
+
+    @Override
+    public void ready(SessionPhase.Up up) {
+        if (!(ctx.phase() instanceof Connected connected
+                && connected.on(up.link().session()))) {
+            ctx.moveTo(new RegistrationPhase.Unheld(
+                    up.link())); // a new session; a semaphore found again keeps what it holds
+            log.info(
+                    "Border {} session {} is ready; publishing",
+                    ctx.borderId(),
+                    up.link().id());
+        }
+        publish();
+    }
+
+    @Override
+    public void dropped() {
+        ctx.moveTo(new RegistrationPhase.Detached());
+    }
+
+    @Override
+    public void failed(SessionOwner.Failure failure) {
+        if (failure == SessionOwner.Failure.LOST) {
+            ctx.metrics.reregistration();
+            ctx.report(RegistrationState.REGISTERING);
+        } else {
+            ctx.metrics.publishFailure();
+            ctx.report(RegistrationState.FAILED);
+        }
     }
 
     /**
@@ -69,13 +100,13 @@ final class SlotPublisher {
 
     /** Makes the registry hold the latest announcement; a no-op while an acquire is in flight or no session is up. */
     void publish() {
-        if (ctx.closing() || !(ctx.phase() instanceof Settled settled)) {
-            return; // no session, or the acquire in flight publishes again when it is answered
+        SessionPhase.Up up = ctx.keeper().ready();
+        if (up == null
+                || !(ctx.phase() instanceof Settled settled)
+                || !settled.on(up.link().session())) {
+            return; // no ready session (the keeper calls again), or the acquire in flight publishes again
         }
         CoordinationSession on = settled.link().session();
-        if (!on.getState().isConnected()) {
-            return; // the session listener takes over
-        }
         Announcement target = ctx.desired();
         if (settled.held() != null && target.equals(settled.held().announcement())) {
             settle(settled.held());
@@ -111,7 +142,7 @@ final class SlotPublisher {
             log.debug("Border {} published generation {}", target.borderId(), target.generation());
         }
         settle(slot);
-        sessions.slotMoved(publishing.retiring(), publishing.link());
+        ctx.keeper().retire(); // the slot moved: a reattached predecessor can go
         publish(); // an update may have arrived meanwhile
     }
 
@@ -130,7 +161,7 @@ final class SlotPublisher {
         }
         if (failure != null && YdbConnection.cause(failure) instanceof TimeoutException) {
             // No answer at all: a half-open stream the SDK will not notice. Start over with a new session.
-            sessions.failed("publish of generation " + target.generation() + ": " + reason);
+            ctx.keeper().failed("publish of generation " + target.generation() + ": " + reason);
             return;
         }
         StatusCode code = failure == null ? result.getStatus().getCode() : null;
@@ -147,11 +178,11 @@ final class SlotPublisher {
                             .formatted(target.generation(), target.borderId(), reason)));
         }
         ctx.report(RegistrationState.FAILED);
-        // A deleted semaphore is recreated; anything else is retried as is.
+        // A deleted semaphore is recreated; anything else is retried as is (the keeper publishes once it exists).
         ctx.loop.schedule(
                 () -> {
                     if (ctx.currentOn(on) != null) {
-                        createSemaphoreAndPublish(on);
+                        ctx.keeper().recheckSemaphore(on);
                     }
                 },
                 ctx.backoff.next());
@@ -170,9 +201,8 @@ final class SlotPublisher {
 
     /** Checks that the registry still holds our slot; runs every session timeout. */
     void selfCheck() {
-        if (!ctx.closing()
-                && ctx.phase() instanceof Held held
-                && held.link().session().getState().isConnected()) {
+        SessionPhase.Up up = ctx.keeper().ready();
+        if (up != null && ctx.phase() instanceof Held held && held.on(up.link().session())) {
             verifySlot(held.link().session());
         }
     }
@@ -196,7 +226,7 @@ final class SlotPublisher {
                                 reason(result, failure));
                         slotLost(current);
                         // NOT_FOUND: the semaphore itself is gone, so recreate it before acquiring again.
-                        createSemaphoreAndPublish(on);
+                        ctx.keeper().recheckSemaphore(on);
                         return;
                     }
                     Slot expected = current.held();
@@ -216,25 +246,23 @@ final class SlotPublisher {
         }
     }
 
-    /** After the semaphore was found missing: create it again, then publish. */
-    private void createSemaphoreAndPublish(CoordinationSession on) {
-        ctx.loop.when(bounded(ctx.connection.ensureSemaphore(on)), (status, failure) -> {
-            if (ctx.currentOn(on) == null) {
-                return;
-            }
-            if (failure == null && status != null && status.isSuccess()) {
-                publish();
-            } else if (interruptedBySession(on, status)) {
-                // Keep the session (and any slot the server still holds); the session listener takes over.
-                log.warn(
-                        "Border {}: creating semaphore {} interrupted by the session ({})",
-                        ctx.borderId(),
-                        ctx.semaphore,
-                        reason(status, failure));
-            } else {
-                sessions.failed("create semaphore " + ctx.semaphore + ": " + reason(status, failure));
-            }
-        });
+    // ---- close ----
+
+    /**
+     * Ends the registration on the loop: fails what waits, releases the slot (so App sees it go even if the
+     * stop is slow) and stops every session.
+     *
+     * @param done completes once the current session has stopped (or at once if there is none)
+     */
+    void release(CompletableFuture<Void> done) {
+        Slot held = ctx.phase() instanceof Connected connected ? connected.held() : null;
+        cancelPending();
+        ctx.report(RegistrationState.CLOSED);
+        ctx.keeper()
+                .close(on -> held != null && on.getState().isConnected()
+                        ? held.lease().release()
+                        : CompletableFuture.completedFuture(null))
+                .whenComplete((v, t) -> done.complete(null));
     }
 
     private static boolean ownsWith(SemaphoreDescription description, long sessionId, byte[] data) {

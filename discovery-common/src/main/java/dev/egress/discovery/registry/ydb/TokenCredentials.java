@@ -1,11 +1,13 @@
 package dev.egress.discovery.registry.ydb;
 
+import dev.egress.discovery.files.WatchedFile;
 import dev.egress.discovery.registry.RegistryAuth;
-import java.io.IOException;
-import java.nio.file.Files;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tech.ydb.auth.AuthIdentity;
@@ -13,20 +15,18 @@ import tech.ydb.auth.AuthProvider;
 
 /**
  * Gives the SDK the access token for every call: the configured one, or the token file's current
- * content, so a token rotated by whatever writes the file (a Secret update, a sidecar) is used at once.
- * A file that cannot be read keeps the last token read. The token itself is never logged.
+ * content (a {@link WatchedFile} checked on every call, metadata first), so a token rotated by whatever
+ * writes the file (a Secret update, a sidecar) is used at once. A file that cannot be read or is emptied
+ * keeps the last token read. The token itself is never logged.
  */
 final class TokenCredentials implements AuthProvider {
 
     private static final Logger log = LoggerFactory.getLogger(TokenCredentials.class);
 
-    private final String token;
-    private final Path file;
-    private final AtomicReference<String> lastRead = new AtomicReference<>();
+    private final Supplier<String> token;
 
-    private TokenCredentials(String token, Path file) {
+    private TokenCredentials(Supplier<String> token) {
         this.token = token;
-        this.file = file;
     }
 
     /**
@@ -34,40 +34,39 @@ final class TokenCredentials implements AuthProvider {
      *
      * @param auth the credentials
      * @return a provider, or empty for anonymous access
+     * @throws IllegalStateException if the token file cannot be read or is empty (the transport build fails
+     *                               and is retried)
      */
     static Optional<AuthProvider> of(RegistryAuth auth) {
         if (!auth.authenticated()) {
             return Optional.empty();
         }
-        return Optional.of(new TokenCredentials(auth.token(), auth.tokenFile()));
+        String fixed = auth.token();
+        return Optional.of(new TokenCredentials(fixed != null ? () -> fixed : watch(auth.tokenFile())));
+    }
+
+    private static WatchedFile<String> watch(Path file) {
+        WatchedFile<String> watched;
+        try {
+            watched = WatchedFile.of("egress.registry.token-file", file, TokenCredentials::token)
+                    .checkWhenRead(Duration.ZERO);
+        } catch (UncheckedIOException | IllegalArgumentException e) {
+            throw new IllegalStateException("registry token file " + file + " cannot be read: " + e.getMessage(), e);
+        }
+        watched.onChange(next -> log.info("Registry access token in {} changed; using the new one", file));
+        return watched;
+    }
+
+    private static String token(byte[] content) {
+        String read = new String(content, StandardCharsets.UTF_8).strip();
+        if (read.isEmpty()) {
+            throw new IllegalArgumentException("the file is empty");
+        }
+        return read;
     }
 
     @Override
     public AuthIdentity createAuthIdentity() {
-        return this::current;
-    }
-
-    private String current() {
-        if (token != null) {
-            return token;
-        }
-        String previous = lastRead.get();
-        try {
-            String read = Files.readString(file).strip();
-            if (read.isEmpty()) {
-                throw new IOException("the file is empty");
-            }
-            if (!read.equals(previous) && lastRead.getAndSet(read) != null) {
-                log.info("Registry access token in {} changed; using the new one", file);
-            }
-            return read;
-        } catch (IOException e) {
-            if (previous == null) {
-                throw new IllegalStateException(
-                        "registry token file " + file + " cannot be read: " + e.getMessage(), e);
-            }
-            log.warn("Registry token file {} cannot be read ({}); keeping the last token read", file, e.getMessage());
-            return previous;
-        }
+        return token::get;
     }
 }

@@ -18,7 +18,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Publish side of the registry on a YDB coordination node (docs/architecture.md, "The registry protocol"):
  * each {@link Registration} holds count 1 of the persistent semaphore with the Border's announcement as owner
  * data, in its own coordination session, and keeps it there across reconnects, lost sessions and node
- * restarts.
+ * restarts. Built by {@link YdbRegistry}, which requires the {@link AnnouncementWriter}.
  */
 public final class YdbBorderRegistry implements BorderRegistry {
 
@@ -34,7 +34,8 @@ public final class YdbBorderRegistry implements BorderRegistry {
 
     private volatile boolean closed;
 
-    private YdbBorderRegistry(
+    /** Built by {@link YdbRegistry}. */
+    YdbBorderRegistry(
             RegistrySettings settings,
             MeterRegistry meters,
             Clock clock,
@@ -44,51 +45,6 @@ public final class YdbBorderRegistry implements BorderRegistry {
         this.connection = new YdbConnection(settings, "egress-registry-connect", interceptors);
         this.meters = meters;
         this.clock = clock;
-    }
-
-    /**
-     * Creates the registry client. Returns at once; all I/O (transport, node and semaphore creation,
-     * sessions) happens in the background with retries, so a Border starts even while YDB is down.
-     *
-     * @param settings where the registry is
-     * @param meters   metrics registry
-     * @return the client
-     */
-    public static YdbBorderRegistry connect(RegistrySettings settings, MeterRegistry meters) {
-        return connect(settings, meters, AnnouncementWriter.unsigned());
-    }
-
-    /**
-     * Creates the registry client with a payload writer (production: an
-     * {@link dev.egress.discovery.trust.AnnouncementSigner}).
-     *
-     * @param settings where the registry is
-     * @param meters   metrics registry
-     * @param writer   turns announcements into owner data (signing them)
-     * @return the client
-     */
-    public static YdbBorderRegistry connect(
-            RegistrySettings settings, MeterRegistry meters, AnnouncementWriter writer) {
-        return connect(settings, meters, writer, List.of());
-    }
-
-    /** As {@link #connect(RegistrySettings, MeterRegistry)}, with gRPC interceptors (tests cut streams with one). */
-    static YdbBorderRegistry connect(
-            RegistrySettings settings, MeterRegistry meters, List<ClientInterceptor> interceptors) {
-        return connect(settings, meters, AnnouncementWriter.unsigned(), interceptors);
-    }
-
-    private static YdbBorderRegistry connect(
-            RegistrySettings settings,
-            MeterRegistry meters,
-            AnnouncementWriter writer,
-            List<ClientInterceptor> interceptors) {
-        return new YdbBorderRegistry(
-                Objects.requireNonNull(settings, "settings"),
-                Objects.requireNonNull(meters, "meters"),
-                Clock.systemUTC(),
-                Objects.requireNonNull(writer, "writer"),
-                interceptors);
     }
 
     /**

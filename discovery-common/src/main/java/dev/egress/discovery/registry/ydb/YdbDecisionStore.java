@@ -24,7 +24,7 @@ import tech.ydb.core.StatusCode;
  *
  * <p>The store opens one session of its own at its first operation and keeps it, so an operator's change costs
  * one or two requests on an open session. The session is replaced at the next operation after any failure or
- * disconnect (a reattached session of SDK 2.2.10 may hang, see {@link SessionSupervisor}): a store that is
+ * disconnect (a reattached session of SDK 2.2.10 may hang, see {@link SessionKeeper}): a store that is
  * idle almost always needs no reconnect machinery of its own.
  */
 final class YdbDecisionStore implements DecisionStore {
@@ -127,7 +127,7 @@ final class YdbDecisionStore implements DecisionStore {
         }
         if (session == null || session.isCompletedExceptionally()) {
             session = connection.openSession(loop.sdkExecutor(), (opened, state) -> {
-                // A reattached session of SDK 2.2.10 may hang every request (see SessionSupervisor): a session
+                // A reattached session of SDK 2.2.10 may hang every request (see SessionKeeper): a session
                 // that is anything but freshly connected is replaced by a new one at the next operation.
                 if (state == CoordinationSession.State.RECONNECTING
                         || state == CoordinationSession.State.RECONNECTED

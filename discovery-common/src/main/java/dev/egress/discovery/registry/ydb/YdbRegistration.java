@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * re-registering is not lost.
  *
  * <p>This class is the caller's side (stamping updates, the state, close). The machine has two halves
- * that share one {@link RegistrationPhase} in a {@link RegistrationContext}: {@link SessionSupervisor}
- * keeps a session up and {@link SlotPublisher} keeps the slot on it.
+ * that share a {@link RegistrationContext}: a {@link SessionKeeper} keeps a session up (the same keeper as
+ * App's watcher uses) and {@link SlotPublisher} keeps the slot on it, in one {@link RegistrationPhase}.
  */
 final class YdbRegistration implements Registration {
 
@@ -37,7 +37,7 @@ final class YdbRegistration implements Registration {
     private final Clock clock;
     private final Consumer<YdbRegistration> onClosed;
     private final RegistrationContext ctx;
-    private final SessionSupervisor sessions;
+    private final SessionKeeper sessions;
     private final SlotPublisher slots;
 
     /** Guarded by {@code this}: stamping must be atomic so concurrent updates get distinct generations. */
@@ -58,9 +58,10 @@ final class YdbRegistration implements Registration {
         this.loop = new RegistryLoop(
                 "egress-registration-" + initial.borderId().value() + "-" + System.identityHashCode(this));
         this.ctx = new RegistrationContext(connection, loop, writer, metrics, this::current);
-        this.sessions = new SessionSupervisor(ctx);
-        this.slots = new SlotPublisher(ctx, sessions);
-        sessions.publishWith(slots);
+        this.slots = new SlotPublisher(ctx);
+        this.sessions = new SessionKeeper(
+                connection, loop, ctx.backoff, "Border " + initial.borderId().value(), log, slots);
+        ctx.keptBy(sessions);
     }
 
     void start() {
@@ -129,11 +130,11 @@ final class YdbRegistration implements Registration {
 
     @Override
     public void close() {
-        if (!ctx.beginClosing()) {
+        if (!sessions.beginClose()) {
             return;
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
-        loop.execute(() -> sessions.release(done));
+        loop.execute(() -> slots.release(done));
         if (!loop.inLoop()) {
             try {
                 done.get(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -156,7 +157,7 @@ final class YdbRegistration implements Registration {
 
     /** Simulates process death for tests: stop all work without releasing anything. */
     void abandon() {
-        ctx.beginClosing();
+        sessions.beginClose();
         loop.close();
     }
 }

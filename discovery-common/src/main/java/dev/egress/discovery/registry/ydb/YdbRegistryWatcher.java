@@ -7,16 +7,16 @@ import dev.egress.discovery.AnnouncementReader;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.RegistrySettings;
 import dev.egress.discovery.registry.RegistryWatcher;
-import dev.egress.discovery.trust.AnnouncementVerifier;
 import io.grpc.ClientInterceptor;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tech.ydb.coordination.CoordinationSession;
@@ -30,11 +30,12 @@ import tech.ydb.core.StatusCode;
 /**
  * Read side of the registry on a YDB coordination node (docs/architecture.md, "The registry protocol"). One
  * session describes the semaphore {@code WITH_OWNERS} and watches its owners (one-shot, re-armed after every
- * change), and a poll every {@code pollInterval} is the safety net. The poll tick is also the supervisor: it
- * re-opens a missing session and re-arms a missing watch, so no failure can leave the watcher idle. Every
- * successful read goes to the {@link RoutingTable}; failures never reach it, so the last good snapshot stays
- * and its age grows. This class holds the reads; the session they run on (opening, the semaphore's
- * existence, reconnects, the tick) is its {@link WatcherSupervisor}'s.
+ * change), and a poll every {@code pollInterval} is the safety net: the tick re-arms a missing watch and
+ * looks for a missing semaphore again, so no failure can leave the watcher idle. Every successful read goes
+ * to the {@link RoutingTable}; failures never reach it, so the last good snapshot stays and its age grows.
+ * This class holds the reads; the session they run on (opening, the semaphore's existence, reconnects with
+ * backoff) is kept by a {@link SessionKeeper}, the same as a Border's registration uses. Built by
+ * {@link YdbRegistry}, which requires the {@link AnnouncementReader}.
  *
  * <p>Fields marked "loop" are touched only on the watcher's {@link RegistryLoop}.
  */
@@ -42,19 +43,24 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
 
     private static final Logger log = LoggerFactory.getLogger(YdbRegistryWatcher.class);
 
+    /** Apps are few; reconnect faster than Borders, but still with jitter. */
+    private static final Duration RECONNECT_CAP = Duration.ofSeconds(5);
+
     private final YdbConnection connection;
     private final RegistryLoop loop;
     private final String semaphore;
     private final WatcherMetrics metrics;
     private final OwnersApplier applier;
-    private final WatcherSupervisor supervisor;
+    private final Backoff backoff = new Backoff(Backoff.BASE, RECONNECT_CAP);
+    private final SessionKeeper keeper;
 
     private Object watch; // loop: token of the armed watch, null if none
     private boolean polling; // loop: a poll is in flight
     private long sent; // loop: sequence number of the last read sent
     private long applied; // loop: sequence number of the last read applied
 
-    private YdbRegistryWatcher(
+    /** Built by {@link YdbRegistry}; {@link #start()} begins the I/O. */
+    YdbRegistryWatcher(
             RegistrySettings settings,
             RoutingTable table,
             MeterRegistry meters,
@@ -66,64 +72,64 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         this.semaphore = settings.semaphore();
         this.metrics = new WatcherMetrics(meters);
         this.applier = new OwnersApplier(reader, table, clock, metrics);
-        this.supervisor = new WatcherSupervisor(connection, loop, settings, metrics, this::readAll, this::readsDropped);
+        this.keeper = new SessionKeeper(connection, loop, backoff, "Registry watcher", log, new Reads());
     }
 
-    /**
-     * Starts watching, reading owners without verification ({@code insecure-local} and tests).
-     * Returns at once; the table becomes ready with the first successful read.
-     *
-     * @param settings where the registry is
-     * @param table    the table to keep current
-     * @param meters   metrics registry
-     * @return the running watcher
-     */
-    public static YdbRegistryWatcher start(RegistrySettings settings, RoutingTable table, MeterRegistry meters) {
-        return start(settings, table, meters, AnnouncementVerifier.unverified());
-    }
-
-    /**
-     * Starts watching. Returns at once; the table becomes ready with the first successful read.
-     *
-     * @param settings where the registry is
-     * @param table    the table to keep current
-     * @param meters   metrics registry
-     * @param reader   reads and verifies each owner's data (production: an {@link AnnouncementVerifier})
-     * @return the running watcher
-     */
-    public static YdbRegistryWatcher start(
-            RegistrySettings settings, RoutingTable table, MeterRegistry meters, AnnouncementReader reader) {
-        return start(settings, table, meters, reader, List.of());
-    }
-
-    /** As {@link #start(RegistrySettings, RoutingTable, MeterRegistry)}, with gRPC interceptors (tests cut streams with one). */
-    static YdbRegistryWatcher start(
-            RegistrySettings settings, RoutingTable table, MeterRegistry meters, List<ClientInterceptor> interceptors) {
-        return start(settings, table, meters, AnnouncementVerifier.unverified(), interceptors);
-    }
-
-    private static YdbRegistryWatcher start(
-            RegistrySettings settings,
-            RoutingTable table,
-            MeterRegistry meters,
-            AnnouncementReader reader,
-            List<ClientInterceptor> interceptors) {
-        YdbRegistryWatcher watcher = new YdbRegistryWatcher(
-                Objects.requireNonNull(settings, "settings"),
-                Objects.requireNonNull(table, "table"),
-                Objects.requireNonNull(meters, "meters"),
-                Clock.systemUTC(),
-                Objects.requireNonNull(reader, "reader"),
-                interceptors);
+    /** Starts watching; returns at once, the table becomes ready with the first successful read. */
+    void start() {
+        RegistrySettings settings = connection.settings();
         log.info(
                 "Watching registry {}/{} at {} (poll every {})",
                 settings.node(),
                 settings.semaphore(),
                 settings.connectionString(),
                 settings.pollInterval());
-        watcher.loop.execute(watcher.supervisor::open);
-        watcher.loop.every(settings.pollInterval(), watcher.supervisor::tick);
-        return watcher;
+        loop.execute(keeper::start);
+        loop.every(settings.pollInterval(), this::tick);
+    }
+
+    /** The safety net: runs every poll interval whatever happened before, and re-arms what is missing. */
+    private void tick() {
+        if (keeper.closing()) {
+            return;
+        }
+        if (keeper.ready() == null) {
+            metrics.pollFailure();
+            keeper.tick();
+            return;
+        }
+        readAll();
+    }
+
+    /** What the watcher does with the session its keeper keeps up. */
+    private final class Reads implements SessionOwner {
+
+        @Override
+        public void ready(SessionPhase.Up up) {
+            backoff.reset();
+            keeper.retire(); // reads need no predecessor: a reattached session goes at once
+            readAll();
+        }
+
+        @Override
+        public void dropped() {
+            watch = null;
+            polling = false;
+        }
+
+        @Override
+        public void failed(SessionOwner.Failure failure) {
+            if (failure == SessionOwner.Failure.SEMAPHORE) {
+                metrics.pollFailure();
+            } else {
+                metrics.sessionFailure();
+            }
+        }
+
+        @Override
+        public void link(LinkState state) {
+            metrics.link(state);
+        }
     }
 
     // ---- reads (loop) ----
@@ -134,14 +140,15 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         poll();
     }
 
-    /** The session was dropped: its watch and poll no longer count. */
-    private void readsDropped() {
-        watch = null;
-        polling = false;
+    /** The session to read on now, or null if none is ready. */
+    @Nullable
+    private CoordinationSession readyOn() {
+        SessionPhase.Up up = keeper.ready();
+        return up == null ? null : up.link().session();
     }
 
     private void arm() {
-        CoordinationSession on = supervisor.ready();
+        CoordinationSession on = readyOn();
         if (watch != null || on == null) {
             return;
         }
@@ -151,7 +158,7 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         CompletableFuture<Result<SemaphoreWatcher>> request =
                 on.watchSemaphore(semaphore, DescribeSemaphoreMode.WITH_OWNERS, WatchSemaphoreMode.WATCH_OWNERS);
         loop.when(bounded(request), (result, failure) -> {
-            if (on != supervisor.current() || watch != token) {
+            if (keeper.on(on) == null || watch != token) {
                 return;
             }
             if (failure != null || !result.isSuccess()) {
@@ -176,14 +183,14 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
     }
 
     private void poll() {
-        CoordinationSession on = supervisor.ready();
+        CoordinationSession on = readyOn();
         if (polling || on == null) {
             return;
         }
         polling = true;
         long seq = ++sent;
         loop.when(bounded(on.describeSemaphore(semaphore, DescribeSemaphoreMode.WITH_OWNERS)), (result, failure) -> {
-            if (on != supervisor.current()) {
+            if (keeper.on(on) == null) {
                 return;
             }
             polling = false;
@@ -204,11 +211,15 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
         String reason = reason(result, failure);
         if (failure != null && YdbConnection.cause(failure) instanceof TimeoutException) {
             // No answer within the step timeout: a half-open stream that the SDK will never notice.
-            supervisor.failed(kind + ": " + reason);
+            keeper.failed(kind + ": " + reason);
             return;
         }
         if (failure == null && result.getStatus().getCode() == StatusCode.NOT_FOUND) {
-            supervisor.semaphoreMissing(on);
+            log.warn(
+                    "Registry semaphore {} not found; {}",
+                    semaphore,
+                    connection.settings().createIfMissing() ? "creating it" : "waiting for it");
+            keeper.recheckSemaphore(on);
             return;
         }
         // BAD_SESSION and friends: the session listener or the next tick takes over.
@@ -233,11 +244,12 @@ public final class YdbRegistryWatcher implements RegistryWatcher {
     /** Stops watching and ends the session; the table keeps its last snapshot. Idempotent. */
     @Override
     public void close() {
-        if (!supervisor.beginClose()) {
+        if (!keeper.beginClose()) {
             return;
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
-        loop.execute(() -> supervisor.drop().whenComplete((s, t) -> done.complete(null)));
+        loop.execute(() -> keeper.close(on -> CompletableFuture.completedFuture(null))
+                .whenComplete((s, t) -> done.complete(null)));
         try {
             done.get(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

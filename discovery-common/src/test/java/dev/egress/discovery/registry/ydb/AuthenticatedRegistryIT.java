@@ -150,7 +150,7 @@ class AuthenticatedRegistryIT {
     void unsignedBorderIsNeverRouted() {
         fixture = new RegistryFixture(Duration.ofSeconds(2), Duration.ofMillis(100));
         RegistryFixture.Watched app = verifyingWatcher();
-        fixture.border(AnnouncementWriter.unsigned()).register(announcement("border-a", "127.0.0.3"));
+        fixture.border(AnnouncementWriter.unsignedForInsecureLocal()).register(announcement("border-a", "127.0.0.3"));
 
         await().atMost(CONVERGE).until(() -> !app.table().latestRejections().isEmpty());
         assertThat(app.table().latestRejections())

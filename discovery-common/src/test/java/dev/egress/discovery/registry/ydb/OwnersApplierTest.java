@@ -29,8 +29,8 @@ class OwnersApplierTest {
     private final MutableClock clock = new MutableClock(T0);
     private final RoutingTable table = new RoutingTable(clock);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    private final OwnersApplier applier =
-            new OwnersApplier(AnnouncementVerifier.unverified(), table, clock, new WatcherMetrics(meters));
+    private final OwnersApplier applier = new OwnersApplier(
+            AnnouncementVerifier.unverifiedForInsecureLocal(), table, clock, new WatcherMetrics(meters));
 
     {
         RoutingGauges.bind(table, meters); // the table's gauges show what the applier swapped in

@@ -13,6 +13,7 @@ import dev.egress.discovery.RoutingGauges;
 import dev.egress.discovery.RoutingTable;
 import dev.egress.discovery.registry.RegistryAuth;
 import dev.egress.discovery.registry.RegistrySettings;
+import dev.egress.discovery.trust.AnnouncementVerifier;
 import io.grpc.ClientInterceptor;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -73,13 +74,18 @@ final class RegistryFixture implements AutoCloseable {
     }
 
     YdbBorderRegistry border(MeterRegistry meters, List<ClientInterceptor> interceptors) {
-        YdbBorderRegistry registry = YdbBorderRegistry.connect(settings(), meters, interceptors);
+        YdbBorderRegistry registry = YdbRegistry.at(settings(), meters)
+                .interceptors(interceptors)
+                .writer(AnnouncementWriter.unsignedForInsecureLocal())
+                .connect();
         participants.add(registry);
         return registry;
     }
 
     YdbBorderRegistry border(RegistryAuth auth, MeterRegistry meters) {
-        YdbBorderRegistry registry = YdbBorderRegistry.connect(settings().withAuth(auth), meters, List.of());
+        YdbBorderRegistry registry = YdbRegistry.at(settings().withAuth(auth), meters)
+                .writer(AnnouncementWriter.unsignedForInsecureLocal())
+                .connect();
         participants.add(registry);
         return registry;
     }
@@ -90,7 +96,9 @@ final class RegistryFixture implements AutoCloseable {
 
     /** A Border whose registry signs its announcements with {@code writer}. */
     YdbBorderRegistry border(AnnouncementWriter writer) {
-        YdbBorderRegistry registry = YdbBorderRegistry.connect(settings(), new SimpleMeterRegistry(), writer);
+        YdbBorderRegistry registry = YdbRegistry.at(settings(), new SimpleMeterRegistry())
+                .writer(writer)
+                .connect();
         participants.add(registry);
         return registry;
     }
@@ -99,7 +107,8 @@ final class RegistryFixture implements AutoCloseable {
     Watched watcher(AnnouncementReader reader) {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         RoutingTable table = new RoutingTable(Clock.systemUTC());
-        YdbRegistryWatcher watcher = YdbRegistryWatcher.start(settings(), table, meters, reader);
+        YdbRegistryWatcher watcher =
+                YdbRegistry.at(settings(), meters).reader(reader).watch(table);
         participants.add(watcher);
         return new Watched(watcher, table, meters);
     }
@@ -121,7 +130,10 @@ final class RegistryFixture implements AutoCloseable {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         RoutingTable table = new RoutingTable(Clock.systemUTC());
         RoutingGauges.bind(table, meters); // as App binds them beside its watcher
-        YdbRegistryWatcher watcher = YdbRegistryWatcher.start(settings, table, meters, interceptors);
+        YdbRegistryWatcher watcher = YdbRegistry.at(settings, meters)
+                .interceptors(interceptors)
+                .reader(AnnouncementVerifier.unverifiedForInsecureLocal())
+                .watch(table);
         participants.add(watcher);
         return new Watched(watcher, table, meters);
     }
