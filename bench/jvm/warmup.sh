@@ -94,12 +94,24 @@ t0=$(date +%s.%N)
 "$JAVA" "${JVM[@]}" "${cache[@]}" "${target[@]}" "${args[@]}" > "$WORK/$SERVICE.log" 2>&1 & pid=$!; PIDS+=("$pid")
 wait_up "$pid"
 ready=$(date +%s.%N)
+# The process's CPU (utime + stime, clock ticks) at each second: on a shared machine the CPU a warm-up takes is
+# the robust figure, the wall time depends on the run queue.
+( while kill -0 "$pid" 2>/dev/null; do
+    echo "$(date +%s) $(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$pid/stat")"; sleep 0.2
+  done ) > "$WORK/cpu.out" 2>/dev/null & sampler=$!
 MODE=$mode wrk -t2 -c"$CONNS" -d"${DUR}s" -s "$ROOT/bench/lib/persecond.lua" "$URL" > "$WORK/wrk.out"
+kill "$sampler" 2>/dev/null || true
 cpu=$(awk -v tick="$(getconf CLK_TCK)" '{printf "%.1f", ($14 + $15) / tick}' "/proc/$pid/stat")
 echo "load average after: $(load_avg); $SERVICE CPU over the run: $cpu s; non-2xx: $(awk '/^non-2xx:/ {print $2}' "$WORK/wrk.out")"
-python3 - "$t0" "$ready" "$STEADY" "$WORK/wrk.out" <<'PY'
+python3 - "$t0" "$ready" "$STEADY" "$WORK/wrk.out" "$WORK/cpu.out" "$(getconf CLK_TCK)" <<'PY'
 import sys
 t0, ready, steady = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+hz = float(sys.argv[6])
+cpu = {}  # epoch second -> the process's CPU seconds at its last sample in that second
+for line in open(sys.argv[5]):
+    f = line.split()
+    if len(f) == 2:
+        cpu[int(f[0])] = int(f[1]) / hz
 counts = {}
 for line in open(sys.argv[4]):
     if line.startswith("second "):
@@ -120,5 +132,15 @@ for at in (10, 20, 30, 60):
     if got and since(secs[-1]) >= at:
         print("req/s in the second ending %d s after the fork: %d (%.0f %% of steady)" % (at, got[-1], 100.0 * got[-1] / mean))
 print("per second: " + " ".join(str(counts[s]) for s in secs))
+# The same on the process's own CPU: requests per CPU second, which the run queue does not stretch.
+have = [s for s in secs if s in cpu and s - 1 in cpu and cpu[s] > cpu[s - 1]]
+if len(have) > steady:
+    eff = {s: counts[s] / (cpu[s] - cpu[s - 1]) for s in have}
+    tail = have[-steady:]
+    steady_eff = sum(counts[s] for s in tail) / (cpu[tail[-1]] - cpu[tail[0] - 1])
+    warm = next(s for s in have if eff[s] >= 0.9 * steady_eff)
+    print("steady state: %.0f requests per CPU second of the process; **90 %% of that after %.1f s of its CPU**"
+          " (%.0f s of wall time after the fork)" % (steady_eff, cpu[warm], since(warm)))
+    print("CPU seconds of the process when ready: %.1f" % cpu.get(have[0] - 1, float("nan")))
 PY
 echo "logs: $WORK"
