@@ -118,7 +118,11 @@ def propagation(border_url, ip, apps, n, border_id, out):
                     headers={"Authorization": "Bearer " + OPERATOR_TOKEN, "Content-Type": "application/json"})
         r = ops.getresponse(); r.read()
         t_put = time.monotonic()
-        if r.status != 200:
+        if r.status != 200 and i < 5:
+            # A cold start's first change may outlast App's change-timeout (the Border's first session to the
+            # registry opens with it): a warm-up change that fails is reported, not fatal.
+            print("warm-up change %d: PUT answered %d" % (i + 1, r.status))
+        elif r.status != 200:
             raise SystemExit("PUT answered %d" % r.status)
         for t in threads:
             t.join()
