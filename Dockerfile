@@ -6,7 +6,9 @@
 # Layers are copied least-changing first, so a code change rebuilds only the last, small layer.
 
 ARG JDK_IMAGE=eclipse-temurin:17.0.15_6-jdk-noble
-ARG JRE_IMAGE=eclipse-temurin:17.0.15_6-jre-noble
+# The runtime is Java 25 for its ahead-of-time cache (below); the code is built for, and runs on, Java 17 or newer.
+# JRE_IMAGE=eclipse-temurin:17.0.15_6-jre-noble builds the same image with an AppCDS archive instead.
+ARG JRE_IMAGE=eclipse-temurin:25.0.3_9-jre-noble
 
 FROM ${JDK_IMAGE} AS build
 ARG SERVICE=app-service
@@ -44,23 +46,34 @@ COPY --from=extract /extract/layers/application/ ./
 # the container's memory, and caps on direct memory, code cache and metaspace, so that the caps together
 # stay inside the limit. The chart replaces JAVA_TOOL_OPTIONS per service (app.jvmOptions, border.jvmOptions).
 ENV JAVA_TOOL_OPTIONS="-XX:+UseSerialGC -Xms32m -XX:MaxRAMPercentage=45 -XX:MaxDirectMemorySize=128m -XX:ReservedCodeCacheSize=96m -XX:MaxMetaspaceSize=128m -XX:+ExitOnOutOfMemoryError"
-# Class-data sharing (AppCDS): one training start loads the classes of a start-up and writes them to
-# app.jsa; every later start maps them instead of parsing and verifying them again. The training refreshes
-# the Spring context and exits before anything starts (no listener, no registry session; a watcher's
-# connect attempt to the unreachable placeholder registry only logs). It runs here, after the COPY, because
-# the archive is valid only for these exact jars. A JVM that cannot use the archive warns and starts without it.
-RUN printf 'sharedPool: []\ntenants: []\n' > /tmp/cds-tenants.yaml \
- && if ! java -XX:ArchiveClassesAtExit=/app/app.jsa -Xlog:cds=off -Xlog:cds+dynamic=info \
-        -Dspring.context.exit=onRefresh -jar app.jar \
+# Start-up and warm-up caches: one training start loads the classes of a start-up and writes them to a cache
+# that every later start maps instead of parsing, verifying and linking them again. On Java 25 or newer it is an
+# ahead-of-time cache (JEP 483/514/515: classes loaded and linked, plus the method profiles of the training),
+# app.aot; on an older runtime an AppCDS archive, app.jsa. Measured in bench/RESULTS.md ("Issue 27: fast from the
+# first minute"). The training refreshes the Spring context and exits before anything starts (no listener, no
+# registry session; a watcher's connect attempt to the unreachable placeholder registry only logs). It runs here,
+# after the COPY, because a cache is valid only for these exact jars, and with the image's JAVA_TOOL_OPTIONS. The
+# entry point reads the option naming the cache from jvm-cache.args; a JVM that cannot use the cache (other
+# options replacing the collector, say) warns and starts without it.
+RUN printf 'sharedPool: []\ntenants: []\n' > /tmp/cache-tenants.yaml \
+ && major=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p') \
+ && if [ "${major%%.*}" -ge 25 ]; then \
+      train="-XX:AOTCacheOutput=/app/app.aot"; cache=/app/app.aot; use="-XX:AOTCache=/app/app.aot"; \
+    else \
+      train="-XX:ArchiveClassesAtExit=/app/app.jsa -Xlog:cds=off -Xlog:cds+dynamic=info"; cache=/app/app.jsa; \
+      use="-XX:SharedArchiveFile=/app/app.jsa"; \
+    fi \
+ && if ! java $train -Dspring.context.exit=onRefresh -jar app.jar \
         --egress.registry.connection-string=grpc://127.0.0.1:1/local --egress.security.insecure-local=true \
         --egress.security.internal-token=cds-training-only-token --egress.security.api-tokens=cds-training-only-token \
-        --egress.tenants.file=/tmp/cds-tenants.yaml --egress.border.id=cds-training \
+        --egress.tenants.file=/tmp/cache-tenants.yaml --egress.border.id=cds-training \
         --egress.border.ips=127.0.0.1 --egress.border.allow-loopback-ips=true \
         --egress.border.advertised-url=http://127.0.0.1:8181 \
-        > /tmp/cds-training.log 2>&1 \
-      || ! test -s /app/app.jsa; then tail -n 40 /tmp/cds-training.log >&2; exit 1; fi \
- && rm -f /tmp/cds-tenants.yaml /tmp/cds-training.log \
- && chmod 0444 /app/app.jsa
+        > /tmp/cache-training.log 2>&1 \
+      || ! test -s "$cache"; then tail -n 40 /tmp/cache-training.log >&2; exit 1; fi \
+ && echo "$use" > /app/jvm-cache.args \
+ && rm -f /tmp/cache-tenants.yaml /tmp/cache-training.log \
+ && chmod 0444 "$cache" /app/jvm-cache.args
 USER 10001:10001
 # App listens on 8080, a Border on 8181 (set SERVER_PORT=8181 for it). The health check asks the management
 # port if one is set (always plain http), else SERVER_PORT: over http (App, a Border without the trust
@@ -72,6 +85,6 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
   CMD port="${MANAGEMENT_SERVER_PORT:-$SERVER_PORT}"; \
       curl -fsS --max-time 2 -o /dev/null "http://127.0.0.1:${port}/actuator/health/readiness" \
       || curl -fsSk --max-time 2 -o /dev/null "https://127.0.0.1:${port}/actuator/health/readiness" || exit 1
-# Exec form: java is PID 1 and receives SIGTERM directly (Borders drain on SIGTERM). The archive is named
-# here, not in JAVA_TOOL_OPTIONS, so that replacing the JVM options keeps class-data sharing.
-ENTRYPOINT ["java", "-XX:SharedArchiveFile=/app/app.jsa", "-jar", "app.jar"]
+# Exec form: java is PID 1 and receives SIGTERM directly (Borders drain on SIGTERM). The cache is named in an
+# argument file, not in JAVA_TOOL_OPTIONS, so that replacing the JVM options keeps it.
+ENTRYPOINT ["java", "@/app/jvm-cache.args", "-jar", "app.jar"]

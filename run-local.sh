@@ -83,6 +83,7 @@ While the platform runs, from another terminal:
 
 Environment: RUN_LOCAL_READY_TIMEOUT (s, default 180), RUN_LOCAL_STOP_TIMEOUT (s, default 60),
              RUN_LOCAL_JAVA_OPTS (added after "$DEFAULT_JAVA_OPTS"),
+             RUN_LOCAL_JAVA (java binary for the Borders and App; Java 25+: with ahead-of-time caches),
              and any EGRESS_* property as an environment variable for every service, e.g.
              EGRESS_ROUTING_STRATEGY=round-robin (see README, "Configuring the local run").
 Logs: .run-local/logs/*.log
@@ -199,6 +200,8 @@ if $REBUILD || needs_build; then
 else
   say "jars are up to date (use --rebuild to force a build)"
 fi
+# RUN_LOCAL_JAVA: the JVM of the Borders and App; Java 25 or newer adds an ahead-of-time cache each (local/aot.sh).
+. "$ROOT/local/aot.sh"
 
 # ---------------------------------------------------------------------------------------------
 # Process bookkeeping and clean shutdown
@@ -349,7 +352,7 @@ common_registry=(
   "--egress.registry.semaphore=borders-registry"
 )
 border() { # border ID PORT IPS
-  start "$1" "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} -jar "$BORDER_JAR" \
+  start "$1" "$SERVICE_JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} "${BORDER_LAUNCH[@]}" \
     "--server.address=127.0.0.1" \
     "--server.port=$2" \
     "--egress.border.id=$1" \
@@ -373,7 +376,7 @@ ips_of() { case "$1" in border-a) echo "127.0.0.2 127.0.0.3" ;; border-b) echo "
 start_border border-a
 start_border border-b
 
-start app "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} -jar "$APP_JAR" \
+start app "$SERVICE_JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} "${APP_LAUNCH[@]}" \
   "--server.address=127.0.0.1" \
   "--server.port=$APP_PORT" \
   "--egress.trust.certificate=$PKI_DIR/app.pem" \

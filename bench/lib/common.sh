@@ -6,7 +6,7 @@
 LIB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 APP_JAR=${APP_JAR:-"$LIB_ROOT/app-service/target/app-service.jar"}
 BORDER_JAR=${BORDER_JAR:-"$LIB_ROOT/border-service/target/border-service.jar"}
-COORD_JAR="$LIB_ROOT/coordination-embedded/target/coordination-embedded.jar"
+COORD_JAR=${COORD_JAR:-"$LIB_ROOT/coordination-embedded/target/coordination-embedded.jar"}
 BENCH_JAR="$LIB_ROOT/bench/target/benchmarks.jar"
 INTERNAL_TOKEN=${INTERNAL_TOKEN:-bench-internal-token}
 OPERATOR_TOKEN=${OPERATOR_TOKEN:-bench-operator-token}
@@ -47,7 +47,7 @@ wait_http() { # url [tries] : any HTTP answer
 wait_ready() { # base-url : readiness 200 (https: verified against $WORK/pki/ca.pem)
   local ca=()
   [[ $1 == https:* ]] && ca=(--cacert "$WORK/pki/ca.pem")
-  for _ in $(seq 1 240); do
+  for _ in $(seq 1 "${READY_TRIES:-240}"); do # READY_TRIES: more on a loaded machine
     [[ $(curl -s "${ca[@]}" -o /dev/null -w '%{http_code}' "$1/actuator/health/readiness") == 200 ]] && return 0; sleep 0.5
   done
   echo "not ready: $1" >&2; exit 1
@@ -111,7 +111,8 @@ make_pki() { # names... : a throwaway CA and identities in $WORK/pki (local/Loca
   for name in "$@"; do
     case $name in
       app*) specs+=("$name=uri:spiffe://egress.local/app/$name") ;;
-      *) specs+=("$name=uri:spiffe://egress.local/border/$name,ip:127.0.0.1,dns:localhost") ;;
+      # PKI_IPS: the IPs a Border's certificate names (the trust chain accepts only announced IPs among them)
+      *) specs+=("$name=uri:spiffe://egress.local/border/$name,$(sed 's/[^,]*/ip:&/g' <<<"${PKI_IPS:-127.0.0.1}"),dns:localhost") ;;
     esac
   done
   java "$LIB_ROOT/local/LocalPki.java" "$WORK/pki" "${specs[@]}" > "$WORK/pki.log" 2>&1 \

@@ -5,10 +5,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +33,9 @@ public final class RoutingTable {
     private final AtomicReference<RoutingSnapshot> current = new AtomicReference<>(RoutingSnapshot.empty());
     private final CompletableFuture<RoutingSnapshot> ready = new CompletableFuture<>();
     private final List<Consumer<RoutingSnapshot>> listeners = new CopyOnWriteArrayList<>();
+    /** Callers waiting for a snapshot to show something ({@link #whenMatches}); each leaves once answered. */
+    private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
+
     private final Clock clock;
     private volatile Instant confirmedAt;
     /** The rejections of the latest read offered, whether or not it was swapped in (a view for operators). */
@@ -117,6 +123,9 @@ public final class RoutingTable {
         }
         log.info("Routing snapshot {} applied; live borders: {}", swapped.generation(), bordersOf(swapped));
         ready.complete(swapped);
+        for (Waiter waiter : waiters) {
+            waiter.test(swapped);
+        }
         for (Consumer<RoutingSnapshot> listener : listeners) {
             try {
                 listener.accept(swapped);
@@ -161,6 +170,53 @@ public final class RoutingTable {
     public Duration age() {
         Instant confirmed = confirmedAt;
         return confirmed == null ? Duration.ofMillis(Long.MAX_VALUE) : Duration.between(confirmed, clock.instant());
+    }
+
+    /**
+     * Completes with the first snapshot that satisfies a condition: the current one, or the first swapped in
+     * after it that does. It completes on the swap itself (on the thread offering it, before the listeners
+     * run), so a caller waiting for a change sees it as soon as routing does, with no poll interval added.
+     * Cancel the future (or let a timeout complete it) to stop waiting; a condition that throws fails it.
+     *
+     * @param condition what the snapshot must show; called on the offering thread, so keep it cheap
+     * @return a future completed by the first matching snapshot; never completed if none comes
+     */
+    public CompletableFuture<RoutingSnapshot> whenMatches(Predicate<? super RoutingSnapshot> condition) {
+        Waiter waiter = new Waiter(Objects.requireNonNull(condition, "condition"));
+        // Registered before the current snapshot is tested: a swap in between is then seen by one of the two.
+        waiters.add(waiter);
+        waiter.answer.whenComplete((snapshot, failure) -> waiters.remove(waiter));
+        waiter.test(current.get());
+        return waiter.answer;
+    }
+
+    /** How many callers of {@link #whenMatches} are still waiting (tests: none is kept once answered). */
+    int waiting() {
+        return waiters.size();
+    }
+
+    /** One caller of {@link #whenMatches}; identity, not content, tells two apart. */
+    private static final class Waiter {
+
+        private final Predicate<? super RoutingSnapshot> condition;
+        private final CompletableFuture<RoutingSnapshot> answer = new CompletableFuture<>();
+
+        private Waiter(Predicate<? super RoutingSnapshot> condition) {
+            this.condition = condition;
+        }
+
+        private void test(RoutingSnapshot snapshot) {
+            if (answer.isDone()) {
+                return;
+            }
+            try {
+                if (condition.test(snapshot)) {
+                    answer.complete(snapshot);
+                }
+            } catch (RuntimeException e) {
+                answer.completeExceptionally(e);
+            }
+        }
     }
 
     /**

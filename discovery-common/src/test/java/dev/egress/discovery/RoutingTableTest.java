@@ -221,6 +221,84 @@ class RoutingTableTest {
                         "Routing snapshot 2 applied; live borders: 21, first 20: " + twenty);
     }
 
+    @Test
+    void whenMatchesCompletesAtOnceIfTheCurrentSnapshotAlreadyMatches() {
+        table.offer(read(A, B));
+
+        CompletableFuture<RoutingSnapshot> answer =
+                table.whenMatches(s -> s.announcements().containsKey(B.borderId()));
+
+        assertThat(answer).isCompletedWithValue(table.current());
+        assertThat(table.waiting()).isZero();
+    }
+
+    @Test
+    void whenMatchesCompletesOnTheSwapThatShowsTheConditionNotBefore() {
+        table.offer(read(A));
+        CompletableFuture<RoutingSnapshot> answer =
+                table.whenMatches(s -> s.announcements().containsKey(B.borderId()));
+        assertThat(answer).isNotDone();
+
+        table.offer(read(A));
+        assertThat(answer).isNotDone();
+        table.offer(read(B));
+
+        // Completed by the offer itself, not by a later poll.
+        assertThat(answer).isCompletedWithValue(table.current());
+        assertThat(answer.join().generation()).isEqualTo(2);
+        assertThat(table.waiting()).isZero();
+    }
+
+    @Test
+    void whenMatchesIsAnsweredBeforeTheListenersRun() {
+        CompletableFuture<RoutingSnapshot> answer = table.whenMatches(s -> s.generation() == 1);
+        List<Boolean> answeredWhenListened = new ArrayList<>();
+        table.addListener(s -> answeredWhenListened.add(answer.isDone()));
+
+        table.offer(read(A));
+
+        assertThat(answeredWhenListened).containsExactly(true);
+    }
+
+    @Test
+    void whenMatchesBeforeTheFirstReadSeesTheFirstSnapshot() {
+        CompletableFuture<RoutingSnapshot> answer = table.whenMatches(s -> !s.isEmpty());
+        assertThat(answer).isNotDone();
+
+        table.offer(read(A));
+
+        assertThat(answer).isCompletedWithValue(table.current());
+    }
+
+    @Test
+    void aThrowingConditionFailsOnlyItsOwnWaitAndTheSwapStillHappens() {
+        CompletableFuture<RoutingSnapshot> failing = table.whenMatches(s -> {
+            if (!s.isEmpty()) {
+                throw new IllegalStateException("condition broke");
+            }
+            return false;
+        });
+        CompletableFuture<RoutingSnapshot> other = table.whenMatches(s -> !s.isEmpty());
+
+        assertThat(table.offer(read(A))).isTrue();
+
+        assertThat(failing).isCompletedExceptionally();
+        assertThat(other).isCompletedWithValue(table.current());
+        assertThat(table.waiting()).isZero();
+    }
+
+    @Test
+    void aCancelledWaitLeavesTheTableAndIsNotAnsweredLater() {
+        CompletableFuture<RoutingSnapshot> answer = table.whenMatches(s -> !s.isEmpty());
+        assertThat(table.waiting()).isEqualTo(1);
+
+        answer.cancel(false);
+
+        assertThat(table.waiting()).isZero();
+        table.offer(read(A));
+        assertThat(answer).isCancelled();
+    }
+
     private static Announcement[] borders(int count) {
         return IntStream.range(0, count)
                 .mapToObj(i -> Announcements.of("border-%02d".formatted(i), "http://127.0.0.1:8181", "127.0.1." + i))

@@ -30,7 +30,6 @@ import tools.jackson.databind.json.JsonMapper;
 final class IpStatusChanges {
 
     private static final Logger log = LoggerFactory.getLogger(IpStatusChanges.class);
-    private static final Duration POLL = Duration.ofMillis(25);
 
     private record Reply(BorderId border, BorderClients.OpsReply reply) {}
 
@@ -84,7 +83,11 @@ final class IpStatusChanges {
         });
     }
 
-    /** Waits (bounded) until every Border that accepted the change shows it in App's snapshot. */
+    /**
+     * Waits (bounded) until every Border that accepted the change shows it in App's snapshot. Woken by the
+     * swap that shows it ({@link RoutingTable#whenMatches}), not by a poll: a poll period would add up to one
+     * period to every answer (the tail of issue 27's propagation figure).
+     */
     private Mono<Void> awaitSnapshot(EgressIp ip, IpStatus status, List<Reply> replies, long deadline) {
         List<BorderId> accepted = replies.stream()
                 .filter(r -> r.reply().status() == 200)
@@ -94,12 +97,11 @@ final class IpStatusChanges {
             return Mono.empty();
         }
         Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-        return Flux.interval(Duration.ZERO, POLL)
-                .filter(tick -> accepted.stream()
-                        .allMatch(b -> statusIn(table.current(), b, ip)
+        // Mono.fromFuture cancels the wait on the timeout, which takes it off the table.
+        return Mono.fromFuture(() -> table.whenMatches(snapshot -> accepted.stream()
+                        .allMatch(b -> statusIn(snapshot, b, ip)
                                 .filter(s -> s == status)
-                                .isPresent()))
-                .next()
+                                .isPresent())))
                 .timeout(left)
                 .onErrorResume(e -> Mono.empty())
                 .then();
