@@ -113,6 +113,16 @@ public final class TunnelDispatcher {
     }
 
     /**
+     * Resolves the shared pool, for a tunnel whose destination no tenant claims (an empty proxy user).
+     *
+     * @return the pool's candidates, as a tenant named {@link EgressRouter#SHARED_POOL}
+     * @throws NoEgressAvailableException when no shared-pool IP can carry it now
+     */
+    public Resolution resolveSharedPool() {
+        return router.resolveSharedPool();
+    }
+
+    /**
      * Opens a tunnel and runs it until its end.
      *
      * @param resolution     the tenant's resolution

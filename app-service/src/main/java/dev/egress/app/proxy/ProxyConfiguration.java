@@ -2,6 +2,8 @@ package dev.egress.app.proxy;
 
 import dev.egress.app.config.ApiTokenFilter;
 import dev.egress.app.dispatch.TunnelDispatcher;
+import dev.egress.app.tenants.Tenant;
+import dev.egress.app.tenants.TenantPolicyStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -36,11 +38,13 @@ class ProxyConfiguration {
             TunnelDispatcher dispatcher,
             TunnelLimits limits,
             ProxyMetrics metrics,
-            ObjectProvider<DestinationClaims> claims,
+            TenantPolicyStore tenants,
             ObjectProvider<SslBundles> bundles)
             throws SSLException {
-        ProxyAuthenticator authenticator =
-                new ProxyAuthenticator(tokens, claims.getIfAvailable(() -> DestinationClaims.NONE));
+        // Read per request from the current policy: a reloaded tenants file moves destinations at once.
+        DestinationClaims claims =
+                (host, port) -> tenants.current().claimant(host, port).map(Tenant::id);
+        ProxyAuthenticator authenticator = new ProxyAuthenticator(tokens, claims);
         ProxyContext context = new ProxyContext(properties, authenticator, dispatcher, limits, metrics);
         return new ProxyServer(context, tls(properties, bundles));
     }

@@ -189,12 +189,11 @@ final class ProxyFrontend extends ChannelInboundHandlerAdapter {
         try {
             ProxyAuthenticator.Sender sender = context.authenticator()
                     .authenticate(request.headers().get(HttpHeaderNames.PROXY_AUTHORIZATION), target);
-            if (sender.tenantId() == null) {
-                throw new ProxyAuthenticator.Refused(ProxyAnswers.authenticationRequired(
-                        "no tenant claims %s: name the tenant as the proxy user".formatted(target.authority())));
-            }
-            tenant = sender.tenantId();
-            resolution = context.dispatcher().resolve(tenant);
+            // No tenant claims the destination: it goes through the shared pool, as a tenant of its own.
+            resolution = sender.tenantId() == null
+                    ? context.dispatcher().resolveSharedPool()
+                    : context.dispatcher().resolve(sender.tenantId());
+            tenant = resolution.tenant().id();
         } catch (ProxyAuthenticator.Refused e) {
             refuse(ctx, e.problem(), "unknown");
             return;
