@@ -100,7 +100,8 @@ class ForwardProxyIT {
                 Platform.Layout.LOCAL.borders(),
                 tenants,
                 1,
-                List.of("--egress.border.drain-timeout=6s"),
+                // A short request timeout: a tunnel must outlive it (its request body lasts as long as the tunnel).
+                List.of("--egress.border.drain-timeout=6s", "--egress.server.request-timeout=2s"),
                 List.of(
                         "--egress.proxy.enabled=true",
                         "--egress.proxy.address=127.0.0.1",
@@ -279,6 +280,21 @@ class ForwardProxyIT {
     }
 
     @Test
+    @Order(5)
+    void aTunnelOutlivesTheBordersRequestTimeout() throws Exception {
+        try (Tunnel tunnel = Tunnel.open(PROXY_PORT, holder.getLocalPort(), USER)) {
+            tunnel.assertEchoes("first");
+            long opened = System.nanoTime();
+            // Time must pass here (the Border's request timeout is 2 s); nothing is awaited.
+            await().pollDelay(Duration.ofSeconds(3))
+                    .atMost(Duration.ofSeconds(5))
+                    .until(() -> true);
+            assertThat(Duration.ofNanos(System.nanoTime() - opened)).isGreaterThan(Duration.ofSeconds(2));
+            tunnel.assertEchoes("three seconds later");
+        }
+    }
+
+    @Test
     @Order(6)
     void dedicatedTenantWithEveryIpDisabledFailsClosedWith503() throws Exception {
         for (String ip : ACME) {
@@ -348,6 +364,11 @@ class ForwardProxyIT {
                     .until(tunnel::closed);
             // Nothing was retried behind the sender's back, from any IP.
             assertThat(holderPeers).hasSize(before);
+        }
+        // A new tunnel opens through the other Border, whether or not App still lists the dead one.
+        try (Tunnel next = Tunnel.open(PROXY_PORT, holder.getLocalPort(), USER)) {
+            next.assertEchoes("after");
+            assertThat(lastPeer()).isIn(ACME);
         }
     }
 

@@ -22,6 +22,7 @@ import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Locale;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
@@ -71,6 +72,10 @@ final class ProxyFrontend extends ChannelInboundHandlerAdapter {
     private final AtomicLong down = new AtomicLong();
     private @Nullable String outcome;
     private long establishedNanos;
+    /** Cancelled when the connection closes: a pending task would keep the closed connection reachable. */
+    private @Nullable ScheduledFuture<?> headTimer;
+
+    private @Nullable ScheduledFuture<?> lifetime;
 
     ProxyFrontend(ProxyContext context) {
         this.context = context;
@@ -80,7 +85,7 @@ final class ProxyFrontend extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         Duration headTimeout = context.properties().requestHeaderTimeout();
-        ctx.executor()
+        headTimer = ctx.executor()
                 .schedule(
                         () -> {
                             if (state == State.HEAD) {
@@ -315,9 +320,17 @@ final class ProxyFrontend extends ChannelInboundHandlerAdapter {
         if (was == State.CONNECTING && connecting != null) {
             connecting.dispose();
         }
+        cancel(headTimer);
+        cancel(lifetime);
         early.forEach(ReferenceCountUtil::release);
         early.clear();
         ctx.fireChannelInactive();
+    }
+
+    private static void cancel(@Nullable ScheduledFuture<?> task) {
+        if (task != null) {
+            task.cancel(false);
+        }
     }
 
     @Override
@@ -368,7 +381,7 @@ final class ProxyFrontend extends ChannelInboundHandlerAdapter {
                             ctx.name(),
                             "proxy.idle",
                             new IdleStateHandler(0, 0, properties.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
-            ctx.executor()
+            lifetime = ctx.executor()
                     .schedule(
                             () -> end(ctx, "max-lifetime"),
                             properties.maxLifetime().toMillis(),
