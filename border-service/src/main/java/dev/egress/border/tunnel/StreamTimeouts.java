@@ -13,8 +13,9 @@ import reactor.netty.http.server.HttpServerRequest;
  * body may take to arrive, which protects every other endpoint from a client that trickles its body; a tunnel's
  * request body is the sender's side of the tunnel and lasts as long as the tunnel, so Reactor Netty would
  * close every tunnel after 30 s. Reactor Netty stops the timer when a request's last content arrives, through a
- * package-private method with no public equivalent; this calls that method, on the stream's event loop, once the
- * tunnel is up (only a verified App reaches it: the door checked the token and the client certificate first).
+ * package-private method with no public equivalent; this calls that method, on the stream's event loop, as the
+ * tunnel call arrives, so that a slow connect to the target does not count against it (only a verified App reaches
+ * it: the door checked the token and the client certificate first).
  */
 final class StreamTimeouts {
 
@@ -33,15 +34,22 @@ final class StreamTimeouts {
         if (STOP == null || !(nativeRequest instanceof HttpServerRequest http)) {
             return;
         }
-        http.withConnection(connection -> connection.channel().eventLoop().execute(() -> {
-            try {
-                STOP.invoke(nativeRequest);
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                log.warn(
-                        "Could not lift the request timeout of a tunnel; it closes after egress.server.request-timeout",
-                        e);
+        http.withConnection(connection -> {
+            if (connection.channel().isRegistered()) {
+                connection.channel().eventLoop().execute(() -> stop(nativeRequest));
             }
-        }));
+        });
+    }
+
+    private static void stop(Object nativeRequest) {
+        try {
+            if (STOP != null) {
+                STOP.invoke(nativeRequest);
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            log.warn(
+                    "Could not lift the request timeout of a tunnel; it closes after egress.server.request-timeout", e);
+        }
     }
 
     private static @Nullable Method find() {

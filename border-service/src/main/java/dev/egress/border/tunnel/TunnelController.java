@@ -49,6 +49,7 @@ class TunnelController {
     @PostMapping(path = TunnelCall.PATH, consumes = MediaType.APPLICATION_OCTET_STREAM_VALUE)
     Mono<Void> tunnel(ServerWebExchange exchange) {
         clients.requireApp(exchange);
+        StreamTimeouts.lift(exchange.getRequest());
         HttpHeaders headers = exchange.getRequest().getHeaders();
         ForwardDeadline deadline;
         try {
@@ -73,7 +74,6 @@ class TunnelController {
         Disposable.Composite handles = Disposables.composite();
         Disposable closeTarget = target::dispose;
         open.track(closeTarget);
-        StreamTimeouts.lift(request);
         response.setStatusCode(HttpStatus.OK);
         response.getHeaders().setContentType(MediaType.APPLICATION_OCTET_STREAM);
         // App -> target. The request body's buffers are ours to release: sending them hands them to Netty.
