@@ -10,8 +10,9 @@
  * (the tenants file), {@code resilience} (breakers, passive health, retry budget), {@code status}
  * (read-only views and readiness), {@code ops} (the fleet view, fleet-wide IP changes, the operator page),
  * {@code trust} (signed announcements and mutual TLS towards Borders), {@code server} (deadlines of the
- * listening port), {@code config} (API authentication, OpenAPI). See docs/architecture.md
- * ("The request path").
+ * listening port), {@code config} (API authentication, OpenAPI), {@code proxy} (the forward-proxy listener:
+ * CONNECT tunnels out through {@code dispatch}). See docs/architecture.md ("The request path", "The proxy
+ * path").
  */
 @NullMarked
 package dev.egress.app;

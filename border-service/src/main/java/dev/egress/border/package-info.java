@@ -11,7 +11,7 @@
  * decisions stored in the registry, restored at startup), {@code identity} (the egress identity check: is
  * each IP seen outside as itself?), {@code ops} (the operator API),
  * {@code trust} (identity, signed announcements, client certificates), {@code server} (deadlines of the
- * listening port); each feature's properties and wiring live beside it. The request path is described in
+ * listening port), {@code tunnel} (the forward proxy's tunnels from App); each feature's properties and wiring live beside it. The request path is described in
  * docs/architecture.md ("The request path", "Egress at the Border").
  */
 @NullMarked

@@ -40,7 +40,17 @@ import org.jspecify.annotations.Nullable;
 public final class EgressRouter {
 
     private record View(
-            TenantPolicy policy, RoutingSnapshot snapshot, Map<String, Resolution> byTenant, int dedicatedConflicts) {}
+            TenantPolicy policy,
+            RoutingSnapshot snapshot,
+            Map<String, Resolution> byTenant,
+            Resolution sharedPool,
+            int dedicatedConflicts) {}
+
+    /**
+     * The tenant id a {@link #resolveSharedPool()} resolution names: not a valid id in a tenants file (which
+     * refuses parentheses), so it can never be mistaken for a tenant's.
+     */
+    public static final String SHARED_POOL = "(shared pool)";
 
     private final RoutingTable table;
     private final TenantPolicyStore tenants;
@@ -102,6 +112,22 @@ public final class EgressRouter {
             TenantPolicyStore.State policy = tenants.state();
             throw policy.valid() ? new UnknownTenantException(tenantId) : new UnknownTenantException(tenantId, policy);
         }
+        return usable(tenantId, resolution);
+    }
+
+    /**
+     * Resolves the shared pool as a tenant of its own: a proxied send whose destination no tenant claims. The
+     * rules are a shared-pool tenant's ({@code shared-when-stale}, no live IP: 503).
+     *
+     * @return the resolution, with at least one candidate; its tenant is {@link #SHARED_POOL}
+     * @throws NoEgressAvailableException if no shared-pool IP is ACTIVE on a live Border, or the snapshot is
+     *                                    too stale for shared traffic
+     */
+    public Resolution resolveSharedPool() {
+        return usable(SHARED_POOL, currentView().sharedPool());
+    }
+
+    private Resolution usable(String tenantId, Resolution resolution) {
         if (isStale()
                 && (resolution.tenant().dedicated()
                         || properties.sharedWhenStale() == RoutingProperties.SharedWhenStale.FAIL)) {
@@ -250,7 +276,11 @@ public final class EgressRouter {
                 byTenant.put(tenant.id(), new Resolution(tenant, allowed, candidates, List.of()));
             }
         }
-        return new View(policy, snapshot, Map.copyOf(byTenant), conflicted.size());
+        Tenant pool = new Tenant(SHARED_POOL, List.of());
+        List<EgressIp> shared = policy.sharedPool();
+        Resolution sharedPool =
+                new Resolution(pool, shared, byIpList.computeIfAbsent(shared, snapshot::eligibleRoutes), List.of());
+        return new View(policy, snapshot, Map.copyOf(byTenant), sharedPool, conflicted.size());
     }
 
     /** A dedicated tenant's routes: through each allowed IP that exactly one live Border announces ACTIVE. */

@@ -175,6 +175,31 @@ class EgressRouterTest {
     }
 
     @Test
+    void theSharedPoolResolvesAsATenantOfItsOwnWithTheSharedRules() {
+        EgressRouter serving = router(RoutingProperties.SharedWhenStale.SERVE);
+        EgressRouter failing = router(RoutingProperties.SharedWhenStale.FAIL);
+        assertThatThrownBy(serving::resolveSharedPool)
+                .isInstanceOf(NoEgressAvailableException.class)
+                .satisfies(e ->
+                        assertThat(((NoEgressAvailableException) e).reason()).isEqualTo(NoEgressReason.NO_LIVE_IP));
+        publish(border("a", "127.0.0.2", "ACTIVE", "127.0.0.8", "ACTIVE"));
+
+        Resolution pool = serving.resolveSharedPool();
+
+        assertThat(pool.tenant().id()).isEqualTo(EgressRouter.SHARED_POOL);
+        assertThat(pool.tenant().dedicated()).isFalse();
+        assertThat(pool.allowedIps()).extracting(EgressIp::value).containsExactly("127.0.0.8");
+        assertThat(pool.candidates()).extracting(r -> r.ip().value()).containsExactly("127.0.0.8");
+        assertThat(pool.candidates()).isSameAs(serving.resolve("small").candidates());
+        clock.advance(Duration.ofSeconds(31));
+        assertThat(serving.resolveSharedPool().candidates()).hasSize(1);
+        assertThatThrownBy(failing::resolveSharedPool)
+                .isInstanceOf(NoEgressAvailableException.class)
+                .satisfies(e ->
+                        assertThat(((NoEgressAvailableException) e).reason()).isEqualTo(NoEgressReason.ROUTING_STALE));
+    }
+
+    @Test
     void pastMaxStalenessDedicatedFailsClosedAndSharedFollowsTheSetting() {
         EgressRouter serving = router(RoutingProperties.SharedWhenStale.SERVE);
         EgressRouter failing = router(RoutingProperties.SharedWhenStale.FAIL);

@@ -1,0 +1,47 @@
+package dev.egress.app.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ProxyPropertiesTest {
+
+    private static ProxyProperties with(int port, List<Integer> ports, Duration idle, int perTenant) {
+        return new ProxyProperties(
+                true,
+                "127.0.0.1",
+                port,
+                " ",
+                Duration.ofSeconds(10),
+                idle,
+                Duration.ofHours(1),
+                perTenant,
+                1024,
+                ports,
+                Duration.ofSeconds(10));
+    }
+
+    @Test
+    void anEmptyPortListAllowsAnyPortAndAListOnlyItsPorts() {
+        assertThat(with(3128, List.of(), Duration.ofMinutes(5), 1).allows(22)).isTrue();
+        ProxyProperties narrowed = with(3128, List.of(443, 8443), Duration.ofMinutes(5), 1);
+        assertThat(narrowed.allows(443)).isTrue();
+        assertThat(narrowed.allows(80)).isFalse();
+        assertThat(narrowed.sslBundle()).as("a blank bundle means plain HTTP").isNull();
+    }
+
+    @Test
+    void refusesValuesThatCannotWorkNamingTheProperty() {
+        assertThatThrownBy(() -> with(65536, List.of(), Duration.ofMinutes(5), 1))
+                .hasMessageContaining("egress.proxy.port");
+        assertThatThrownBy(() -> with(3128, List.of(0), Duration.ofMinutes(5), 1))
+                .hasMessageContaining("egress.proxy.allowed-ports");
+        assertThatThrownBy(() -> with(3128, List.of(), Duration.ZERO, 1))
+                .hasMessageContaining("egress.proxy.idle-timeout");
+        assertThatThrownBy(() -> with(3128, List.of(), Duration.ofMinutes(5), 0))
+                .hasMessageContaining("egress.proxy.max-tunnels-per-tenant");
+    }
+}
