@@ -107,11 +107,15 @@ start_app() { # name port tenants-file coord-port [extra args...] -> APP_PID (no
 }
 
 make_pki() { # names... : a throwaway CA and identities in $WORK/pki (local/LocalPki.java, keytool)
-  local specs=() name
+  # A Border name may carry the IPs it announces, border-a@127.0.0.2,127.0.0.3: App routes an announced IP only if
+  # the Border's certificate names it (IP SAN).
+  local specs=() name ips san
   for name in "$@"; do
+    ips=""; [[ $name == *@* ]] && { ips=${name#*@}; name=${name%%@*}; }
+    san=""; for ip in ${ips//,/ }; do san+=",ip:$ip"; done
     case $name in
       app*) specs+=("$name=uri:spiffe://egress.local/app/$name") ;;
-      *) specs+=("$name=uri:spiffe://egress.local/border/$name,ip:127.0.0.1,dns:localhost") ;;
+      *) specs+=("$name=uri:spiffe://egress.local/border/$name,ip:127.0.0.1,dns:localhost$san") ;;
     esac
   done
   java "$LIB_ROOT/local/LocalPki.java" "$WORK/pki" "${specs[@]}" > "$WORK/pki.log" 2>&1 \
@@ -177,4 +181,22 @@ SQUID
     sleep 0.5
   done
   echo "squid did not start" >&2; exit 1
+}
+
+ticks() { # pid... -> summed utime+stime in clock ticks (all threads; nginx: master and its worker)
+  local t=0 p
+  for p in "$@"; do
+    [[ -r /proc/$p/stat ]] || continue
+    t=$(( t + $(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$p/stat") ))
+  done
+  echo "$t"
+}
+
+profile_jvm() { # start|stop pid collapsed-file : async-profiler (PROFILE=/path/libasyncProfiler.so) loaded into a running JVM
+  [[ -n ${PROFILE:-} ]] || return 0
+  if [[ $1 == start ]]; then
+    jcmd "$2" JVMTI.agent_load "$PROFILE" '"start,event=itimer,interval=1ms"' >&2
+  else
+    jcmd "$2" JVMTI.agent_load "$PROFILE" "\"stop,file=$3,collapsed\"" >&2
+  fi
 }
