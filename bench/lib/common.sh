@@ -47,7 +47,7 @@ wait_http() { # url [tries] : any HTTP answer
 wait_ready() { # base-url : readiness 200 (https: verified against $WORK/pki/ca.pem)
   local ca=()
   [[ $1 == https:* ]] && ca=(--cacert "$WORK/pki/ca.pem")
-  for _ in $(seq 1 240); do
+  for _ in $(seq 1 "${READY_TRIES:-240}"); do # READY_TRIES: half-seconds to wait (raise it on a loaded machine)
     [[ $(curl -s "${ca[@]}" -o /dev/null -w '%{http_code}' "$1/actuator/health/readiness") == 200 ]] && return 0; sleep 0.5
   done
   echo "not ready: $1" >&2; exit 1
@@ -146,7 +146,7 @@ start_app_tls() { # name port tenants-file coord-port [extra args...] : on the t
 APP_JVM_OPTS=()
 
 wait_tenant_available() { # app-base-url tenant
-  for _ in $(seq 1 240); do
+  for _ in $(seq 1 "${READY_TRIES:-240}"); do
     curl -s -H "Authorization: Bearer $APP_TOKEN" "$1/v1/tenants/$2/egress" 2>/dev/null | grep -q '"available":true' && return 0
     sleep 0.5
   done
