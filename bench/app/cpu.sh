@@ -24,7 +24,7 @@ start_sink "$SINK"
 start_coord "$COORD"
 printf 'sharedPool: []\ntenants:\n  - id: acme\n    dedicatedIps: [127.0.0.2]\n' > "$WORK/tenants.yaml"
 if [[ $TLS == 1 ]]; then
-  make_pki border-a app-bench
+  make_pki border-a@127.0.0.2 app-bench
   start_border_tls border-a "$BPORT" 127.0.0.2 "$COORD"; BURL=https://127.0.0.1:$BPORT
   start_app_tls bench "$APORT" "$WORK/tenants.yaml" "$COORD"
 else
@@ -36,14 +36,6 @@ wait_ready "$BURL"
 wait_ready "http://127.0.0.1:$APORT"
 wait_tenant_available "http://127.0.0.1:$APORT" acme
 
-ticks() { # pid... -> summed utime+stime in clock ticks (all threads; nginx: master and its worker)
-  local t=0 p
-  for p in "$@"; do
-    [[ -r /proc/$p/stat ]] || continue
-    t=$(( t + $(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$p/stat") ))
-  done
-  echo "$t"
-}
 nginx_pids() { pgrep -f "nginx-$SINK.conf" | tr '\n' ' '; }
 HZ=$(getconf CLK_TCK)
 
@@ -67,16 +59,8 @@ printf '%-7s %9s %8s %8s %8s %10s %10s %9s %6s\n' path requests req/s p50 p99 'A
 # PROFILE=/path/libasyncProfiler.so: CPU samples of App (and the Border) during the last App row (after the JIT has settled), as collapsed
 # stacks (flame-graph input) in the work dir. Loaded into the running JVMs, so start-up and warm-up are left out.
 profile() { # start|stop
-  [[ -n ${PROFILE:-} ]] || return 0
-  local pid name
-  for name in app border; do
-    pid=$APP_PID; [[ $name == border ]] && pid=$BORDER_PID
-    if [[ $1 == start ]]; then
-      jcmd "$pid" JVMTI.agent_load "$PROFILE" '"start,event=itimer,interval=1ms"' >&2
-    else
-      jcmd "$pid" JVMTI.agent_load "$PROFILE" "\"stop,file=$WORK/$name.collapsed,collapsed\"" >&2
-    fi
-  done
+  profile_jvm "$1" "$APP_PID" "$WORK/app.collapsed"
+  profile_jvm "$1" "$BORDER_PID" "$WORK/border.collapsed"
 }
 for run in $(seq 1 "$RUNS"); do
   # The Border's forward API needs App's client certificate under TLS=1; wrk cannot present one, so only App's row.

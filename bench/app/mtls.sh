@@ -17,7 +17,7 @@ WARMUP=${WARMUP:-30}
 ROUNDS=${ROUNDS:-2}
 DURATION=${DURATION:-20}
 CONNECTIONS=${CONNECTIONS:-8}
-make_pki border-tls app-mtls
+make_pki border-tls@127.0.0.3 app-mtls
 start_sink 27280
 start_coord 27136
 start_border border-plain 27181 127.0.0.2 27136

@@ -47,7 +47,7 @@ wait_http() { # url [tries] : any HTTP answer
 wait_ready() { # base-url : readiness 200 (https: verified against $WORK/pki/ca.pem)
   local ca=()
   [[ $1 == https:* ]] && ca=(--cacert "$WORK/pki/ca.pem")
-  for _ in $(seq 1 "${READY_TRIES:-240}"); do # READY_TRIES: more on a loaded machine
+  for _ in $(seq 1 "${READY_TRIES:-240}"); do # READY_TRIES: half-seconds to wait (raise it on a loaded machine)
     [[ $(curl -s "${ca[@]}" -o /dev/null -w '%{http_code}' "$1/actuator/health/readiness") == 200 ]] && return 0; sleep 0.5
   done
   echo "not ready: $1" >&2; exit 1
@@ -107,12 +107,15 @@ start_app() { # name port tenants-file coord-port [extra args...] -> APP_PID (no
 }
 
 make_pki() { # names... : a throwaway CA and identities in $WORK/pki (local/LocalPki.java, keytool)
-  local specs=() name
+  # A Border name may carry the IPs it announces, border-a@127.0.0.2,127.0.0.3: App routes an announced IP only if
+  # the Border's certificate names it (IP SAN).
+  local specs=() name ips san
   for name in "$@"; do
+    ips=""; [[ $name == *@* ]] && { ips=${name#*@}; name=${name%%@*}; }
+    san=""; for ip in ${ips//,/ }; do san+=",ip:$ip"; done
     case $name in
       app*) specs+=("$name=uri:spiffe://egress.local/app/$name") ;;
-      # PKI_IPS: the IPs a Border's certificate names (the trust chain accepts only announced IPs among them)
-      *) specs+=("$name=uri:spiffe://egress.local/border/$name,$(sed 's/[^,]*/ip:&/g' <<<"${PKI_IPS:-127.0.0.1}"),dns:localhost") ;;
+      *) specs+=("$name=uri:spiffe://egress.local/border/$name,ip:127.0.0.1,dns:localhost$san") ;;
     esac
   done
   java "$LIB_ROOT/local/LocalPki.java" "$WORK/pki" "${specs[@]}" > "$WORK/pki.log" 2>&1 \
@@ -143,7 +146,7 @@ start_app_tls() { # name port tenants-file coord-port [extra args...] : on the t
 APP_JVM_OPTS=()
 
 wait_tenant_available() { # app-base-url tenant
-  for _ in $(seq 1 240); do
+  for _ in $(seq 1 "${READY_TRIES:-240}"); do
     curl -s -H "Authorization: Bearer $APP_TOKEN" "$1/v1/tenants/$2/egress" 2>/dev/null | grep -q '"available":true' && return 0
     sleep 0.5
   done
@@ -178,4 +181,22 @@ SQUID
     sleep 0.5
   done
   echo "squid did not start" >&2; exit 1
+}
+
+ticks() { # pid... -> summed utime+stime in clock ticks (all threads; nginx: master and its worker)
+  local t=0 p
+  for p in "$@"; do
+    [[ -r /proc/$p/stat ]] || continue
+    t=$(( t + $(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$p/stat") ))
+  done
+  echo "$t"
+}
+
+profile_jvm() { # start|stop pid collapsed-file : async-profiler (PROFILE=/path/libasyncProfiler.so) loaded into a running JVM
+  [[ -n ${PROFILE:-} ]] || return 0
+  if [[ $1 == start ]]; then
+    jcmd "$2" JVMTI.agent_load "$PROFILE" '"start,event=itimer,interval=1ms"' >&2
+  else
+    jcmd "$2" JVMTI.agent_load "$PROFILE" "\"stop,file=$3,collapsed\"" >&2
+  fi
 }

@@ -19,7 +19,7 @@ printf 'sharedPool: [127.0.0.2]\ntenants:\n  - id: acme\n    dedicatedIps: [127.
 start_coord "$COORD"
 APP_OPS=(--egress.security.operator-token="$OPERATOR_TOKEN")
 if [[ ${TLS:-0} == 1 ]]; then
-  PKI_IPS=127.0.0.1,127.0.0.4,127.0.0.5 make_pki "$BORDER_ID" app-app1 app-app2; export CA_FILE=$WORK/pki/ca.pem; BURL=https://127.0.0.1:18381
+  make_pki "$BORDER_ID@127.0.0.4,127.0.0.5" app-app1 app-app2; export CA_FILE=$WORK/pki/ca.pem; BURL=https://127.0.0.1:18381
   start_border_tls "$BORDER_ID" 18381 127.0.0.4,127.0.0.5 "$COORD"
   start_app_tls app1 18391 "$WORK/tenants.yaml" "$COORD" "${APP_OPS[@]}"
   start_app_tls app2 18392 "$WORK/tenants.yaml" "$COORD" "${APP_OPS[@]}"

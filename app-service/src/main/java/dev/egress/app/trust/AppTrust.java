@@ -2,6 +2,7 @@ package dev.egress.app.trust;
 
 import dev.egress.discovery.trust.Identity;
 import dev.egress.discovery.trust.ReloadingFile;
+import dev.egress.discovery.trust.TlsProvider;
 import dev.egress.discovery.trust.TrustBundle;
 import java.util.Optional;
 
@@ -11,8 +12,9 @@ import java.util.Optional;
  *
  * @param material the loaded trust material; empty in {@code insecure-local} mode
  * @param domain   the SPIFFE trust domain
+ * @param tls      the TLS implementation calls to Borders use ({@code egress.tls.provider})
  */
-public record AppTrust(Optional<Material> material, String domain) implements AutoCloseable {
+public record AppTrust(Optional<Material> material, String domain, TlsProvider.Choice tls) implements AutoCloseable {
 
     /**
      * App's identity and the Border CA, both re-read from their files when they change.
@@ -37,7 +39,7 @@ public record AppTrust(Optional<Material> material, String domain) implements Au
      * @return the Border TLS; empty in {@code insecure-local} mode
      */
     public Optional<BorderTls> borderTls() {
-        return material.map(m -> new BorderTls(m, domain));
+        return material.map(m -> new BorderTls(m, domain, tls));
     }
 
     /** Stops watching the files. */

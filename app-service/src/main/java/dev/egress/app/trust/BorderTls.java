@@ -3,6 +3,7 @@ package dev.egress.app.trust;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.trust.IdentityKeyManager;
 import dev.egress.discovery.trust.PeerTrustManager;
+import dev.egress.discovery.trust.TlsProvider;
 import dev.egress.discovery.trust.TrustMaterialException;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolNames;
@@ -21,15 +22,28 @@ import reactor.netty.http.client.HttpClient;
  * written, not even the internal token, so the attempt counts as "not sent". Host names are not
  * checked: the registry says where a Border is, only the CA says who it is. One TLS context per
  * Border client; the key and trust managers read the files' current content on every handshake.
+ *
+ * <p>The context's session cache lets a new connection to the same Border resume the TLS session of an
+ * earlier one (TLS 1.3 tickets): no certificate signature or chain exchange, and still the trust check, which
+ * {@link PeerTrustManager} runs again on the resumed session's chain. Being per Border, a cache can only
+ * offer a Border a session that was verified as that same Border.
  */
 public final class BorderTls {
 
+    /**
+     * How long a session may be resumed: long enough for pool churn and reconnects after a reset, short enough
+     * that a rotated Border certificate is seen on a full handshake within minutes.
+     */
+    static final long SESSION_TIMEOUT_SECONDS = 300;
+
     private final AppTrust.Material material;
     private final String domain;
+    private final TlsProvider.Choice provider;
 
-    BorderTls(AppTrust.Material material, String domain) {
+    BorderTls(AppTrust.Material material, String domain, TlsProvider.Choice provider) {
         this.material = material;
         this.domain = domain;
+        this.provider = provider;
     }
 
     /**
@@ -45,6 +59,8 @@ public final class BorderTls {
         SslContext context;
         try {
             SslContextBuilder builder = SslContextBuilder.forClient()
+                    .sslProvider(provider.provider())
+                    .sessionTimeout(SESSION_TIMEOUT_SECONDS)
                     .keyManager(new KeyManagerFactoryWrapper(new IdentityKeyManager(material.identity())))
                     .trustManager(PeerTrustManager.border(material.borderCa(), domain, borderId))
                     .endpointIdentificationAlgorithm(null);

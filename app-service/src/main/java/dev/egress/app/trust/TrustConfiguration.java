@@ -6,6 +6,7 @@ import dev.egress.discovery.trust.AnnouncementVerifier;
 import dev.egress.discovery.trust.Identity;
 import dev.egress.discovery.trust.ReloadingFile;
 import dev.egress.discovery.trust.SpiffeId;
+import dev.egress.discovery.trust.TlsProvider;
 import dev.egress.discovery.trust.TrustBundle;
 import dev.egress.discovery.trust.TrustFiles;
 import dev.egress.discovery.trust.TrustMaterialException;
@@ -28,7 +29,8 @@ class TrustConfiguration {
     private static final Logger log = LoggerFactory.getLogger(TrustConfiguration.class);
 
     @Bean
-    AppTrust appTrust(TrustProperties trust, SecurityProperties security) {
+    AppTrust appTrust(TrustProperties trust, SecurityProperties security, TlsProperties tls) {
+        TlsProvider.Choice provider = tls.provider().choose();
         TrustFiles files = trust.files();
         if (!files.anySet()) {
             if (!security.insecureLocal()) {
@@ -39,7 +41,8 @@ class TrustConfiguration {
             }
             log.warn("egress.security.insecure-local: no trust material; UNSIGNED announcements are routed on and "
                     + "Borders are called without TLS");
-            return new AppTrust(Optional.empty(), trust.domain());
+            log.info("{}; unused: Borders are called without TLS (insecure-local)", provider.describe());
+            return new AppTrust(Optional.empty(), trust.domain(), provider);
         }
         files.requireAll();
         ReloadingFile<Identity> identity = files.watchIdentity();
@@ -57,7 +60,8 @@ class TrustConfiguration {
                 "Trust: routing only on announcements signed by Borders of {}; calling Borders over mutual TLS as {}",
                 trust.borderCa(),
                 named);
-        return new AppTrust(Optional.of(new AppTrust.Material(identity, borderCa)), trust.domain());
+        log.info("{}, for the mutual TLS of calls to Borders", provider.describe());
+        return new AppTrust(Optional.of(new AppTrust.Material(identity, borderCa)), trust.domain(), provider);
     }
 
     @Bean

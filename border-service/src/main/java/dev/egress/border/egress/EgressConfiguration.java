@@ -5,6 +5,7 @@ import dev.egress.border.registration.BorderProperties;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.ssrf.SsrfGuard;
 import dev.egress.border.ssrf.VettingResolverGroup;
+import dev.egress.discovery.trust.TlsProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,8 +56,9 @@ class EgressConfiguration {
             LimitsProperties limits,
             PoolProperties pool,
             VettingResolverGroup resolver,
-            TlsProperties tls) {
-        return new BoundClients(hosted, limits, pool, resolver, TargetTls.from(tls));
+            TlsProperties tls,
+            TlsProvider.Choice tlsProvider) {
+        return new BoundClients(hosted, limits, pool, resolver, TargetTls.from(tls, tlsProvider));
     }
 
     @Bean

@@ -1,5 +1,7 @@
 package dev.egress.border.egress;
 
+import dev.egress.discovery.trust.TlsProvider;
+import io.netty.handler.ssl.SslProvider;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -14,36 +16,41 @@ import java.util.List;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.netty.http.Http11SslContextSpec;
 import reactor.netty.http.client.HttpClient;
 
 /**
- * Which CAs the egress clients trust for https targets: the JDK's defaults, plus the certificates of
+ * How the egress clients speak TLS to https targets: with the provider of {@code egress.tls.provider} (OpenSSL in
+ * native code where it loads), trusting the JDK's default CAs plus the certificates of
  * {@code egress.tls.trusted-certificates} when set. Reactor Netty verifies the host name either way.
  */
 final class TargetTls {
 
     private static final Logger log = LoggerFactory.getLogger(TargetTls.class);
 
-    private final TrustManagerFactory trust;
+    private final @Nullable TrustManagerFactory trust;
+    private final SslProvider provider;
 
-    private TargetTls(TrustManagerFactory trust) {
+    private TargetTls(@Nullable TrustManagerFactory trust, SslProvider provider) {
         this.trust = trust;
+        this.provider = provider;
     }
 
     /**
      * Reads the configuration; a file that cannot be read or holds no certificate stops the Border.
      *
-     * @param tls the properties
+     * @param tls      the properties
+     * @param provider the TLS implementation chosen for this Border
      * @return the trust to apply
      * @throws IllegalStateException naming the property, if the file is unusable
      */
-    static TargetTls from(TlsProperties tls) {
+    static TargetTls from(TlsProperties tls, TlsProvider.Choice provider) {
         String location = tls.trustedCertificates().strip();
         if (location.isEmpty()) {
-            return new TargetTls(null);
+            return new TargetTls(null, provider.provider());
         }
         List<X509Certificate> extra = read(Path.of(location));
         try {
@@ -65,7 +72,7 @@ final class TargetTls {
                     extra.stream()
                             .map(c -> c.getSubjectX500Principal().getName())
                             .toList());
-            return new TargetTls(trust);
+            return new TargetTls(trust, provider.provider());
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException(
                     "egress.tls.trusted-certificates: cannot build a trust store from %s: %s"
@@ -75,17 +82,30 @@ final class TargetTls {
     }
 
     /**
-     * Applies the trust to a client; the JDK defaults need no change.
+     * Applies the provider and the trust to a client. Only https URLs use it: Reactor Netty drops the TLS
+     * configuration for a plain http URL.
      *
      * @param client a client
-     * @return the client, secured with the combined trust if extra CAs are configured
+     * @return the client, secured with this provider and, if extra CAs are configured, the combined trust
      */
     HttpClient apply(HttpClient client) {
-        if (trust == null) {
-            return client;
-        }
-        return client.secure(
-                spec -> spec.sslContext(Http11SslContextSpec.forClient().configure(b -> b.trustManager(trust))));
+        TrustManagerFactory extra = trust;
+        return client.secure(spec ->
+                spec.sslContext(Http11SslContextSpec.forClient().configure(b -> {
+                    b.sslProvider(provider);
+                    if (extra != null) {
+                        b.trustManager(extra);
+                    }
+                })));
+    }
+
+    /**
+     * The provider the clients use.
+     *
+     * @return OpenSSL or the JDK
+     */
+    SslProvider provider() {
+        return provider;
     }
 
     private static List<X509Certificate> read(Path file) {

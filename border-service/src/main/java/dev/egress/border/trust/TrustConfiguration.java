@@ -15,6 +15,7 @@ import dev.egress.discovery.trust.IdentityKeyManager;
 import dev.egress.discovery.trust.IpAuthorisation;
 import dev.egress.discovery.trust.ReloadingFile;
 import dev.egress.discovery.trust.SpiffeId;
+import dev.egress.discovery.trust.TlsProvider;
 import dev.egress.discovery.trust.TrustBundle;
 import dev.egress.discovery.trust.TrustFiles;
 import dev.egress.discovery.trust.TrustMaterialException;
@@ -49,6 +50,8 @@ class TrustConfiguration {
     private static final Logger log = LoggerFactory.getLogger(TrustConfiguration.class);
     private static final int RESETS_PER_WINDOW = 20_000;
     private static final int RESET_WINDOW_SECONDS = 10;
+    /** How long App may resume a session (as App's side): a rotated certificate shows within minutes. */
+    private static final long SESSION_TIMEOUT_SECONDS = 300;
 
     @Bean
     TrustMode trustMode(TrustProperties trust, SecurityProperties security, BorderProperties border, HostedIps hosted) {
@@ -114,6 +117,17 @@ class TrustConfiguration {
         return IpAuthorisation.unauthorised(identity.leaf(), ips);
     }
 
+    /** The TLS implementation of the server and of the clients to https targets, chosen and logged once. */
+    @Bean
+    TlsProvider.Choice tlsProvider(TlsProviderProperties properties, TrustMode mode) {
+        TlsProvider.Choice choice = properties.provider().choose();
+        log.info(
+                "{}, for {}https targets",
+                choice.describe(),
+                mode.material().isPresent() ? "the server (App's mutual TLS) and " : "");
+        return choice;
+    }
+
     @Bean
     AnnouncementWriter announcementWriter(TrustMode mode, TrustProperties trust) {
         return mode.material()
@@ -140,7 +154,8 @@ class TrustConfiguration {
      * thousands of calls over a few connections while probes and operators keep using HTTP/1.1.
      */
     @Bean
-    NettyServerCustomizer borderTls(TrustMode mode, HostedIps hosted, ObjectProvider<BorderRegistrar> registrar) {
+    NettyServerCustomizer borderTls(
+            TrustMode mode, TlsProvider.Choice provider, HostedIps hosted, ObjectProvider<BorderRegistrar> registrar) {
         if (mode.material().isEmpty()) {
             return server -> http2(server).protocol(HttpProtocol.HTTP11, HttpProtocol.H2C);
         }
@@ -163,7 +178,7 @@ class TrustConfiguration {
                 }
             }));
         });
-        SslContext context = serverContext(material);
+        SslContext context = serverContext(material, provider);
         return server ->
                 http2(server).protocol(HttpProtocol.HTTP11, HttpProtocol.H2).secure(spec -> spec.sslContext(context));
     }
@@ -178,10 +193,15 @@ class TrustConfiguration {
         return server.http2Settings(h2 -> h2.maxDecodedRstFramesPerWindow(RESETS_PER_WINDOW, RESET_WINDOW_SECONDS));
     }
 
-    private static SslContext serverContext(BorderTrust trust) {
+    private static SslContext serverContext(BorderTrust trust, TlsProvider.Choice provider) {
         try {
-            // The managers read the current files on every handshake: rotation needs no new context.
+            // The managers read the current files on every handshake: rotation needs no new context (OpenSSL asks
+            // the key manager through its certificate callback per full handshake, the JDK through the manager).
+            // The context's session cache and ticket keys let App's reconnects resume; PeerTrustManager re-checks
+            // the App certificate of a resumed session.
             return SslContextBuilder.forServer(new KeyManagerFactoryWrapper(new IdentityKeyManager(trust.identity())))
+                    .sslProvider(provider.provider())
+                    .sessionTimeout(SESSION_TIMEOUT_SECONDS)
                     .trustManager(trust.apps())
                     .clientAuth(ClientAuth.OPTIONAL)
                     .applicationProtocolConfig(new ApplicationProtocolConfig(

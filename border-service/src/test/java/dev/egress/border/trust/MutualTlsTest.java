@@ -3,6 +3,7 @@ package dev.egress.border.trust;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.egress.border.BorderApplication;
 import dev.egress.border.registration.BorderRegistrar;
@@ -13,6 +14,8 @@ import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.Announcement;
 import dev.egress.discovery.testing.RecordingSink;
 import dev.egress.discovery.testing.TestPki;
+import dev.egress.discovery.trust.PeerTrustManager;
+import io.netty.handler.ssl.OpenSsl;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.URI;
@@ -29,6 +32,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -86,12 +92,21 @@ class MutualTlsTest {
     }
 
     private static String[] secure(TestPki.Issued border) {
+        return secure(border, "auto");
+    }
+
+    private static String[] secure(TestPki.Issued border, String provider) {
+        if (provider.equals("openssl")) {
+            assumeTrue(
+                    OpenSsl.isAvailable(), () -> "netty-tcnative does not load here: " + OpenSsl.unavailabilityCause());
+        }
         return new String[] {
             "--egress.border.advertised-url=https://127.0.0.1:8181",
             "--egress.trust.certificate=" + border.certificate(),
             "--egress.trust.private-key=" + border.privateKey(),
             "--egress.trust.app-ca=" + appCa.caPem(),
-            "--egress.trust.check-interval=100ms"
+            "--egress.trust.check-interval=100ms",
+            "--egress.tls.provider=" + provider
         };
     }
 
@@ -117,9 +132,10 @@ class MutualTlsTest {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    @Test
-    void forwardsForAnAppCertificateOnly() throws Exception {
-        try (ConfigurableApplicationContext border = run(secure(borderCa.border("border-a", "127.0.0.2")))) {
+    @ParameterizedTest
+    @ValueSource(strings = {"openssl", "jdk"})
+    void forwardsForAnAppCertificateOnly(String provider) throws Exception {
+        try (ConfigurableApplicationContext border = run(secure(borderCa.border("border-a", "127.0.0.2"), provider))) {
             int port = port(border);
 
             HttpResponse<String> withCertificate = forward(port, TestPki.context(app, borderCa.caPem()));
@@ -136,6 +152,41 @@ class MutualTlsTest {
             assertThatThrownBy(() -> forward(port, TestPki.context(rogueApp, borderCa.caPem())))
                     .isInstanceOf(IOException.class);
             assertThat(sink.received()).hasSize(1);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"openssl", "jdk"})
+    void aResumedSessionPassesTheForwardDoorOnlyAfterTheAppCertificateIsCheckedAgain(String provider) throws Exception {
+        try (ConfigurableApplicationContext border = run(secure(borderCa.border("border-a", "127.0.0.2"), provider))) {
+            int port = port(border);
+            // One client TLS context, so its session cache offers the first session to the later connections.
+            SSLContext tls = TestPki.context(app, borderCa.caPem());
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<String> response = forward(port, tls);
+                assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            }
+            PeerTrustManager apps =
+                    border.getBean(TrustMode.class).material().orElseThrow().apps();
+            assertThat(apps.resumptions())
+                    .as("resumed handshakes, each checked again")
+                    .isEqualTo(2);
+            assertThat(sink.received()).hasSize(3);
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"auto, OPENSSL", "openssl, OPENSSL", "jdk, JDK"})
+    void logsTheTlsProviderItChoseOnce(String property, String provider, CapturedOutput output) {
+        if (!provider.equals("JDK")) {
+            assumeTrue(
+                    OpenSsl.isAvailable(), () -> "netty-tcnative does not load here: " + OpenSsl.unavailabilityCause());
+        }
+        try (ConfigurableApplicationContext border = run(secure(borderCa.border("border-a", "127.0.0.2"), property))) {
+            assertThat(output.getOut())
+                    .containsOnlyOnce("TLS provider: ")
+                    .contains("TLS provider: " + provider + " (")
+                    .contains("egress.tls.provider=" + property + ")");
         }
     }
 
@@ -182,10 +233,11 @@ class MutualTlsTest {
         }
     }
 
-    @Test
-    void servesAndAnnouncesARotatedCertificateWithoutRestart() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"openssl", "jdk"})
+    void servesAndAnnouncesARotatedCertificateWithoutRestart(String provider) throws Exception {
         TestPki.Issued files = borderCa.border("border-a", "127.0.0.2");
-        try (ConfigurableApplicationContext border = run(secure(files))) {
+        try (ConfigurableApplicationContext border = run(secure(files, provider))) {
             int port = port(border);
             BigInteger before = servedSerial(port);
             InMemoryBorderRegistry registry = border.getBean(InMemoryBorderRegistry.class);

@@ -1,12 +1,14 @@
 package dev.egress.discovery.trust;
 
 import dev.egress.discovery.BorderId;
+import io.netty.handler.ssl.ResumableX509ExtendedTrustManager;
 import java.net.Socket;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLEngine;
@@ -18,13 +20,18 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * {@code spiffe://<domain>/border/<borderId of the route>} before it sends a byte, a Border expects
  * any {@code spiffe://<domain>/app/<name>}. Host names are deliberately not what is checked: the
  * registry says where a Border is, only the CA says who it is.
+ *
+ * <p>A resumed TLS session (a ticket or cached session instead of a certificate exchange) is checked again:
+ * Netty hands its peer chain to {@link #resumeServerTrusted}/{@link #resumeClientTrusted}, which apply the
+ * same rule against the current CA file, so resumption skips the asymmetric cryptography, never the check.
  */
-public final class PeerTrustManager extends X509ExtendedTrustManager {
+public final class PeerTrustManager extends X509ExtendedTrustManager implements ResumableX509ExtendedTrustManager {
 
     private final Supplier<TrustBundle> bundle;
     private final Predicate<SpiffeId> accepted;
     private final String expected;
     private final Clock clock;
+    private final LongAdder resumed = new LongAdder();
 
     private PeerTrustManager(Supplier<TrustBundle> bundle, Predicate<SpiffeId> accepted, String expected, Clock clock) {
         this.bundle = Objects.requireNonNull(bundle, "bundle");
@@ -116,6 +123,41 @@ public final class PeerTrustManager extends X509ExtendedTrustManager {
     public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
             throws CertificateException {
         check(chain);
+    }
+
+    /**
+     * Checks the peer of a resumed session (its chain comes from the session, not from this handshake).
+     *
+     * @param chain  the chain the session was established with, leaf first
+     * @param engine the engine of the resuming handshake
+     * @throws CertificateException naming why the chain is no longer acceptable
+     */
+    @Override
+    public void resumeClientTrusted(X509Certificate[] chain, SSLEngine engine) throws CertificateException {
+        check(chain);
+        resumed.increment();
+    }
+
+    /**
+     * Checks the peer of a resumed session (its chain comes from the session, not from this handshake).
+     *
+     * @param chain  the chain the session was established with, leaf first
+     * @param engine the engine of the resuming handshake
+     * @throws CertificateException naming why the chain is no longer acceptable
+     */
+    @Override
+    public void resumeServerTrusted(X509Certificate[] chain, SSLEngine engine) throws CertificateException {
+        check(chain);
+        resumed.increment();
+    }
+
+    /**
+     * How many handshakes resumed a session and passed the check again (evidence that resumption happens).
+     *
+     * @return the count since this trust manager was made
+     */
+    public long resumptions() {
+        return resumed.sum();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.egress.discovery.trust;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -73,5 +74,26 @@ class PeerTrustManagerTest {
                         PeerTrustManager.apps(() -> borders, "egress.local").check(borderA.chainArray()))
                 .isInstanceOf(CertificateException.class)
                 .hasMessageContaining("spiffe://egress.local/app/<name>");
+    }
+
+    @Test
+    void checksAResumedSessionAgainAndCountsOnlyThoseItAccepts() {
+        PeerTrustManager toBorderA = PeerTrustManager.border(() -> borders, "egress.local", BorderId.of("border-a"));
+        PeerTrustManager appsOnly = PeerTrustManager.apps(() -> apps, "egress.local");
+
+        assertThatCode(() -> toBorderA.resumeServerTrusted(borderA.chainArray(), null))
+                .doesNotThrowAnyException();
+        assertThatCode(() -> appsOnly.resumeClientTrusted(app.chainArray(), null))
+                .doesNotThrowAnyException();
+        // The session's chain no longer acceptable (another CA now, another id expected): refused on resumption.
+        assertThatThrownBy(() -> PeerTrustManager.border(() -> apps, "egress.local", BorderId.of("border-a"))
+                        .resumeServerTrusted(borderA.chainArray(), null))
+                .isInstanceOf(CertificateException.class)
+                .hasMessageContaining("not trusted");
+        assertThatThrownBy(() -> appsOnly.resumeClientTrusted(borderA.chainArray(), null))
+                .isInstanceOf(CertificateException.class);
+
+        assertThat(toBorderA.resumptions()).isEqualTo(1);
+        assertThat(appsOnly.resumptions()).isEqualTo(1);
     }
 }
