@@ -22,7 +22,7 @@ import java.util.Set;
  * @param generation  increases with every publish of one Border, so stale data can be recognised
  * @param validFor    how long after {@code publishedAt} App may act on this announcement, or null for no
  *                    window (the plain insecure-local form; signed announcements must carry one, so that a
- *                    replayed copy dies with its window: {@link dev.egress.discovery.trust.AnnouncementVerifier})
+ *                    replayed copy dies with its window: {@code dev.egress.discovery.trust.AnnouncementVerifier})
  */
 public record Announcement(
         int version,

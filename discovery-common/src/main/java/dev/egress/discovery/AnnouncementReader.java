@@ -3,7 +3,7 @@ package dev.egress.discovery;
 /**
  * Turns one registry owner's data into an announcement App may act on, or refuses it with a typed reason. The
  * registry is shared storage, not a trusted party (docs/architecture.md, "The trust chain"): production Apps
- * verify signatures ({@link dev.egress.discovery.trust.AnnouncementVerifier}). Implementations are
+ * verify signatures ({@code dev.egress.discovery.trust.AnnouncementVerifier}). Implementations are
  * thread-safe and never throw anything but {@link RejectedAnnouncementException}.
  */
 @FunctionalInterface

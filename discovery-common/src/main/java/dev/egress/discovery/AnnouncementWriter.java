@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * Turns a Border's announcement into the owner data it publishes. Production Borders sign
- * ({@link dev.egress.discovery.trust.AnnouncementSigner}); {@code insecure-local} runs write the bare
+ * ({@code dev.egress.discovery.trust.AnnouncementSigner}); {@code insecure-local} runs write the bare
  * JSON of {@link AnnouncementCodec}.
  */
 @FunctionalInterface
