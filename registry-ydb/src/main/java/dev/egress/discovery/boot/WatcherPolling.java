@@ -6,7 +6,7 @@ import java.time.Duration;
  * The registry watcher's safety-net poll period ({@code egress.routing.poll-interval}), as bound and
  * validated by the service that owns the property: the App's routing properties implement it, and
  * {@link RegistryAutoConfiguration} hands their value to the watcher. One owner, so that the name, the
- * default and the rule cannot drift apart between the App and discovery-common. A watching context
+ * default and the rule cannot drift apart between the App and the registry library. A watching context
  * without an owner (a test) polls every {@link #DEFAULT_POLL_INTERVAL}.
  */
 public interface WatcherPolling {
