@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.egress.border.egress.LimitsProperties;
 import dev.egress.border.egress.PoolProperties;
 import dev.egress.border.registration.BorderProperties;
-import dev.egress.border.server.ServerTimeoutsProperties;
 import dev.egress.border.ssrf.DnsProperties;
 import dev.egress.border.ssrf.SsrfProperties;
+import dev.egress.discovery.server.ServerDeadlines;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.util.unit.DataSize;
 
 /** The defaults documented in docs/configuration/border.md are the ones the records bind to. */
@@ -121,14 +124,20 @@ class PropertiesDefaultsTest {
 
     @Test
     void listeningPortDeadlinesDefaultToTenSecondsForHeaders() {
-        ServerTimeoutsProperties server = bind("egress.server", ServerTimeoutsProperties.class, Map.of());
+        ServerDeadlines server = bind("egress.server", ServerDeadlines.class, Map.of());
         assertThat(server.requestHeaderTimeout()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(server.requestTimeout()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(server.idleTimeout()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(server.requestBodyTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThatThrownBy(() -> bind(
-                        "egress.server",
-                        ServerTimeoutsProperties.class,
-                        Map.of("egress.server.request-header-timeout", "0s")))
+                        "egress.server", ServerDeadlines.class, Map.of("egress.server.request-header-timeout", "0s")))
                 .hasStackTraceContaining("request-header-timeout");
+    }
+
+    @Test
+    void closesIdleConnectionsAfterTwoMinutesBySpringBootsPropertyInTheJarsApplicationYml() throws Exception {
+        // The Border's 120 s is Boot's server.netty.idle-timeout, set by the jar's application.yml (App: 60 s).
+        PropertySource<?> yml = new YamlPropertySourceLoader()
+                .load("application.yml", new ClassPathResource("application.yml"))
+                .get(0);
+        assertThat(yml.getProperty("server.netty.idle-timeout")).hasToString("120s");
     }
 }

@@ -1,16 +1,13 @@
 package dev.egress.app.dispatch;
 
+import dev.egress.discovery.forward.BorderProblem;
 import dev.egress.discovery.forward.ForwardResponse;
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemType;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.util.Arrays;
-import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufFlux;
 import reactor.netty.http.client.HttpClientResponse;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -113,29 +110,18 @@ final class BorderAnswer {
                         AttemptResult.Kind.BORDER_ERROR, true, "unreadable Border response", latencyMs);
             }
         }
-        String slug = null;
-        String reason = null;
-        String detail = null;
         // Without an explicit targetContacted=false the request may have reached the target: never resend.
-        boolean contacted = true;
-        try {
-            JsonNode problem = json.readTree(bytes);
-            if (problem != null && problem.isObject()) {
-                slug = ProblemType.slugOf(text(problem, "type"));
-                reason = text(problem, Problem.REASON);
-                detail = text(problem, "detail");
-                JsonNode flag = problem.get(Problem.TARGET_CONTACTED);
-                contacted = flag == null || !flag.isBoolean() || flag.booleanValue();
-            }
-        } catch (RuntimeException e) {
-            detail = "Border answered %d without a problem body".formatted(status);
-        }
+        BorderProblem problem = BorderProblem.read(json, bytes)
+                .orElseGet(() -> new BorderProblem(
+                        null, null, "Border answered %d without a problem body".formatted(status), true));
         return new AttemptResult(
-                AttemptResult.Kind.BORDER_PROBLEM, status, slug, contacted, reason, detail, null, latencyMs);
-    }
-
-    private static @Nullable String text(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        return value != null && value.isString() ? value.stringValue() : null;
+                AttemptResult.Kind.BORDER_PROBLEM,
+                status,
+                problem.slug(),
+                problem.targetContacted(),
+                problem.reason(),
+                problem.detail(),
+                null,
+                latencyMs);
     }
 }

@@ -6,6 +6,7 @@ import dev.egress.discovery.BorderId;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.auth.PresentedToken;
+import dev.egress.discovery.forward.BorderPaths;
 import dev.egress.discovery.forward.ForwardDeadline;
 import dev.egress.discovery.forward.TunnelCall;
 import io.netty.buffer.ByteBuf;
@@ -54,8 +55,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class BorderClients implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(BorderClients.class);
-    private static final String EGRESS_PATH = "/internal/v1/egress";
-    private static final String IPS_PATH = "/internal/v1/ips/";
+    private static final String EGRESS_PATH = BorderPaths.EGRESS;
 
     /**
      * A Border's answer to an IP status change (see {@link #changeIpStatus}).
@@ -359,7 +359,7 @@ public final class BorderClients implements AutoCloseable {
             String base = client.egressUrl().substring(0, client.egressUrl().length() - EGRESS_PATH.length());
             return client.http()
                     .put()
-                    .uri(base + IPS_PATH + ip)
+                    .uri(base + BorderPaths.ip(ip))
                     .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
                     .responseSingle((response, content) -> content.asByteArray()
                             .defaultIfEmpty(new byte[0])

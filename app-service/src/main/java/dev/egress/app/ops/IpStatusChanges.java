@@ -8,6 +8,8 @@ import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.forward.BorderProblem;
+import dev.egress.discovery.forward.IpStatusChange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +20,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -62,7 +63,7 @@ final class IpStatusChanges {
                 return Mono.error(new OpsProblems.IpNotHostedException(ip.value()));
             }
             long deadline = System.nanoTime() + timeout.toNanos();
-            byte[] body = json.writeValueAsBytes(Map.of("status", status.name()));
+            byte[] body = json.writeValueAsBytes(new IpStatusChange(status.name()));
             log.info(
                     "Operator sets {} to {} on {}",
                     ip,
@@ -145,14 +146,10 @@ final class IpStatusChanges {
         if (reply.failure() != null) {
             return reply.failure();
         }
-        String detail = null;
-        try {
-            JsonNode problem = json.readTree(reply.body());
-            JsonNode text = problem == null ? null : problem.get("detail");
-            detail = text != null && text.isString() ? text.stringValue() : null;
-        } catch (RuntimeException e) {
-            // Not a problem body: the status alone says enough.
-        }
+        // Not a problem body: the status alone says enough.
+        String detail = BorderProblem.read(json, reply.body())
+                .map(BorderProblem::detail)
+                .orElse(null);
         return "Border answered %d%s".formatted(reply.status(), detail == null ? "" : ": " + detail);
     }
 

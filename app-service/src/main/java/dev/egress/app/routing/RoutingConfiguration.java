@@ -10,7 +10,7 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Wires the routing table, the selection strategy and the router. The registry watcher that feeds the
- * table comes from discovery-common's {@code RegistryAutoConfiguration}, only when
+ * table comes from registry-ydb's {@code RegistryAutoConfiguration}, only when
  * {@code egress.registry.connection-string} is set; it polls at the interval {@link RoutingProperties}
  * binds and validates.
  */

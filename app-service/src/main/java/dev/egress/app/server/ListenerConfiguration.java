@@ -1,18 +1,21 @@
 package dev.egress.app.server;
 
 import dev.egress.discovery.server.RequestHeaderDeadline;
+import dev.egress.discovery.server.ServerDeadlines;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.ChannelException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import reactor.core.publisher.Hooks;
 
-/** Applies {@link ListenerProperties} to the Reactor Netty server that serves App's port. */
+/** Applies {@link ServerDeadlines} ({@code egress.server.*}) to the Reactor Netty server that serves App's port. */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ServerDeadlines.class)
 class ListenerConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(ListenerConfiguration.class);
@@ -31,13 +34,14 @@ class ListenerConfiguration {
     }
 
     @Bean
-    NettyServerCustomizer listenerDeadlines(ListenerProperties properties, MeterRegistry meters) {
+    NettyServerCustomizer listenerDeadlines(ServerDeadlines deadlines, MeterRegistry meters) {
         Counter headerTimeouts = Counter.builder("egress.server.request.header.timeouts")
                 .description(
                         "Connections closed because a request's headers did not arrive within egress.server.request-header-timeout")
                 .register(meters);
-        return server -> server.requestTimeout(properties.requestBodyTimeout())
+        return server -> deadlines
+                .applyTo(server)
                 .doOnChannelInit((observer, channel, remote) -> RequestHeaderDeadline.installFromOpening(
-                        channel, properties.requestHeaderTimeout(), headerTimeouts::increment));
+                        channel, deadlines.requestHeaderTimeout(), headerTimeouts::increment));
     }
 }

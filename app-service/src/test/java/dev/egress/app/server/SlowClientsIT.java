@@ -27,7 +27,7 @@ import reactor.netty.tcp.TcpClient;
 
 /**
  * Slow clients on App's port: connections that trickle their request are closed at the deadlines of
- * {@link ListenerProperties} (short here, to keep the test fast), while deliveries go on.
+ * {@code egress.server.*} ({@code ServerDeadlines}) (short here, to keep the test fast), while deliveries go on.
  */
 @TestPropertySource(properties = {"egress.server.request-header-timeout=2s", "egress.server.request-body-timeout=2s"})
 class SlowClientsIT extends AppITSupport {

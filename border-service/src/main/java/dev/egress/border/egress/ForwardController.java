@@ -2,6 +2,7 @@ package dev.egress.border.egress;
 
 import dev.egress.border.InvalidRequestException;
 import dev.egress.border.trust.ClientCertificates;
+import dev.egress.discovery.forward.BorderPaths;
 import dev.egress.discovery.forward.ForwardDeadline;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
@@ -29,7 +30,7 @@ class ForwardController {
     }
 
     @PostMapping(
-            path = "/internal/v1/egress",
+            path = BorderPaths.EGRESS,
             consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     Mono<ForwardResponse> forward(@RequestBody ForwardRequest request, ServerWebExchange exchange) {

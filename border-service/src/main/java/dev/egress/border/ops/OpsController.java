@@ -11,6 +11,8 @@ import dev.egress.border.trust.ClientCertificates;
 import dev.egress.discovery.Announcement;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.forward.BorderPaths;
+import dev.egress.discovery.forward.IpStatusChange;
 import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -87,27 +89,25 @@ class OpsController {
      *
      * @param status {@code ACTIVE}, {@code DRAINING} or {@code DISABLED}
      */
-    record StatusChange(String status) {}
-
     @GetMapping("/ops/v1/ips")
     BorderView list() {
         return view(registrar.current());
     }
 
     @PutMapping("/ops/v1/ips/{ip}")
-    Mono<BorderView> change(@PathVariable("ip") String ip, @RequestBody StatusChange change) {
+    Mono<BorderView> change(@PathVariable("ip") String ip, @RequestBody IpStatusChange change) {
         return apply(ip, change);
     }
 
-    @PutMapping("/internal/v1/ips/{ip}")
+    @PutMapping(BorderPaths.IP)
     Mono<BorderView> changeFromApp(
-            ServerWebExchange exchange, @PathVariable("ip") String ip, @RequestBody StatusChange change) {
+            ServerWebExchange exchange, @PathVariable("ip") String ip, @RequestBody IpStatusChange change) {
         // The internal door's second factor: a token alone must not steer the fleet when the trust chain is on.
         clients.requireApp(exchange);
         return apply(ip, change);
     }
 
-    private Mono<BorderView> apply(String ip, StatusChange change) {
+    private Mono<BorderView> apply(String ip, @Nullable IpStatusChange change) {
         IpStatus status = parseStatus(change == null ? null : change.status());
         EgressIp egressIp;
         try {

@@ -14,7 +14,7 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Wires the registrar, which publishes this Border's announcement through the {@link BorderRegistry}
- * (discovery-common's registry auto-configuration), and the readiness indicator that follows it.
+ * (registry-ydb's registry auto-configuration), and the readiness indicator that follows it.
  */
 @Configuration(proxyBeanMethods = false)
 class RegistrationConfiguration {

@@ -2,6 +2,7 @@ package dev.egress.border.server;
 
 import dev.egress.border.trust.ClientCertificates;
 import dev.egress.discovery.server.RequestHeaderDeadline;
+import dev.egress.discovery.server.ServerDeadlines;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.Channel;
@@ -12,15 +13,18 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Puts {@link ServerTimeoutsProperties} on the Border's listening port (Reactor Netty server): the HTTP/1.1
- * header deadline, and {@link Http2Guard} for HTTP/2 (header deadline and rapid-reset limit).
+ * Puts {@link ServerDeadlines} ({@code egress.server.*}) on the Border's listening port (Reactor Netty server): the
+ * body deadline, the HTTP/1.1 header deadline, and {@link Http2Guard} for HTTP/2 (header deadline and rapid-reset
+ * limit).
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ServerDeadlines.class)
 class ServerTimeoutsConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(ServerTimeoutsConfiguration.class);
@@ -32,49 +36,45 @@ class ServerTimeoutsConfiguration {
 
     @Bean
     NettyServerCustomizer slowClientDeadlines(
-            ServerTimeoutsProperties timeouts, ClientCertificates clients, MeterRegistry meters) {
+            ServerDeadlines timeouts, ClientCertificates clients, MeterRegistry meters) {
         log.info(
-                "Listening port deadlines: request headers {} (HTTP/2 header blocks too), request body {}, idle {};"
+                "Listening port deadlines: request headers {} (HTTP/2 header blocks too), request body {};"
                         + " HTTP/2 stream resets without an App certificate: {} per {}",
                 timeouts.requestHeaderTimeout(),
-                timeouts.requestTimeout(),
-                timeouts.idleTimeout(),
+                timeouts.requestBodyTimeout(),
                 UNVERIFIED_RESETS_PER_WINDOW,
                 UNVERIFIED_RESET_WINDOW);
         Http2Guard.Limits limits = new Http2Guard.Limits(
                 timeouts.requestHeaderTimeout(), UNVERIFIED_RESETS_PER_WINDOW, UNVERIFIED_RESET_WINDOW);
         Http2Guard.Events events = events(meters);
-        return server -> server.idleTimeout(timeouts.idleTimeout())
-                .requestTimeout(timeouts.requestTimeout())
-                .doOnChannelInit((observer, channel, remote) -> {
-                    // Without trust material (insecure-local, local runs only) no client can be verified and
-                    // App's h2c connections must keep the codec's raised limit: every client counts as App.
-                    installHttp2Guard(
-                            channel, new Http2Guard(limits, ch -> !clients.enforced() || clients.isApp(ch), events));
-                    if (attach(channel, timeouts)) {
-                        return;
-                    }
-                    SslHandler tls = channel.pipeline().get(SslHandler.class);
-                    if (tls != null) {
-                        // TLS with ALPN: the HTTP/1.1 codec appears only once the handshake chose HTTP/1.1.
-                        channel.pipeline()
-                                .addAfter(
-                                        channel.pipeline().context(tls).name(),
-                                        "egress.headerDeadline.alpn",
-                                        new ChannelInboundHandlerAdapter() {
-                                            @Override
-                                            public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-                                                // The negotiation handler after this one rebuilds the pipeline
-                                                // synchronously.
-                                                ctx.fireUserEventTriggered(event);
-                                                if (event instanceof SslHandshakeCompletionEvent) {
-                                                    ctx.pipeline().remove(this);
-                                                    attach(ctx.channel(), timeouts);
-                                                }
-                                            }
-                                        });
-                    }
-                });
+        return server -> timeouts.applyTo(server).doOnChannelInit((observer, channel, remote) -> {
+            // Without trust material (insecure-local, local runs only) no client can be verified and
+            // App's h2c connections must keep the codec's raised limit: every client counts as App.
+            installHttp2Guard(channel, new Http2Guard(limits, ch -> !clients.enforced() || clients.isApp(ch), events));
+            if (attach(channel, timeouts)) {
+                return;
+            }
+            SslHandler tls = channel.pipeline().get(SslHandler.class);
+            if (tls != null) {
+                // TLS with ALPN: the HTTP/1.1 codec appears only once the handshake chose HTTP/1.1.
+                channel.pipeline()
+                        .addAfter(
+                                channel.pipeline().context(tls).name(),
+                                "egress.headerDeadline.alpn",
+                                new ChannelInboundHandlerAdapter() {
+                                    @Override
+                                    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+                                        // The negotiation handler after this one rebuilds the pipeline
+                                        // synchronously.
+                                        ctx.fireUserEventTriggered(event);
+                                        if (event instanceof SslHandshakeCompletionEvent) {
+                                            ctx.pipeline().remove(this);
+                                            attach(ctx.channel(), timeouts);
+                                        }
+                                    }
+                                });
+            }
+        });
     }
 
     /** In front of every codec: right behind TLS (decrypted bytes), or first on a plaintext port. */
@@ -119,7 +119,7 @@ class ServerTimeoutsConfiguration {
      *
      * @return true when an HTTP/1.1 decoder was found (the deadline is attached, or already was)
      */
-    private static boolean attach(Channel channel, ServerTimeoutsProperties timeouts) {
+    private static boolean attach(Channel channel, ServerDeadlines timeouts) {
         return RequestHeaderDeadline.attachFromFirstByte(channel, timeouts.requestHeaderTimeout(), () -> {});
     }
 }

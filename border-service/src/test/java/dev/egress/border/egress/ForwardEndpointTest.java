@@ -10,6 +10,7 @@ import dev.egress.border.testing.Tokens;
 import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.forward.BorderProblem;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.testing.RecordingSink;
@@ -28,6 +29,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.json.JsonMapper;
 
 @LocalBorderTest({
     "egress.border.id=border-t",
@@ -261,6 +263,21 @@ class ForwardEndpointTest {
                 .jsonPath("$.targetContacted")
                 .isEqualTo(false);
         assertThat(sink.received()).isEmpty();
+    }
+
+    @Test
+    void answersAProblemThatTheSharedContractReadsAsAppDoes() {
+        byte[] body = forward(new ForwardRequest("d", "127.0.0.9", sink.baseUri() + "/", "POST", Map.of(), "x"))
+                .expectStatus()
+                .isNotFound()
+                .expectBody()
+                .returnResult()
+                .getResponseBody();
+        assertThat(BorderProblem.read(JsonMapper.shared(), body)).hasValueSatisfying(problem -> {
+            assertThat(problem.slug()).isEqualTo("ip-not-hosted");
+            assertThat(problem.targetContacted()).isFalse();
+            assertThat(problem.detail()).contains("127.0.0.9");
+        });
     }
 
     @Test

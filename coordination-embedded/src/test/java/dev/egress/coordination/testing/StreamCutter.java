@@ -17,7 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Cuts the coordination {@code Session} streams of one participant, as a network blip would, while the
  * channel stays usable: the SDK then reattaches the same session (RECONNECTING, RECONNECTED). A client
  * interceptor (installed through the SDK's public {@code withChannelInitializer}), so it works against any
- * server: the conformance suite and discovery-common's registry tests share it through this module's
+ * server: the conformance suite and registry-ydb's registry tests share it through this module's
  * test-jar.
  */
 public final class StreamCutter implements ClientInterceptor {
