@@ -56,16 +56,6 @@ public final class RoutingSnapshot {
         public Rejection {
             reason = LogText.escape(reason);
         }
-
-        /**
-         * A malformed payload.
-         *
-         * @param index  position of the payload in the input list
-         * @param reason the broken rule
-         */
-        public Rejection(int index, String reason) {
-            this(index, reason, RejectionReason.MALFORMED, null);
-        }
     }
 
     private RoutingSnapshot(
@@ -140,7 +130,7 @@ public final class RoutingSnapshot {
             } catch (RuntimeException e) {
                 // The codec should only throw the typed error, but one bad owner must never fail the
                 // whole build: anything else is a rejection too.
-                rejections.add(new Rejection(i, "payload: unreadable (" + e + ")"));
+                rejections.add(new Rejection(i, "payload: unreadable (" + e + ")", RejectionReason.MALFORMED, null));
             }
         }
         return build(decoded, rejections, builtAt);

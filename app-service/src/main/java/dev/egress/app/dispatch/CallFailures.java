@@ -1,6 +1,6 @@
 package dev.egress.app.dispatch;
 
-import java.net.ConnectException;
+import dev.egress.app.fleet.LinkFailures;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
 
@@ -38,7 +38,7 @@ final class CallFailures {
                     "TLS handshake with the Border failed: " + tlsFailure.getMessage(),
                     latencyMs);
         }
-        if (isConnectFailure(error)) {
+        if (LinkFailures.isConnectFailure(error)) {
             return AttemptResult.failed(
                     AttemptResult.Kind.NOT_REACHED, false, "cannot connect to the Border", latencyMs);
         }
@@ -56,23 +56,5 @@ final class CallFailures {
             }
         }
         return null;
-    }
-
-    /** Whether no connection was obtained at all: nothing of the request was written. */
-    static boolean isConnectFailure(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause()) {
-            // Netty's ConnectTimeoutException and AnnotatedConnectException both extend ConnectException.
-            if (t instanceof ConnectException) {
-                return true;
-            }
-            // Reactor Netty's (shaded) pool exceptions: no connection was obtained, nothing was written.
-            if (t.getClass().getSimpleName().startsWith("PoolAcquire")) {
-                return true;
-            }
-            if (t.getCause() == t) {
-                break;
-            }
-        }
-        return false;
     }
 }

@@ -1,51 +1,40 @@
 package dev.egress.app.dispatch;
 
-import dev.egress.app.config.SecurityProperties;
-import dev.egress.app.resilience.BorderBreakers;
-import dev.egress.app.resilience.PassiveHealth;
+import dev.egress.app.fleet.BorderFleet;
+import dev.egress.app.fleet.LinkSettings;
 import dev.egress.app.resilience.RetryBudget;
-import dev.egress.app.resilience.RouteTraffic;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.RoutingProperties;
-import dev.egress.app.trust.AppTrust;
-import dev.egress.discovery.RoutingTable;
-import dev.egress.discovery.auth.PresentedToken;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.tracing.propagation.Propagator;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Wires the dispatch path: Border clients (following the snapshot), dispatcher, idempotency. */
+/**
+ * Wires the dispatch path: the forward call, the dispatcher, the retry budget, idempotency, and the settings of
+ * the fleet's links to Borders (which {@code egress.dispatch.*} holds).
+ */
 @Configuration(proxyBeanMethods = false)
 class DispatchConfiguration {
 
-    private static final Logger log = LoggerFactory.getLogger(DispatchConfiguration.class);
+    @Bean
+    LinkSettings borderLinkSettings(DispatchProperties properties) {
+        return properties.linkSettings();
+    }
 
-    @Bean(destroyMethod = "close")
-    BorderClients borderClients(
-            DispatchProperties properties,
-            SecurityProperties security,
-            JsonMapper json,
-            RoutingTable table,
-            AppTrust trust,
-            MeterRegistry meters,
-            ObjectProvider<Propagator> propagator) {
-        if (security.internalToken().isEmpty() && security.internalTokenFile().isEmpty()) {
-            log.warn("egress.security.internal-token is not set: Borders will refuse App's calls");
-        }
-        PresentedToken internalToken = security.presentedInternalToken();
-        internalToken.register(meters);
+    @Bean
+    ForwardCall forwardCall(DispatchProperties properties, JsonMapper json, ObjectProvider<Propagator> propagator) {
         // With tracing on the class path (it is, by default) the caller's trace continues to the Border.
         TraceHeaders trace =
                 propagator.stream().findFirst().map(TraceHeaders::propagatedBy).orElse(TraceHeaders.NONE);
-        BorderClients clients = new BorderClients(properties, json, internalToken, trust.borderTls(), trace);
-        clients.retain(table.current());
-        table.addListener(clients::retain);
-        return clients;
+        return new ForwardCall(properties, json, trace);
+    }
+
+    @Bean
+    RetryBudget retryBudget(DispatchProperties properties) {
+        return new RetryBudget(properties.retryBudgetRatio(), properties.retryBudgetBurst());
     }
 
     @Bean
@@ -56,42 +45,26 @@ class DispatchConfiguration {
     @Bean
     Dispatcher dispatcher(
             EgressRouter router,
-            BorderClients clients,
-            BorderBreakers breakers,
-            PassiveHealth health,
+            BorderFleet fleet,
+            ForwardCall forward,
             RetryBudget budget,
             DispatchProperties properties,
             RoutingProperties routing,
             DispatchMetrics metrics,
-            JsonMapper json,
-            RouteTraffic traffic,
             DeliveryAdmission admission) {
-        return new Dispatcher(
-                router,
-                clients,
-                breakers,
-                health,
-                budget,
-                properties,
-                routing.retryAfter(),
-                metrics,
-                json,
-                traffic,
-                admission);
+        return new Dispatcher(router, fleet, forward, budget, properties, routing.retryAfter(), metrics, admission);
     }
 
     @Bean
     TunnelDispatcher tunnelDispatcher(
             EgressRouter router,
-            BorderClients clients,
-            BorderBreakers breakers,
-            PassiveHealth health,
+            BorderFleet fleet,
             RetryBudget budget,
-            RouteTraffic traffic,
             DispatchProperties properties,
-            RoutingProperties routing) {
+            RoutingProperties routing,
+            JsonMapper json) {
         return new TunnelDispatcher(
-                router, clients, breakers, health, budget, traffic, properties, routing.retryAfter());
+                router, fleet, new TunnelStream(properties, json), budget, properties, routing.retryAfter());
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package dev.egress.app.dispatch;
 
+import dev.egress.app.fleet.LinkSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -95,6 +96,24 @@ public record DispatchProperties(
             throw new IllegalArgumentException("egress.dispatch.deadline-margin: %s (expected: < attempt-timeout %s)"
                     .formatted(deadlineMargin, attemptTimeout));
         }
+    }
+
+    /**
+     * The settings of App's links to Borders (pool, protocol, PING liveness), as the fleet takes them.
+     *
+     * @return the link settings
+     */
+    public LinkSettings linkSettings() {
+        return new LinkSettings(
+                maxConnectionsPerBorder,
+                pendingAcquireMax,
+                attemptTimeout,
+                connectionIdleTimeout,
+                borderHttp2,
+                maxStreamsPerConnection,
+                connectTimeout,
+                pingInterval,
+                pingTimeout);
     }
 
     private static void positive(String name, Duration value) {

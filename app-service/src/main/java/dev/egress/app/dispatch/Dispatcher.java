@@ -1,10 +1,9 @@
 package dev.egress.app.dispatch;
 
 import dev.egress.app.EgressProblemException;
-import dev.egress.app.resilience.BorderBreakers;
-import dev.egress.app.resilience.PassiveHealth;
+import dev.egress.app.fleet.BorderFleet;
+import dev.egress.app.fleet.BorderHandle;
 import dev.egress.app.resilience.RetryBudget;
-import dev.egress.app.resilience.RouteTraffic;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.NoEgressAvailableException;
 import dev.egress.app.routing.Resolution;
@@ -29,13 +28,13 @@ import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Carries one delivery: tenant → allowed IPs → a live Border (from the local snapshot only) → the
  * Border's forward call, with one circuit breaker per Border, passive health, time limits per attempt
  * and overall, and retries under a budget that move to another Border only when nothing reached the
- * target. A request that may have reached the target is never sent twice. Each delivery holds a place
+ * target. Each attempt asks the {@link BorderFleet} once for the chosen Border's handle (its link, breaker,
+ * ejection and traffic). A request that may have reached the target is never sent twice. Each delivery holds a place
  * of {@link DeliveryAdmission} while it runs, so one tenant cannot take every Border slot.
  */
 final class Dispatcher {
@@ -76,40 +75,31 @@ final class Dispatcher {
     }
 
     private final EgressRouter router;
-    private final BorderClients clients;
-    private final BorderBreakers breakers;
-    private final PassiveHealth health;
+    private final BorderFleet fleet;
+    private final ForwardCall forward;
     private final RetryBudget budget;
     private final DispatchProperties properties;
     private final AttemptProblems problems;
     private final DispatchMetrics metrics;
-    private final JsonMapper json;
-    private final RouteTraffic traffic;
     private final DeliveryAdmission admission;
     private final RateLimitedLog refusedTargets = new RateLimitedLog(log, Duration.ofSeconds(10));
 
     Dispatcher(
             EgressRouter router,
-            BorderClients clients,
-            BorderBreakers breakers,
-            PassiveHealth health,
+            BorderFleet fleet,
+            ForwardCall forward,
             RetryBudget budget,
             DispatchProperties properties,
             Duration retryAfter,
             DispatchMetrics metrics,
-            JsonMapper json,
-            RouteTraffic traffic,
             DeliveryAdmission admission) {
         this.router = router;
-        this.clients = clients;
-        this.breakers = breakers;
-        this.health = health;
+        this.fleet = fleet;
+        this.forward = forward;
         this.budget = budget;
         this.properties = properties;
         this.problems = new AttemptProblems(properties.attemptTimeout(), properties.overallTimeout(), retryAfter);
         this.metrics = metrics;
-        this.json = json;
-        this.traffic = traffic;
         this.admission = admission;
     }
 
@@ -178,16 +168,14 @@ final class Dispatcher {
     }
 
     private Mono<DeliveryResponse> next(Delivery delivery) {
-        Route route = router.choose(
-                delivery.resolution,
-                delivery.key,
-                delivery.tried,
-                border -> health.isHealthy(border) && breakers.allows(border));
+        Route route = router.choose(delivery.resolution, delivery.key, delivery.tried, fleet::takesTraffic);
         if (route == null) {
             return Mono.error(exhausted(delivery));
         }
-        CircuitBreaker breaker = breakers.of(route.borderId());
-        if (!breaker.tryAcquirePermission()) {
+        // Once per attempt: the handle holds the Border's link, breaker, ejection and traffic. Null when the
+        // Border left since the candidates were computed; the call then says so without sending anything.
+        BorderHandle handle = fleet.handle(route);
+        if (handle != null && !handle.breaker().tryAcquirePermission()) {
             // Nothing was sent: move on without spending the retry budget.
             AttemptResult skipped =
                     AttemptResult.failed(AttemptResult.Kind.BREAKER_OPEN, false, "circuit breaker open", 0);
@@ -196,38 +184,47 @@ final class Dispatcher {
             return next(delivery);
         }
         delivery.sent++;
-        byte[] body = json.writeValueAsBytes(new ForwardRequest(
+        ForwardRequest request = new ForwardRequest(
                 delivery.id,
                 route.ip().value(),
                 delivery.request.url(),
                 delivery.request.method(),
                 delivery.request.headers(),
-                delivery.request.body()));
+                delivery.request.body());
         long start = System.nanoTime();
-        traffic.started(route.ip(), route.borderId());
-        return clients.call(route, body, deadline(delivery))
+        if (handle != null) {
+            handle.traffic().started(route.ip());
+        }
+        return forward.call(handle, route, request, deadline(delivery))
                 .map(result -> SourceIpCheck.verify(route, result, metrics))
                 .flatMap(result -> {
-                    traffic.finished(route.ip(), route.borderId(), result.outcome(), result.borderFault());
-                    account(breaker, route.borderId(), result, System.nanoTime() - start);
-                    delivery.record(route, result);
-                    metrics.attempt(result.outcome());
-                    if (result.kind() == AttemptResult.Kind.DELIVERED) {
-                        return Mono.just(response(delivery, route, result.response()));
+                    if (handle != null) {
+                        handle.traffic().finished(route.ip(), result.outcome(), result.borderFault());
+                        account(handle, result, System.nanoTime() - start);
                     }
-                    if (!result.retryable()) {
-                        return Mono.error(failure(delivery, result));
-                    }
-                    if (delivery.sent >= properties.maxAttempts()) {
-                        return Mono.error(exhausted(delivery));
-                    }
-                    if (!budget.tryRetry()) {
-                        metrics.budgetExhausted();
-                        return Mono.error(exhausted(delivery));
-                    }
-                    metrics.retry();
-                    return next(delivery);
+                    return settle(delivery, route, result);
                 });
+    }
+
+    /** Records an attempt's result and answers, fails, or moves on to the next attempt. */
+    private Mono<DeliveryResponse> settle(Delivery delivery, Route route, AttemptResult result) {
+        delivery.record(route, result);
+        metrics.attempt(result.outcome());
+        if (result.kind() == AttemptResult.Kind.DELIVERED) {
+            return Mono.just(response(delivery, route, result.response()));
+        }
+        if (!result.retryable()) {
+            return Mono.error(failure(delivery, result));
+        }
+        if (delivery.sent >= properties.maxAttempts()) {
+            return Mono.error(exhausted(delivery));
+        }
+        if (!budget.tryRetry()) {
+            metrics.budgetExhausted();
+            return Mono.error(exhausted(delivery));
+        }
+        metrics.retry();
+        return next(delivery);
     }
 
     /**
@@ -242,15 +239,16 @@ final class Dispatcher {
                 Math.max(0, giveUp - properties.deadlineMargin().toMillis()));
     }
 
-    private void account(CircuitBreaker breaker, BorderId border, AttemptResult result, long nanos) {
+    static void account(BorderHandle handle, AttemptResult result, long nanos) {
+        CircuitBreaker breaker = handle.breaker();
         if (result.borderFault()) {
             breaker.onError(nanos, TimeUnit.NANOSECONDS, BorderFailure.INSTANCE);
-            health.onFailure(border);
+            handle.ejection().onFailure();
         } else if (result.neutral()) {
             breaker.releasePermission();
         } else {
             breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
-            health.onSuccess(border);
+            handle.ejection().onSuccess();
         }
     }
 

@@ -1,10 +1,9 @@
 package dev.egress.app.dispatch;
 
 import dev.egress.app.EgressProblemException;
-import dev.egress.app.resilience.BorderBreakers;
-import dev.egress.app.resilience.PassiveHealth;
+import dev.egress.app.fleet.BorderFleet;
+import dev.egress.app.fleet.BorderHandle;
 import dev.egress.app.resilience.RetryBudget;
-import dev.egress.app.resilience.RouteTraffic;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.NoEgressAvailableException;
 import dev.egress.app.routing.Resolution;
@@ -15,12 +14,11 @@ import dev.egress.discovery.forward.TunnelCall;
 import dev.egress.discovery.problem.Problem;
 import dev.egress.discovery.problem.ProblemType;
 import dev.egress.discovery.problem.TargetContact;
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.netty.buffer.ByteBuf;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -73,29 +71,23 @@ public final class TunnelDispatcher {
     public record Ended(Route route, int attempts, long connectMs) {}
 
     private final EgressRouter router;
-    private final BorderClients clients;
-    private final BorderBreakers breakers;
-    private final PassiveHealth health;
+    private final BorderFleet fleet;
+    private final TunnelStream stream;
     private final RetryBudget budget;
-    private final RouteTraffic traffic;
     private final DispatchProperties properties;
     private final AttemptProblems problems;
 
     TunnelDispatcher(
             EgressRouter router,
-            BorderClients clients,
-            BorderBreakers breakers,
-            PassiveHealth health,
+            BorderFleet fleet,
+            TunnelStream stream,
             RetryBudget budget,
-            RouteTraffic traffic,
             DispatchProperties properties,
             Duration retryAfter) {
         this.router = router;
-        this.clients = clients;
-        this.breakers = breakers;
-        this.health = health;
+        this.fleet = fleet;
+        this.stream = stream;
         this.budget = budget;
-        this.traffic = traffic;
         this.properties = properties;
         this.problems = new AttemptProblems(properties.attemptTimeout(), properties.overallTimeout(), retryAfter);
     }
@@ -178,22 +170,20 @@ public final class TunnelDispatcher {
 
     private Mono<Ended> next(Attempts attempts) {
         String tenant = attempts.resolution.tenant().id();
-        Route route = router.choose(
-                attempts.resolution,
-                attempts.key,
-                attempts.tried,
-                border -> health.isHealthy(border) && breakers.allows(border));
+        Route route = router.choose(attempts.resolution, attempts.key, attempts.tried, fleet::takesTraffic);
         if (route == null) {
             return Mono.error(failure(problems.exhausted(attempts.last, tenant)));
         }
         attempts.tried.add(route.borderId());
-        CircuitBreaker breaker = breakers.of(route.borderId());
-        if (!breaker.tryAcquirePermission()) {
+        // Once per attempt, as for a delivery: null when the Border left since the candidates were computed; the
+        // stream then says so without sending anything.
+        BorderHandle handle = fleet.handle(route);
+        if (handle != null && !handle.breaker().tryAcquirePermission()) {
             attempts.last = AttemptResult.failed(AttemptResult.Kind.BREAKER_OPEN, false, "circuit breaker open", 0);
             return next(attempts);
         }
         if (!attempts.splice.admit(route)) {
-            breaker.releasePermission();
+            release(handle);
             attempts.last = new AttemptResult(
                     AttemptResult.Kind.BORDER_PROBLEM,
                     429,
@@ -207,39 +197,52 @@ public final class TunnelDispatcher {
         }
         long left = attempts.giveUpMillis - System.currentTimeMillis();
         if (left <= 0) {
-            breaker.releasePermission();
+            release(handle);
             attempts.splice.release(route);
             return Mono.error(failure(
                     Problem.of(ProblemType.TARGET_TIMEOUT, "the tunnel was not up within the proxy's connect timeout")
                             .withTargetContact(TargetContact.NONE)));
         }
-        return attempt(attempts, route, breaker, left);
+        return attempt(attempts, route, handle, left);
     }
 
-    private Mono<Ended> attempt(Attempts attempts, Route route, CircuitBreaker breaker, long left) {
+    private Mono<Ended> attempt(Attempts attempts, Route route, @Nullable BorderHandle handle, long left) {
         String tenant = attempts.resolution.tenant().id();
         attempts.sent++;
         long start = System.nanoTime();
         ForwardDeadline deadline = new ForwardDeadline(
                 Math.max(0, attempts.giveUpMillis - properties.deadlineMargin().toMillis()));
-        traffic.started(route.ip(), route.borderId());
+        if (handle != null) {
+            handle.traffic().started(route.ip());
+        }
         boolean[] up = new boolean[1];
-        return clients.tunnel(
-                        route, attempts.target, deadline, Duration.ofMillis(left), attempts.fromSender, fromTarget -> {
+        return stream.open(
+                        handle,
+                        route,
+                        attempts.target,
+                        deadline,
+                        Duration.ofMillis(left),
+                        attempts.fromSender,
+                        fromTarget -> {
                             up[0] = true;
                             attempts.connectMs += (System.nanoTime() - start) / 1_000_000;
-                            breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-                            health.onSuccess(route.borderId());
+                            if (handle != null) {
+                                Dispatcher.account(handle, AttemptResult.delivered(null, 0), System.nanoTime() - start);
+                            }
                             return attempts.splice.established(route, fromTarget);
                         })
                 .doFinally(signal -> attempts.splice.release(route))
                 .flatMap(result -> {
-                    traffic.finished(route.ip(), route.borderId(), result.outcome(), result.borderFault());
+                    if (handle != null) {
+                        handle.traffic().finished(route.ip(), result.outcome(), result.borderFault());
+                    }
                     if (up[0]) {
                         return Mono.just(new Ended(route, attempts.sent, attempts.connectMs));
                     }
                     attempts.connectMs += (System.nanoTime() - start) / 1_000_000;
-                    account(breaker, route.borderId(), result, System.nanoTime() - start);
+                    if (handle != null) {
+                        Dispatcher.account(handle, result, System.nanoTime() - start);
+                    }
                     attempts.last = result;
                     if (!result.retryable()) {
                         return Mono.error(failure(problems.failure(result, tenant)));
@@ -251,15 +254,9 @@ public final class TunnelDispatcher {
                 });
     }
 
-    private void account(CircuitBreaker breaker, BorderId border, AttemptResult result, long nanos) {
-        if (result.borderFault()) {
-            breaker.onError(nanos, TimeUnit.NANOSECONDS, Dispatcher.BorderFailure.INSTANCE);
-            health.onFailure(border);
-        } else if (result.neutral()) {
-            breaker.releasePermission();
-        } else {
-            breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
-            health.onSuccess(border);
+    private static void release(@Nullable BorderHandle handle) {
+        if (handle != null) {
+            handle.breaker().releasePermission();
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.egress.app.ops;
 
-import dev.egress.app.resilience.BorderBreakers;
-import dev.egress.app.resilience.PassiveHealth;
+import dev.egress.app.fleet.BorderFleet;
+import dev.egress.app.fleet.BorderHandle;
 import dev.egress.app.resilience.RouteTraffic;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.Resolution;
@@ -16,6 +16,7 @@ import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.RoutingTable;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +31,8 @@ import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Builds {@link FleetView}s from what this App holds locally; never calls the registry or a Border, so
+ * Builds {@link FleetView}s from what this App holds locally (the snapshot, and each Border's handle in the
+ * {@link BorderFleet} for its breaker, ejection and traffic); never calls the registry or a Border, so
  * the operator page keeps working (and shows staleness) while the registry is away. Also answers the
  * one question the alerts need between scrapes: which tenants cannot send now.
  */
@@ -40,9 +42,7 @@ public final class FleetViews {
     private final TenantPolicyStore tenants;
     private final EgressRouter router;
     private final RoutingProperties routing;
-    private final BorderBreakers breakers;
-    private final PassiveHealth health;
-    private final RouteTraffic traffic;
+    private final BorderFleet fleet;
     private final Clock clock;
 
     FleetViews(
@@ -50,17 +50,13 @@ public final class FleetViews {
             TenantPolicyStore tenants,
             EgressRouter router,
             RoutingProperties routing,
-            BorderBreakers breakers,
-            PassiveHealth health,
-            RouteTraffic traffic,
+            BorderFleet fleet,
             Clock clock) {
         this.table = table;
         this.tenants = tenants;
         this.router = router;
         this.routing = routing;
-        this.breakers = breakers;
-        this.health = health;
-        this.traffic = traffic;
+        this.fleet = fleet;
         this.clock = clock;
     }
 
@@ -102,14 +98,15 @@ public final class FleetViews {
     private List<FleetView.Border> borders(RoutingSnapshot snapshot, Instant now) {
         List<FleetView.Border> borders = new ArrayList<>();
         for (Announcement a : snapshot.announcements().values()) {
+            BorderHandle handle = fleet.handle(a.borderId());
             borders.add(new FleetView.Border(
                     a.borderId().value(),
                     a.endpoint().toString(),
                     a.generation(),
                     a.publishedAt(),
                     Math.max(0, Duration.between(a.publishedAt(), now).toMillis()),
-                    breakers.state(a.borderId()).name(),
-                    health.isEjected(a.borderId()),
+                    breakerState(handle),
+                    handle != null && handle.ejection().isEjected(),
                     a.ips().stream()
                             .map(ip -> new FleetView.BorderIp(
                                     ip.ip().value(),
@@ -141,13 +138,16 @@ public final class FleetViews {
         for (EgressIp ip : all) {
             List<FleetView.Route> routes = new ArrayList<>();
             for (Route route : snapshot.routes(ip)) {
-                RouteTraffic.Stats stats = traffic.stats(ip, route.borderId());
+                BorderHandle handle = fleet.handle(route.borderId());
+                RouteTraffic.Stats stats = handle == null
+                        ? RouteTraffic.Stats.NONE
+                        : handle.traffic().stats(ip);
                 routes.add(new FleetView.Route(
                         route.borderId().value(),
                         route.status().name(),
                         withheldReason(snapshot, route.borderId(), ip),
-                        breakers.state(route.borderId()).name(),
-                        health.isEjected(route.borderId()),
+                        breakerState(handle),
+                        handle != null && handle.ejection().isEjected(),
                         stats.inFlight(),
                         stats.recentAttempts(),
                         stats.recentFailures(),
@@ -165,6 +165,13 @@ public final class FleetViews {
                     inPool ? sharedTenants : 0));
         }
         return ips;
+    }
+
+    // The fleet follows the snapshot just after it swaps: a Border this view sees first has no breaker yet.
+    private static String breakerState(@Nullable BorderHandle handle) {
+        return handle == null
+                ? CircuitBreaker.State.CLOSED.name()
+                : handle.breaker().getState().name();
     }
 
     // Why the Border withholds the IP by itself, from its announcement (the route carries only the status).

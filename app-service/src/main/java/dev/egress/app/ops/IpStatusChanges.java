@@ -1,6 +1,5 @@
 package dev.egress.app.ops;
 
-import dev.egress.app.dispatch.BorderClients;
 import dev.egress.discovery.Announcement;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
@@ -24,7 +23,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Applies an operator's IP status change on every Border that hosts the IP, over App's own link to
- * the Borders, and answers once App's snapshot (what routing uses) shows it. The Borders do the
+ * the Borders ({@link IpStatusCall}), and answers once App's snapshot (what routing uses) shows it. The Borders do the
  * real work: each republishes its whole announcement; App only waits to see the result come back
  * through the registry, so a 200 here means App already routes accordingly.
  */
@@ -32,16 +31,16 @@ final class IpStatusChanges {
 
     private static final Logger log = LoggerFactory.getLogger(IpStatusChanges.class);
 
-    private record Reply(BorderId border, BorderClients.OpsReply reply) {}
+    private record Reply(BorderId border, IpStatusCall.Reply reply) {}
 
     private final RoutingTable table;
-    private final BorderClients clients;
+    private final IpStatusCall calls;
     private final JsonMapper json;
     private final Duration timeout;
 
-    IpStatusChanges(RoutingTable table, BorderClients clients, JsonMapper json, Duration timeout) {
+    IpStatusChanges(RoutingTable table, IpStatusCall calls, JsonMapper json, Duration timeout) {
         this.table = table;
-        this.clients = clients;
+        this.calls = calls;
         this.json = json;
         this.timeout = timeout;
     }
@@ -70,7 +69,7 @@ final class IpStatusChanges {
                     status,
                     routes.stream().map(Route::borderId).toList());
             return Flux.fromIterable(routes)
-                    .flatMap(route -> clients.changeIpStatus(route, ip.value(), body, timeout)
+                    .flatMap(route -> calls.send(route, ip.value(), body, timeout)
                             .map(reply -> new Reply(route.borderId(), reply)))
                     .collectList()
                     .flatMap(replies -> awaitSnapshot(ip, status, replies, deadline)
@@ -142,7 +141,7 @@ final class IpStatusChanges {
         return change.borders().stream().allMatch(b -> b.outcome().equals("applied"));
     }
 
-    private String failure(BorderClients.OpsReply reply) {
+    private String failure(IpStatusCall.Reply reply) {
         if (reply.failure() != null) {
             return reply.failure();
         }

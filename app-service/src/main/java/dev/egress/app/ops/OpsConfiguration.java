@@ -1,10 +1,7 @@
 package dev.egress.app.ops;
 
 import dev.egress.app.config.SecurityProperties;
-import dev.egress.app.dispatch.BorderClients;
-import dev.egress.app.resilience.BorderBreakers;
-import dev.egress.app.resilience.PassiveHealth;
-import dev.egress.app.resilience.RouteTraffic;
+import dev.egress.app.fleet.BorderFleet;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.RoutingProperties;
 import dev.egress.app.tenants.TenantPolicyStore;
@@ -40,11 +37,9 @@ class OpsConfiguration {
             TenantPolicyStore tenants,
             EgressRouter router,
             RoutingProperties routing,
-            BorderBreakers breakers,
-            PassiveHealth health,
-            RouteTraffic traffic,
+            BorderFleet fleet,
             Clock clock) {
-        return new FleetViews(table, tenants, router, routing, breakers, health, traffic, clock);
+        return new FleetViews(table, tenants, router, routing, fleet, clock);
     }
 
     @Bean
@@ -54,15 +49,11 @@ class OpsConfiguration {
 
     @Bean
     IpStatusChanges ipStatusChanges(
-            RoutingTable table,
-            BorderClients clients,
-            JsonMapper json,
-            OpsProperties ops,
-            SecurityProperties security) {
+            RoutingTable table, BorderFleet fleet, JsonMapper json, OpsProperties ops, SecurityProperties security) {
         if (security.operatorToken().isEmpty()) {
             log.warn("egress.security.operator-token is not set: the operator API /ops/v1/** answers 401");
         }
-        return new IpStatusChanges(table, clients, json, ops.changeTimeout());
+        return new IpStatusChanges(table, new IpStatusCall(fleet), json, ops.changeTimeout());
     }
 
     @Bean

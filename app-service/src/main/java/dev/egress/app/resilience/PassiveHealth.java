@@ -5,20 +5,18 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * Outlier detection from real traffic: {@code ejectAfter} consecutive failed attempts eject a Border;
- * it returns only once {@code recoveryHold} has passed without a failure, so a flapping Border stays
- * out. A success while ejected (panic-mode traffic) resets the failure streak but does not shorten the
- * hold. Borders that leave the snapshot are forgotten.
+ * Outlier detection from real traffic, one {@link Ejection} per Border: {@code ejectAfter} consecutive failed
+ * attempts eject a Border; it returns only once {@code recoveryHold} has passed without a failure, so a flapping
+ * Border stays out. A success while ejected (panic-mode traffic) resets the failure streak but does not shorten
+ * the hold. The owner of the per-Border state (App's fleet) tracks a Border when it joins the snapshot and
+ * forgets it when it leaves, so a Border that comes back starts healthy.
  */
 public final class PassiveHealth {
 
@@ -31,17 +29,11 @@ public final class PassiveHealth {
      */
     public record StateChange(BorderId border, boolean ejected, String reason) {}
 
-    private static final class Entry {
-        final AtomicInteger consecutiveFailures = new AtomicInteger();
-        volatile long lastFailureNanos;
-        volatile boolean ejected;
-    }
-
-    private final ConcurrentHashMap<BorderId, Entry> entries = new ConcurrentHashMap<>();
     private final int ejectAfter;
     private final long recoveryHoldNanos;
     private final LongSupplier nanoTime;
     private final Counter ejections;
+    private final AtomicInteger ejected = new AtomicInteger();
     private final List<Consumer<StateChange>> consumers = new CopyOnWriteArrayList<>();
 
     /**
@@ -62,76 +54,19 @@ public final class PassiveHealth {
         this.ejections = Counter.builder("egress.border.ejections")
                 .description("Borders ejected by passive health")
                 .register(meters);
-        Gauge.builder(
-                        "egress.border.ejected",
-                        entries,
-                        e -> e.values().stream().filter(x -> x.ejected).count())
+        Gauge.builder("egress.border.ejected", ejected, AtomicInteger::get)
                 .description("Borders currently ejected by passive health")
                 .register(meters);
     }
 
     /**
-     * Whether a Border takes traffic. Ends an ejection whose hold has passed.
+     * Starts tracking a Border that joined the snapshot.
      *
      * @param border the Border
-     * @return false while ejected
+     * @return its ejection state, healthy
      */
-    public boolean isHealthy(BorderId border) {
-        Entry entry = entries.get(border);
-        if (entry == null || !entry.ejected) {
-            return true;
-        }
-        if (nanoTime.getAsLong() - entry.lastFailureNanos >= recoveryHoldNanos) {
-            entry.consecutiveFailures.set(0);
-            entry.ejected = false;
-            publish(new StateChange(
-                    border, false, "%s without failures".formatted(Duration.ofNanos(recoveryHoldNanos))));
-            return true;
-        }
-        return false;
-    }
-
-    /**
-     * Whether a Border is ejected now, for operators. Unlike {@link #isHealthy} it never ends an
-     * ejection: a read-only view must not change what the call path sees.
-     *
-     * @param border the Border
-     * @return true while ejected and its hold has not passed
-     */
-    public boolean isEjected(BorderId border) {
-        Entry entry = entries.get(border);
-        return entry != null && entry.ejected && nanoTime.getAsLong() - entry.lastFailureNanos < recoveryHoldNanos;
-    }
-
-    /**
-     * Records a successful attempt.
-     *
-     * @param border the Border
-     */
-    public void onSuccess(BorderId border) {
-        Entry entry = entries.get(border);
-        if (entry != null) {
-            entry.consecutiveFailures.set(0);
-        }
-    }
-
-    /**
-     * Records a failed attempt (the Border could not be reached, failed, or timed out).
-     *
-     * @param border the Border
-     */
-    public void onFailure(BorderId border) {
-        Entry entry = entries.computeIfAbsent(border, b -> new Entry());
-        entry.lastFailureNanos = nanoTime.getAsLong();
-        if (entry.consecutiveFailures.incrementAndGet() >= ejectAfter && !entry.ejected) {
-            entry.ejected = true;
-            ejections.increment();
-            publish(new StateChange(
-                    border,
-                    true,
-                    "%d consecutive failures; returns after %s without failures"
-                            .formatted(ejectAfter, Duration.ofNanos(recoveryHoldNanos))));
-        }
+    public Ejection track(BorderId border) {
+        return new Ejection(this, border);
     }
 
     /**
@@ -143,7 +78,29 @@ public final class PassiveHealth {
         consumers.add(consumer);
     }
 
-    private void publish(StateChange change) {
+    int ejectAfter() {
+        return ejectAfter;
+    }
+
+    long recoveryHoldNanos() {
+        return recoveryHoldNanos;
+    }
+
+    long now() {
+        return nanoTime.getAsLong();
+    }
+
+    /** A Border was ejected (true) or returned or was forgotten while ejected (false). */
+    void ejected(boolean in) {
+        if (in) {
+            ejected.incrementAndGet();
+            ejections.increment();
+        } else {
+            ejected.decrementAndGet();
+        }
+    }
+
+    void publish(StateChange change) {
         for (Consumer<StateChange> consumer : consumers) {
             try {
                 consumer.accept(change);
@@ -151,15 +108,5 @@ public final class PassiveHealth {
                 // A consumer's failure must never fail a delivery.
             }
         }
-    }
-
-    /**
-     * Forgets Borders that are no longer live.
-     *
-     * @param live the Borders in the current snapshot
-     */
-    public void retain(Collection<BorderId> live) {
-        Set<BorderId> keep = Set.copyOf(live);
-        entries.keySet().removeIf(border -> !keep.contains(border));
     }
 }

@@ -1,8 +1,6 @@
 package dev.egress.app.resilience;
 
-import dev.egress.app.dispatch.DispatchProperties;
 import dev.egress.app.routing.RoutingProperties;
-import dev.egress.discovery.RoutingTable;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -12,8 +10,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Wires breakers, passive health and the retry budget, and drops per-Border state when a Border leaves
- * the snapshot.
+ * Wires the per-Border resilience primitives: breakers, passive health and route traffic. They follow no
+ * snapshot themselves: App's fleet creates and retires each Border's pieces. The retry budget is sized by
+ * {@code egress.dispatch.*} and wired by dispatch.
  */
 @Configuration(proxyBeanMethods = false)
 class ResilienceConfiguration {
@@ -21,14 +20,12 @@ class ResilienceConfiguration {
     private static final Logger log = LoggerFactory.getLogger(ResilienceConfiguration.class);
 
     @Bean
-    BorderBreakers borderBreakers(CircuitBreakerRegistry registry, RoutingTable table) {
-        BorderBreakers breakers = new BorderBreakers(registry);
-        table.addListener(snapshot -> breakers.retain(snapshot.announcements().keySet()));
-        return breakers;
+    BorderBreakers borderBreakers(CircuitBreakerRegistry registry) {
+        return new BorderBreakers(registry);
     }
 
     @Bean
-    PassiveHealth passiveHealth(RoutingProperties routing, RoutingTable table, MeterRegistry meters) {
+    PassiveHealth passiveHealth(RoutingProperties routing, MeterRegistry meters) {
         PassiveHealth health =
                 new PassiveHealth(routing.ejectAfter(), routing.recoveryHold(), System::nanoTime, meters);
         health.onStateChange(change -> log.info(
@@ -36,19 +33,11 @@ class ResilienceConfiguration {
                 change.border(),
                 change.ejected() ? "ejected by passive health" : "returns from ejection",
                 change.reason()));
-        table.addListener(snapshot -> health.retain(snapshot.announcements().keySet()));
         return health;
     }
 
     @Bean
-    RouteTraffic routeTraffic(RoutingTable table, MeterRegistry meters) {
-        RouteTraffic traffic = new RouteTraffic(Duration.ofMinutes(1), System::nanoTime, meters);
-        table.addListener(snapshot -> traffic.retain(snapshot.announcements().keySet()));
-        return traffic;
-    }
-
-    @Bean
-    RetryBudget retryBudget(DispatchProperties dispatch) {
-        return new RetryBudget(dispatch.retryBudgetRatio(), dispatch.retryBudgetBurst());
+    RouteTraffic routeTraffic(MeterRegistry meters) {
+        return new RouteTraffic(Duration.ofMinutes(1), System::nanoTime, meters);
     }
 }

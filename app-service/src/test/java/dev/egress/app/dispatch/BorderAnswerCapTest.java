@@ -9,7 +9,6 @@ import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
-import dev.egress.discovery.auth.PresentedToken;
 import dev.egress.discovery.forward.ForwardDeadline;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -17,20 +16,16 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.HttpProtocol;
 import reactor.netty.http.server.HttpServer;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * App reads a Border's answer under {@code egress.dispatch.max-border-answer-size}: a larger answer fails the
@@ -81,15 +76,8 @@ class BorderAnswerCapTest {
 
     private AttemptResult call(Map<String, String> properties, byte[] body, boolean chunked) {
         answer.set(new Answer(body, chunked));
-        DispatchProperties dispatch = new Binder(new MapConfigurationPropertySource(properties))
-                .bindOrCreate("egress.dispatch", DispatchProperties.class);
         URI endpoint = URI.create("http://127.0.0.1:" + border.port());
-        try (BorderClients clients = new BorderClients(
-                dispatch,
-                JsonMapper.builder().build(),
-                PresentedToken.of(
-                        "egress.security.internal-token", "token", "egress.security.internal-token-file", null),
-                Optional.empty())) {
+        try (FleetCalls clients = FleetCalls.of(properties)) {
             clients.retain(RoutingSnapshot.fromAnnouncements(
                     List.of(Announcement.initial(
                             BorderId.of("border-a"),

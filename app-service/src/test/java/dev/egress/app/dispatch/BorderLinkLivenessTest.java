@@ -9,7 +9,6 @@ import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
-import dev.egress.discovery.auth.PresentedToken;
 import dev.egress.discovery.forward.ForwardDeadline;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,7 +23,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -35,14 +33,11 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.HttpProtocol;
 import reactor.netty.http.server.HttpServer;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A connection to a Border that goes silent (a partition: no reset, no answer) is noticed by its PINGs and
@@ -98,7 +93,7 @@ class BorderLinkLivenessTest {
 
     @Test
     void aCallWhileAPingIsInDoubtIsNotWrittenIntoTheSilentConnection() {
-        try (BorderClients clients = clients()) {
+        try (FleetCalls clients = clients()) {
             assertThat(call(clients, "{}").kind()).isEqualTo(AttemptResult.Kind.DELIVERED);
             assertThat(deadlines).as("the attempt's deadline travels with it").allMatch(d -> d.matches("\\d{13}"));
             relay.silenceOpenConnections();
@@ -122,7 +117,7 @@ class BorderLinkLivenessTest {
 
     @Test
     void closesASilentIdleConnectionAndSendsTheNextCallOverANewOne() {
-        try (BorderClients clients = clients()) {
+        try (FleetCalls clients = clients()) {
             assertThat(call(clients, "{}").kind()).isEqualTo(AttemptResult.Kind.DELIVERED);
             Instant silenced = Instant.now();
             relay.silenceOpenConnections();
@@ -146,7 +141,7 @@ class BorderLinkLivenessTest {
 
     @Test
     void aSlowBorderKeepsItsCallsInFlightAndTakesNewOnesOnceItAnswersAgain() {
-        try (BorderClients clients = clients()) {
+        try (FleetCalls clients = clients()) {
             assertThat(call(clients, "{}").kind()).isEqualTo(AttemptResult.Kind.DELIVERED);
             var inFlight = clients.call(route(), "hold".getBytes(StandardCharsets.UTF_8), later())
                     .toFuture();
@@ -170,7 +165,7 @@ class BorderLinkLivenessTest {
 
     @Test
     void keepsAnIdleHealthyConnectionOpenByAnsweringItsPings() {
-        try (BorderClients clients = clients()) {
+        try (FleetCalls clients = clients()) {
             assertThat(call(clients, "{}").kind()).isEqualTo(AttemptResult.Kind.DELIVERED);
             long afterCall = relay.bytesUpstream();
             // Four PINGs, each answered: a second and more without a call.
@@ -181,16 +176,9 @@ class BorderLinkLivenessTest {
         }
     }
 
-    private BorderClients clients() {
-        DispatchProperties dispatch = new Binder(new MapConfigurationPropertySource(
-                        Map.of("egress.dispatch.attempt-timeout", "10s", "egress.dispatch.connect-timeout", "1s")))
-                .bindOrCreate("egress.dispatch", DispatchProperties.class);
-        BorderClients clients = new BorderClients(
-                dispatch,
-                JsonMapper.builder().build(),
-                PresentedToken.of(
-                        "egress.security.internal-token", "token", "egress.security.internal-token-file", null),
-                Optional.empty());
+    private FleetCalls clients() {
+        FleetCalls clients = FleetCalls.of(
+                Map.of("egress.dispatch.attempt-timeout", "10s", "egress.dispatch.connect-timeout", "1s"));
         clients.retain(RoutingSnapshot.fromAnnouncements(
                 List.of(Announcement.initial(
                         BorderId.of("border-a"),
@@ -201,7 +189,7 @@ class BorderLinkLivenessTest {
         return clients;
     }
 
-    private AttemptResult call(BorderClients clients, String body) {
+    private AttemptResult call(FleetCalls clients, String body) {
         return clients.call(route(), body.getBytes(StandardCharsets.UTF_8), later())
                 .block(Duration.ofSeconds(30));
     }

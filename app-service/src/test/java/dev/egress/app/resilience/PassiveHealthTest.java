@@ -13,37 +13,37 @@ import org.junit.jupiter.api.Test;
 class PassiveHealthTest {
 
     private final AtomicLong now = new AtomicLong();
-    private final PassiveHealth health =
-            new PassiveHealth(3, Duration.ofSeconds(30), now::get, new SimpleMeterRegistry());
-    private final BorderId a = BorderId.of("a");
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final PassiveHealth health = new PassiveHealth(3, Duration.ofSeconds(30), now::get, meters);
+    private final Ejection a = health.track(BorderId.of("a"));
 
     @Test
     void ejectsAfterConsecutiveFailuresOnly() {
-        health.onFailure(a);
-        health.onFailure(a);
-        health.onSuccess(a);
-        health.onFailure(a);
-        health.onFailure(a);
-        assertThat(health.isHealthy(a)).isTrue();
-        health.onFailure(a);
-        assertThat(health.isHealthy(a)).isFalse();
+        a.onFailure();
+        a.onFailure();
+        a.onSuccess();
+        a.onFailure();
+        a.onFailure();
+        assertThat(a.isHealthy()).isTrue();
+        a.onFailure();
+        assertThat(a.isHealthy()).isFalse();
     }
 
     @Test
     void returnsOnlyAfterTheRecoveryHoldWithoutFailures() {
         for (int i = 0; i < 3; i++) {
-            health.onFailure(a);
+            a.onFailure();
         }
         now.addAndGet(Duration.ofSeconds(20).toNanos());
-        health.onSuccess(a); // a panic-mode success does not shorten the hold
-        assertThat(health.isHealthy(a)).isFalse();
-        health.onFailure(a); // a new failure restarts it
+        a.onSuccess(); // a panic-mode success does not shorten the hold
+        assertThat(a.isHealthy()).isFalse();
+        a.onFailure(); // a new failure restarts it
         now.addAndGet(Duration.ofSeconds(20).toNanos());
-        assertThat(health.isHealthy(a)).isFalse();
+        assertThat(a.isHealthy()).isFalse();
         now.addAndGet(Duration.ofSeconds(10).toNanos());
-        assertThat(health.isHealthy(a)).isTrue();
-        health.onFailure(a);
-        assertThat(health.isHealthy(a)).as("streak was reset on return").isTrue();
+        assertThat(a.isHealthy()).isTrue();
+        a.onFailure();
+        assertThat(a.isHealthy()).as("streak was reset on return").isTrue();
     }
 
     @Test
@@ -51,19 +51,51 @@ class PassiveHealthTest {
         List<PassiveHealth.StateChange> changes = new ArrayList<>();
         health.onStateChange(changes::add);
         for (int i = 0; i < 4; i++) {
-            health.onFailure(a);
+            a.onFailure();
         }
         now.addAndGet(Duration.ofSeconds(31).toNanos());
-        health.isHealthy(a);
+        a.isHealthy();
         assertThat(changes).extracting(PassiveHealth.StateChange::ejected).containsExactly(true, false);
     }
 
     @Test
     void forgetsBordersThatLeft() {
         for (int i = 0; i < 3; i++) {
-            health.onFailure(a);
+            a.onFailure();
         }
-        health.retain(List.of(BorderId.of("b")));
-        assertThat(health.isHealthy(a)).isTrue();
+        assertThat(ejectedGauge()).isEqualTo(1.0);
+        a.forget();
+        assertThat(a.isHealthy()).isTrue();
+        assertThat(ejectedGauge())
+                .as("a Border that left is not counted as ejected")
+                .isZero();
+        for (int i = 0; i < 3; i++) {
+            a.onFailure();
+        }
+        assertThat(ejectedGauge()).as("nor after a late failure").isZero();
+        assertThat(health.track(BorderId.of("a")).isHealthy())
+                .as("a Border that comes back starts healthy")
+                .isTrue();
+    }
+
+    @Test
+    void countsEjectedBordersUntilTheyReturn() {
+        Ejection b = health.track(BorderId.of("b"));
+        for (int i = 0; i < 3; i++) {
+            a.onFailure();
+            b.onFailure();
+        }
+        assertThat(ejectedGauge()).isEqualTo(2.0);
+        assertThat(meters.get("egress.border.ejections").counter().count()).isEqualTo(2.0);
+        assertThat(a.isEjected()).isTrue();
+        now.addAndGet(Duration.ofSeconds(30).toNanos());
+        assertThat(a.isEjected()).as("the hold has passed").isFalse();
+        assertThat(ejectedGauge()).as("a read-only look ends no ejection").isEqualTo(2.0);
+        assertThat(a.isHealthy()).isTrue();
+        assertThat(ejectedGauge()).isEqualTo(1.0);
+    }
+
+    private double ejectedGauge() {
+        return meters.get("egress.border.ejected").gauge().value();
     }
 }

@@ -1,4 +1,4 @@
-package dev.egress.app.dispatch;
+package dev.egress.app.fleet;
 
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;

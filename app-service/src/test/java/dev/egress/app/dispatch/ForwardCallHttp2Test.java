@@ -9,7 +9,6 @@ import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
-import dev.egress.discovery.auth.PresentedToken;
 import dev.egress.discovery.forward.ForwardDeadline;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +16,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,22 +23,19 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.HttpProtocol;
 import reactor.netty.http.server.HttpServer;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * App's calls to a Border travel as HTTP/2 streams: slow calls in flight share a few connections instead
  * of taking one each, which is what capped in-flight deliveries at the pool size before. The stand-in
  * Border is a Reactor Netty server speaking HTTP/1.1 and h2c, as the Border does in insecure-local mode.
  */
-class BorderClientsHttp2Test {
+class ForwardCallHttp2Test {
 
     private static final byte[] ANSWER = ("{\"deliveryId\":\"d\",\"sourceIp\":\"127.0.0.2\",\"borderId\":\"border-a\","
                     + "\"status\":200,\"headers\":{},\"body\":\"ok\",\"bodyTruncated\":false,\"latencyMs\":1}")
@@ -81,14 +76,8 @@ class BorderClientsHttp2Test {
         border.disposeNow();
     }
 
-    private BorderClients clients(Map<String, String> properties) {
-        DispatchProperties dispatch = new Binder(new MapConfigurationPropertySource(properties))
-                .bindOrCreate("egress.dispatch", DispatchProperties.class);
-        BorderClients clients = new BorderClients(
-                dispatch,
-                JsonMapper.builder().build(),
-                PresentedToken.of("t", "token", "t-file", ""),
-                Optional.empty());
+    private FleetCalls clients(Map<String, String> properties) {
+        FleetCalls clients = FleetCalls.of(properties);
         clients.retain(RoutingSnapshot.fromAnnouncements(
                 List.of(Announcement.initial(
                         BorderId.of("border-a"),
@@ -114,7 +103,7 @@ class BorderClientsHttp2Test {
     @Test
     void carriesHundredsOfSlowCallsAsStreamsOfAFewConnections() {
         int calls = 300;
-        try (BorderClients clients = clients(Map.of())) {
+        try (FleetCalls clients = clients(Map.of())) {
             var results = Flux.range(0, calls)
                     .flatMap(i -> clients.call(route(), "{}".getBytes(StandardCharsets.UTF_8), later()), calls)
                     .collectList()
@@ -137,7 +126,7 @@ class BorderClientsHttp2Test {
 
     @Test
     void speaksHttp11WithOneConnectionPerCallWhenHttp2IsOff() {
-        try (BorderClients clients = clients(Map.of("egress.dispatch.border-http2", "false"))) {
+        try (FleetCalls clients = clients(Map.of("egress.dispatch.border-http2", "false"))) {
             var results = Flux.range(0, 3)
                     .flatMap(i -> clients.call(route(), "{}".getBytes(StandardCharsets.UTF_8), later()))
                     .collectList()
@@ -155,7 +144,7 @@ class BorderClientsHttp2Test {
 
     @Test
     void aCallInFlightWhenItsBorderLeavesTheSnapshotStillGetsItsAnswer() {
-        try (BorderClients clients = clients(Map.of())) {
+        try (FleetCalls clients = clients(Map.of())) {
             var inFlight = clients.call(route(), "{}".getBytes(StandardCharsets.UTF_8), later())
                     .toFuture();
             Awaitility.await()

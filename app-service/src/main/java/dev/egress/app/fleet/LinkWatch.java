@@ -1,4 +1,4 @@
-package dev.egress.app.dispatch;
+package dev.egress.app.fleet;
 
 import java.util.HashSet;
 import java.util.Set;
