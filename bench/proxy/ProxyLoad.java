@@ -298,14 +298,15 @@ public final class ProxyLoad {
         pool.shutdown();
         System.out.printf(Locale.ROOT,
                 "tunnels=%d rate=%.0f connect_p50_ms=%.2f connect_p99_ms=%.2f total_p50_ms=%.2f total_p99_ms=%.2f"
-                        + " errors=%d cpu_ms=%d%s%n",
+                        + " tls_p50_ms=%.2f close_p50_ms=%.2f errors=%d cpu_ms=%d%s%n",
                 r.total.count(), r.total.count() / seconds, r.connect.pctMs(50), r.connect.pctMs(99),
-                r.total.pctMs(50), r.total.pctMs(99), r.errors, cpuMs,
+                r.total.pctMs(50), r.total.pctMs(99), r.handshake.pctMs(50), r.closing.pctMs(50), r.errors, cpuMs,
                 r.firstErrors.isEmpty() ? "" : " first_errors=" + r.firstErrors);
     }
 
     /** What {@link #runTunnels} saw. */
-    private record Result(Samples connect, Samples total, long errors, List<String> firstErrors) {}
+    private record Result(
+            Samples connect, Samples total, Samples handshake, Samples closing, long errors, List<String> firstErrors) {}
 
     private Result runTunnels(ExecutorService pool, int conc, int seconds) throws Exception {
         long end = System.nanoTime() + seconds * 1_000_000_000L;
@@ -316,12 +317,18 @@ public final class ProxyLoad {
             futures.add(pool.submit(() -> {
                 Samples connect = new Samples();
                 Samples total = new Samples();
+                Samples handshake = new Samples();
+                Samples closing = new Samples();
                 byte[] sink = new byte[16 * 1024];
                 while (System.nanoTime() < end) {
                     long t0 = System.nanoTime();
                     try (Conn c = open()) {
                         exchange(c, "GET", "/", -1, sink);
                         connect.add(c.connectNanos);
+                        handshake.add(c.tlsNanos);
+                        long t1 = System.nanoTime();
+                        c.close();
+                        closing.add(System.nanoTime() - t1);
                     } catch (IOException e) {
                         errors.incrementAndGet();
                         synchronized (firstErrors) {
@@ -333,17 +340,21 @@ public final class ProxyLoad {
                     }
                     total.add(System.nanoTime() - t0);
                 }
-                return new long[][] {connect.values(), total.values()};
+                return new long[][] {connect.values(), total.values(), handshake.values(), closing.values()};
             }));
         }
         Samples connect = new Samples();
         Samples total = new Samples();
+        Samples handshake = new Samples();
+        Samples closing = new Samples();
         for (Future<long[][]> f : futures) {
             long[][] v = f.get();
             connect.addAll(v[0]);
             total.addAll(v[1]);
+            handshake.addAll(v[2]);
+            closing.addAll(v[3]);
         }
-        return new Result(connect, total, errors.get(), firstErrors);
+        return new Result(connect, total, handshake, closing, errors.get(), firstErrors);
     }
 
     /** Marks where the measured part starts and ends: the script reads the proxies' CPU at these lines. */
