@@ -2,6 +2,7 @@ package dev.egress.helm;
 
 import static dev.egress.helm.Manifests.at;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.util.List;
 import java.util.Map;
@@ -54,9 +55,10 @@ class AppServicesTest {
         Map<String, Object> management = manifests.named("Service", MANAGEMENT);
 
         assertThat(Manifests.<String>at(api, "spec", "type")).isEqualTo("LoadBalancer");
+        // The API and the forward proxy (app.proxy.enabled, on by default); never the management port.
         assertThat(Manifests.<List<Map<String, Object>>>at(api, "spec", "ports"))
-                .singleElement()
-                .satisfies(p -> assertThat(p).containsEntry("name", "http").containsEntry("port", 8080));
+                .extracting(p -> p.get("name"), p -> p.get("port"))
+                .containsExactly(tuple("http", 8080), tuple("proxy", 3128));
         assertThat(Manifests.<String>at(management, "spec", "type")).isEqualTo("ClusterIP");
         assertThat(Manifests.<Map<String, String>>at(management, "metadata", "annotations"))
                 .isNull();

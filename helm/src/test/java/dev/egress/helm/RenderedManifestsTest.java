@@ -59,7 +59,11 @@ class RenderedManifestsTest {
             assertThat(Manifests.<String>at(container, "readinessProbe", "httpGet", "port"))
                     .isEqualTo("management");
             List<Map<String, Object>> ports = at(container, "ports");
-            assertThat(ports).extracting(p -> p.get("name")).containsExactlyInAnyOrder("http", "management");
+            // App also serves the forward proxy (app.proxy.enabled, on by default).
+            String[] names = "app".equals(Manifests.podLabels(deployment).get("app.kubernetes.io/component"))
+                    ? new String[] {"http", "management", "proxy"}
+                    : new String[] {"http", "management"};
+            assertThat(ports).extracting(p -> p.get("name")).containsExactlyInAnyOrder((Object[]) names);
         }
     }
 

@@ -13,8 +13,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.web.server.ServerWebExchange;
@@ -113,23 +115,15 @@ public final class ApiTokenFilter extends BearerFilterSupport {
         if (presented == null) {
             return answers().unauthorized(exchange.getResponse());
         }
-        // Tenant-bound tokens first: a token listed for every tenant and for one gets the narrower scope. Every
-        // list is compared (no early exit), and a token two tenants' files both list is refused: fail closed.
-        List<String> bound = new ArrayList<>(1);
-        for (Map.Entry<String, TokenSource> tenant : tenantTokens) {
-            if (tenant.getValue().current().matches(presented)) {
-                bound.add(tenant.getKey());
-            }
-        }
-        boolean global = apiTokens.current().matches(presented);
-        if (bound.size() > 1 || bound.isEmpty() && !global) {
+        Optional<ApiScope> scope = scopeOf(presented);
+        if (scope.isEmpty()) {
             return answers().unauthorized(exchange.getResponse());
         }
         exchange.getAttributes().put(TOKEN_SCOPE_ATTRIBUTE, "sha256:" + presented.hex());
-        if (bound.isEmpty()) {
+        String tenant = scope.get().boundTenant();
+        if (tenant == null) {
             return chain.filter(exchange);
         }
-        String tenant = bound.get(0);
         if (!tenantScoped(exchange.getRequest().getMethod(), path)) {
             return answers()
                     .refuse(
@@ -141,6 +135,50 @@ public final class ApiTokenFilter extends BearerFilterSupport {
         }
         exchange.getAttributes().put(BOUND_TENANT_ATTRIBUTE, tenant);
         return chain.filter(exchange);
+    }
+
+    /**
+     * What an API token may do, as {@link #scopeOf} found it.
+     *
+     * @param boundTenant the one tenant a tenant-bound token may act for, or null for a token of every tenant
+     */
+    public record ApiScope(@Nullable String boundTenant) {
+
+        /**
+         * Whether the token may act for a tenant.
+         *
+         * @param tenantId the tenant
+         * @return true for a token of every tenant or one bound to this tenant
+         */
+        public boolean mayActFor(String tenantId) {
+            return boundTenant == null || boundTenant.equals(tenantId);
+        }
+    }
+
+    /**
+     * Checks an API token against every accepted list, the one rule for every door that takes API tokens (this
+     * filter, and the forward proxy's {@code Proxy-Authorization}). Tenant-bound tokens first: a token listed for
+     * every tenant and for one gets the narrower scope. Every list is compared (no early exit), and a token two
+     * tenants' files both list is refused: fail closed.
+     *
+     * @param presented the presented token's digest, or null when none was presented
+     * @return the token's scope, or empty when it is refused
+     */
+    public Optional<ApiScope> scopeOf(@Nullable TokenDigest presented) {
+        if (presented == null) {
+            return Optional.empty();
+        }
+        List<String> bound = new ArrayList<>(1);
+        for (Map.Entry<String, TokenSource> tenant : tenantTokens) {
+            if (tenant.getValue().current().matches(presented)) {
+                bound.add(tenant.getKey());
+            }
+        }
+        boolean global = apiTokens.current().matches(presented);
+        if (bound.size() > 1 || bound.isEmpty() && !global) {
+            return Optional.empty();
+        }
+        return Optional.of(new ApiScope(bound.isEmpty() ? null : bound.get(0)));
     }
 
     private static Door doorOf(HttpMethod method, String path, List<String> segments) {

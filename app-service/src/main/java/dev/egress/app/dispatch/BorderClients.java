@@ -7,6 +7,8 @@ import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.auth.PresentedToken;
 import dev.egress.discovery.forward.ForwardDeadline;
+import dev.egress.discovery.forward.TunnelCall;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -22,10 +24,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.netty.http.HttpProtocol;
 import reactor.netty.http.client.Http2AllocationStrategy;
 import reactor.netty.http.client.HttpClient;
@@ -234,6 +239,90 @@ public final class BorderClients implements AutoCloseable {
                             .map(bytes -> BorderAnswer.classify(
                                     json, response.status().code(), bytes, millisSince(start))))
                     .next();
+        });
+    }
+
+    /**
+     * Opens a tunnel through a Border ({@link TunnelCall}): one stream on the Border's pooled link, with the
+     * identity checks and the PING watch of a forward. The connect phase (until the Border's 200) is bounded by
+     * {@code connectTimeout}; after it, nothing bounds the stream here (the proxy's idle and lifetime limits do).
+     * Never fails: a refusal, a failed connect or a broken link is the result; a tunnel that came up ends as
+     * {@code DELIVERED} whatever ended it.
+     *
+     * @param route          the route (Border and source IP)
+     * @param target         the target
+     * @param deadline       the connect's deadline, sent to the Border
+     * @param connectTimeout how long to wait for the Border's answer
+     * @param fromSender     the sender's bytes for this attempt; subscribed once the tunnel is up
+     * @param established    called once with the target's bytes when the Border answered 200; its result ends
+     *                       when the tunnel does
+     * @return the attempt's result, once refused or once the tunnel ended
+     */
+    Mono<AttemptResult> tunnel(
+            Route route,
+            TunnelCall target,
+            ForwardDeadline deadline,
+            Duration connectTimeout,
+            Flux<ByteBuf> fromSender,
+            Function<Flux<ByteBuf>, Mono<Void>> established) {
+        return Mono.defer(() -> {
+            long start = System.nanoTime();
+            Key key = new Key(route.endpoint(), route.borderId());
+            Client client = tlsMatches(route.endpoint()) ? client(key) : null;
+            if (client == null) {
+                return Mono.just(AttemptResult.failed(
+                        AttemptResult.Kind.BORDER_LEFT, false, "Border " + route.borderId() + " left the snapshot", 0));
+            }
+            client.started();
+            AtomicBoolean up = new AtomicBoolean();
+            Sinks.Empty<Void> opened = Sinks.empty();
+            // An empty first chunk sends the request headers now: the sender writes nothing before it sees 200.
+            Flux<ByteBuf> body = Flux.concat(
+                    Mono.just(Unpooled.EMPTY_BUFFER), opened.asMono().thenMany(Flux.defer(() -> fromSender)));
+            String base = client.egressUrl().substring(0, client.egressUrl().length() - EGRESS_PATH.length());
+            Mono<AttemptResult> call = client.watch()
+                    .settled()
+                    .timeout(properties.pingTimeout().multipliedBy(2), Mono.just(Boolean.FALSE))
+                    .flatMap(alive -> !alive
+                            ? Mono.just(silent(start))
+                            : client.http()
+                                    .headers(h -> h.set(ForwardDeadline.HEADER, deadline.headerValue())
+                                            .set(
+                                                    TunnelCall.SOURCE_IP_HEADER,
+                                                    route.ip().value())
+                                            .set(TunnelCall.TARGET_HEADER, target.authority())
+                                            .set(
+                                                    HttpHeaderNames.CONTENT_TYPE,
+                                                    HttpHeaderValues.APPLICATION_OCTET_STREAM))
+                                    .post()
+                                    .uri(base + TunnelCall.PATH)
+                                    .send(body)
+                                    .response((response, content) -> {
+                                        if (response.status().code() != 200) {
+                                            return BorderAnswer.read(response, content, maxAnswerBytes)
+                                                    .map(bytes -> BorderAnswer.classify(
+                                                            json,
+                                                            response.status().code(),
+                                                            bytes,
+                                                            millisSince(start)));
+                                        }
+                                        up.set(true);
+                                        opened.tryEmitEmpty();
+                                        long latency = millisSince(start);
+                                        // Retained: Reactor Netty releases each buffer after onNext, the proxy
+                                        // writes it to the sender's socket later, which releases it.
+                                        return established
+                                                .apply(content.retain())
+                                                .then(Mono.fromSupplier(() -> AttemptResult.delivered(null, latency)));
+                                    })
+                                    .next());
+            return call.timeout(
+                            Mono.delay(connectTimeout).filter(tick -> !up.get()).concatWith(Mono.never()))
+                    .onErrorResume(e -> Mono.just(
+                            up.get()
+                                    ? AttemptResult.delivered(null, millisSince(start))
+                                    : CallFailures.classify(e, millisSince(start))))
+                    .doFinally(signal -> client.ended());
         });
     }
 

@@ -81,6 +81,20 @@ class DispatchConfiguration {
     }
 
     @Bean
+    TunnelDispatcher tunnelDispatcher(
+            EgressRouter router,
+            BorderClients clients,
+            BorderBreakers breakers,
+            PassiveHealth health,
+            RetryBudget budget,
+            RouteTraffic traffic,
+            DispatchProperties properties,
+            RoutingProperties routing) {
+        return new TunnelDispatcher(
+                router, clients, breakers, health, budget, traffic, properties, routing.retryAfter());
+    }
+
+    @Bean
     DeliveryAdmission deliveryAdmission(
             DispatchProperties properties, RoutingProperties routing, MeterRegistry meters) {
         return new DeliveryAdmission(

@@ -104,9 +104,11 @@ class EgressStatusController {
      * @param tenantId  the tenant
      * @param dedicated whether it has dedicated IPs
      * @param available whether a delivery could leave now
-     * @param ips       the IPs to allowlist, in file order
+     * @param ips          the IPs to allowlist, in file order
+     * @param destinations the destinations the tenant claims for the forward proxy, normalised, in file order
      */
-    record TenantEgressView(String tenantId, boolean dedicated, boolean available, List<TenantIpView> ips) {}
+    record TenantEgressView(
+            String tenantId, boolean dedicated, boolean available, List<TenantIpView> ips, List<String> destinations) {}
 
     /**
      * One allowed IP.
@@ -170,6 +172,9 @@ class EgressStatusController {
         List<TenantIpView> ips = resolution.allowedIps().stream()
                 .map(ip -> new TenantIpView(ip.value(), routable && resolution.routes(ip)))
                 .toList();
-        return new TenantEgressView(id, dedicated, ips.stream().anyMatch(TenantIpView::available), ips);
+        List<String> destinations = resolution.tenant().destinations().stream()
+                .map(Object::toString)
+                .toList();
+        return new TenantEgressView(id, dedicated, ips.stream().anyMatch(TenantIpView::available), ips, destinations);
     }
 }

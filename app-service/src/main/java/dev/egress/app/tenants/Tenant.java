@@ -9,13 +9,26 @@ import java.util.Objects;
  *
  * @param id           the tenant id clients send as {@code tenantId}
  * @param dedicatedIps the tenant's own IPs; empty for a tenant on the shared pool
+ * @param destinations the destinations the tenant claims: a proxy request for one of them with an empty
+ *                     user is sent as this tenant; in file order
  */
-public record Tenant(String id, List<EgressIp> dedicatedIps) {
+public record Tenant(String id, List<EgressIp> dedicatedIps, List<Destination> destinations) {
 
-    /** Copies the IP list. */
+    /** Copies the lists. */
     public Tenant {
         Objects.requireNonNull(id, "id");
         dedicatedIps = List.copyOf(dedicatedIps);
+        destinations = List.copyOf(destinations);
+    }
+
+    /**
+     * A tenant that claims no destinations.
+     *
+     * @param id           the tenant id
+     * @param dedicatedIps the tenant's own IPs; empty for the shared pool
+     */
+    public Tenant(String id, List<EgressIp> dedicatedIps) {
+        this(id, dedicatedIps, List.of());
     }
 
     /**

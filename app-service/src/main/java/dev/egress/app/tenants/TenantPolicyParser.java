@@ -23,7 +23,7 @@ final class TenantPolicyParser {
 
     private static final Pattern TENANT_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
     private static final Set<String> TOP_KEYS = Set.of("sharedPool", "tenants");
-    private static final Set<String> TENANT_KEYS = Set.of("id", "dedicatedIps");
+    private static final Set<String> TENANT_KEYS = Set.of("id", "dedicatedIps", "destinations");
 
     private TenantPolicyParser() {}
 
@@ -56,6 +56,7 @@ final class TenantPolicyParser {
         }
         Map<String, Tenant> tenants = new LinkedHashMap<>();
         Map<EgressIp, String> owners = new HashMap<>();
+        Map<Destination, String> claimants = new HashMap<>();
         for (int i = 0; i < entries.size(); i++) {
             String where = "tenants[" + i + "]";
             Tenant tenant = tenant(entries.get(i), where, sharedSet, owners);
@@ -63,6 +64,7 @@ final class TenantPolicyParser {
                 throw new InvalidTenantsFileException(
                         "%s.id: '%s' is defined twice (expected: unique ids)".formatted(where, tenant.id()));
             }
+            claim(tenant, where, claimants);
         }
         boolean anyShared = tenants.values().stream().anyMatch(t -> !t.dedicated());
         if (anyShared && shared.isEmpty()) {
@@ -76,7 +78,8 @@ final class TenantPolicyParser {
     private static Tenant tenant(Object raw, String where, Set<EgressIp> sharedSet, Map<EgressIp, String> owners)
             throws InvalidTenantsFileException {
         if (!(raw instanceof Map<?, ?> entry)) {
-            throw new InvalidTenantsFileException(where + ": expected a mapping with id and optional dedicatedIps");
+            throw new InvalidTenantsFileException(
+                    where + ": expected a mapping with id, optional dedicatedIps and destinations");
         }
         for (Object key : entry.keySet()) {
             if (!TENANT_KEYS.contains(String.valueOf(key))) {
@@ -105,7 +108,56 @@ final class TenantPolicyParser {
                                 .formatted(where, ip, owner, id));
             }
         }
-        return new Tenant(id, dedicated);
+        List<Destination> destinations =
+                entry.containsKey("destinations") ? destinations(entry.get("destinations"), where, id) : List.of();
+        return new Tenant(id, dedicated, destinations);
+    }
+
+    /**
+     * Records which tenant claims each destination. One destination for two tenants would make the
+     * tenant picked for a proxy request depend on file order, so the file is refused instead.
+     */
+    private static void claim(Tenant tenant, String where, Map<Destination, String> claimants)
+            throws InvalidTenantsFileException {
+        for (Destination destination : tenant.destinations()) {
+            String owner = claimants.putIfAbsent(destination, tenant.id());
+            if (owner != null) {
+                throw new InvalidTenantsFileException(
+                        "%s.destinations: %s is claimed by both '%s' and '%s' (expected: one tenant per destination)"
+                                .formatted(where, destination, owner, tenant.id()));
+            }
+        }
+    }
+
+    /** The tenant's {@code destinations}; errors name the entry and the tenant. */
+    private static List<Destination> destinations(Object value, String where, String id)
+            throws InvalidTenantsFileException {
+        if (!(value instanceof List<?> list) || list.isEmpty()) {
+            throw new InvalidTenantsFileException(
+                    "%s.destinations (tenant '%s'): expected a non-empty list".formatted(where, id));
+        }
+        List<Destination> destinations = new ArrayList<>(list.size());
+        Set<Destination> seen = new HashSet<>();
+        for (int i = 0; i < list.size(); i++) {
+            String at = "%s.destinations[%d] (tenant '%s')".formatted(where, i, id);
+            // A YAML number (a bare port such as 443) or a mapping is not a destination; say so plainly.
+            if (!(list.get(i) instanceof String text)) {
+                throw new InvalidTenantsFileException(
+                        "%s: %s (expected: a host, *.suffix or IP literal, optionally with :port)"
+                                .formatted(at, list.get(i)));
+            }
+            Destination destination;
+            try {
+                destination = Destination.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidTenantsFileException(at + ": " + e.getMessage());
+            }
+            if (!seen.add(destination)) {
+                throw new InvalidTenantsFileException(at + ": " + destination + " listed twice");
+            }
+            destinations.add(destination);
+        }
+        return destinations;
     }
 
     private static List<EgressIp> ips(Object value, String where, boolean mayBeMissing)

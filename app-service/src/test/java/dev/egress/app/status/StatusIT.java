@@ -286,6 +286,34 @@ class StatusIT extends AppITSupport {
     }
 
     @Test
+    void showsTheDestinationsATenantClaimsNormalised() throws Exception {
+        Files.writeString(
+                tenantsFile(),
+                TENANTS + "  - id: claimer\n    destinations: [Hooks.Claimer.Test., \"*.claimer.test:443\"]\n");
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> client().get()
+                        .uri("/v1/tenants/claimer/egress")
+                        .exchange()
+                        .expectStatus()
+                        .isOk()
+                        .expectBody()
+                        .jsonPath("$.destinations.length()")
+                        .isEqualTo(2)
+                        .jsonPath("$.destinations[0]")
+                        .isEqualTo("hooks.claimer.test")
+                        .jsonPath("$.destinations[1]")
+                        .isEqualTo("*.claimer.test:443"));
+        client().get()
+                .uri("/v1/tenants/acme/egress")
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.destinations.length()")
+                .isEqualTo(0);
+    }
+
+    @Test
     void aValidTenantsChangeAppliesAndAnInvalidOneKeepsTheLastGood() throws Exception {
         Files.writeString(tenantsFile(), TENANTS + "  - id: newcomer\n    dedicatedIps: [127.0.0.7]\n");
         await().atMost(Duration.ofSeconds(20))

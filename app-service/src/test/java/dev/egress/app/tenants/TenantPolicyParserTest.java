@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.egress.discovery.EgressIp;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -47,12 +49,70 @@ class TenantPolicyParserTest {
                 "one ip, two tenants       | 'tenants: [{id: acme, dedicatedIps: [127.0.0.2, 127.0.0.3]}, {id: globex, dedicatedIps: [127.0.0.3]}]' | 127.0.0.3 is dedicated to both 'acme' and 'globex'",
                 "shared tenant, no pool    | 'tenants: [{id: a}]'                                               | sharedPool: empty",
                 "duplicate ip              | 'sharedPool: [127.0.0.8, 127.0.0.8]\ntenants: []'                  | listed twice",
-                "duplicate yaml key        | 'tenants: []\ntenants: []'                                         | not valid YAML"
+                "duplicate yaml key        | 'tenants: []\ntenants: []'                                         | not valid YAML",
+                "destinations not a list   | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, destinations: x.test}]' | tenants[0].destinations (tenant 'a'): expected a non-empty list",
+                "destinations empty        | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, destinations: []}]'     | tenants[0].destinations (tenant 'a'): expected a non-empty list",
+                "destination a number      | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, destinations: [443]}]'  | tenants[0].destinations[0] (tenant 'a'): 443 (expected: a host",
+                "destination invalid       | 'sharedPool: [127.0.0.8]\ntenants: [{id: a}, {id: b, destinations: [ok.test, \"a..test\"]}]' | tenants[1].destinations[1] (tenant 'b'): 'a..test': label ''",
+                "destination twice         | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, destinations: [x.test, X.test.]}]' | tenants[0].destinations[1] (tenant 'a'): x.test listed twice",
+                "destination, two tenants  | 'sharedPool: [127.0.0.8]\ntenants: [{id: acme, destinations: [\"*.x.test:443\"]}, {id: globex, destinations: [\"*.X.test.:443\"]}]' | tenants[1].destinations: *.x.test:443 is claimed by both 'acme' and 'globex'",
+                "ipv6 claimed twice        | 'sharedPool: [127.0.0.8]\ntenants: [{id: acme, destinations: [\"2001:db8::7\"]}, {id: globex, destinations: [\"[2001:DB8:0::7]\"]}]' | 2001:db8::7 is claimed by both 'acme' and 'globex'",
+                "duplicate id, same claim  | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, destinations: [x.test]}, {id: a, destinations: [x.test]}]' | defined twice",
+                "destination unknown key   | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, destination: [x.test]}]' | unknown key"
             })
     void rejectsBrokenFilesNamingTheRule(String name, String yaml, String message) {
         assertThatThrownBy(() -> TenantPolicyParser.parse(yaml.replace("\\n", "\n")))
                 .isInstanceOf(InvalidTenantsFileException.class)
                 .hasMessageContaining(message);
+    }
+
+    @Test
+    void readsDestinationsOfDedicatedAndSharedTenants() throws Exception {
+        TenantPolicy policy = TenantPolicyParser.parse("""
+                sharedPool: [127.0.0.8]
+                tenants:
+                  - id: acme
+                    dedicatedIps: [127.0.0.2]
+                    destinations: [Hooks.Acme.Test, "*.acme.test:443", "[2001:db8::7]:443"]
+                  - id: small-co
+                    destinations: [small.test]
+                  - id: quiet
+                """);
+
+        assertThat(policy.tenant("acme").orElseThrow().destinations())
+                .extracting(Destination::toString)
+                .containsExactly("hooks.acme.test", "*.acme.test:443", "[2001:db8::7]:443");
+        assertThat(policy.tenant("small-co").orElseThrow().destinations())
+                .containsExactly(Destination.parse("small.test"));
+        assertThat(policy.tenant("quiet").orElseThrow().destinations()).isEmpty();
+        assertThat(policy.claimant("small.test", 443)).map(Tenant::id).contains("small-co");
+    }
+
+    @Test
+    void overlappingButDifferentClaimsOfTwoTenantsAreAccepted() throws Exception {
+        TenantPolicy policy = TenantPolicyParser.parse("""
+                tenants:
+                  - id: acme
+                    dedicatedIps: [127.0.0.2]
+                    destinations: ["*.example.com", "api.example.com:443"]
+                  - id: globex
+                    dedicatedIps: [127.0.0.3]
+                    destinations: ["api.example.com", "*.example.com:443", "*.api.example.com"]
+                """);
+
+        assertThat(policy.claimant("api.example.com", 443)).map(Tenant::id).contains("acme");
+        assertThat(policy.claimant("api.example.com", 80)).map(Tenant::id).contains("globex");
+        assertThat(policy.claimant("www.example.com", 443)).map(Tenant::id).contains("globex");
+        assertThat(policy.claimant("www.example.com", 80)).map(Tenant::id).contains("acme");
+    }
+
+    @Test
+    void theLocalPlatformsFileParsesAndAcmeClaimsItsExampleDestination() throws Exception {
+        Path local = Path.of("..", "local", "tenants.yaml");
+        TenantPolicy policy = TenantPolicyParser.parse(Files.readString(local));
+
+        assertThat(policy.claimant("acme.example.test", 443)).map(Tenant::id).contains("acme");
+        assertThat(policy.claimant("127.0.0.1", 9999)).isEmpty();
     }
 
     @Test

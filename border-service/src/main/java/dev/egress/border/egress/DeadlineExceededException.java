@@ -8,14 +8,14 @@ import dev.egress.discovery.problem.ProblemType;
  * the attempt by then (and told its caller), so sending it now would deliver a webhook the caller was told
  * failed; the target is not contacted.
  */
-final class DeadlineExceededException extends BorderException {
+public final class DeadlineExceededException extends BorderException {
 
     /**
      * Creates the refusal.
      *
      * @param detail by how much the forward was late
      */
-    DeadlineExceededException(String detail) {
+    public DeadlineExceededException(String detail) {
         super(ProblemType.DEADLINE_EXCEEDED, detail, false, null);
     }
 }

@@ -4,14 +4,14 @@ import dev.egress.border.BorderException;
 import dev.egress.discovery.problem.ProblemType;
 
 /** 409 {@code ip-not-active}: the IP is hosted but not ACTIVE, or the Border is draining. */
-final class IpNotActiveException extends BorderException {
+public final class IpNotActiveException extends BorderException {
 
     /**
      * Creates the failure.
      *
      * @param detail what happened
      */
-    IpNotActiveException(String detail) {
+    public IpNotActiveException(String detail) {
         super(ProblemType.IP_NOT_ACTIVE, detail, false, null);
     }
 }

@@ -4,14 +4,14 @@ import dev.egress.border.BorderException;
 import dev.egress.discovery.problem.ProblemType;
 
 /** 429 {@code too-many-requests}: the IP's concurrency limit is reached. */
-final class TooManyRequestsException extends BorderException {
+public final class TooManyRequestsException extends BorderException {
 
     /**
      * Creates the failure.
      *
      * @param detail what happened
      */
-    TooManyRequestsException(String detail) {
+    public TooManyRequestsException(String detail) {
         super(ProblemType.TOO_MANY_REQUESTS, detail, false, null);
     }
 }

@@ -53,6 +53,8 @@ public enum ProblemType {
     TOO_MANY_REQUESTS(HttpStatus.TOO_MANY_REQUESTS),
     /** 429 (App): App's own admission limit, per tenant or global; nothing was sent. */
     TOO_MANY_IN_FLIGHT(HttpStatus.TOO_MANY_REQUESTS),
+    /** 429 (App's forward proxy): a tenant's or an egress IP's open tunnels are at their limit; nothing was sent. */
+    TOO_MANY_TUNNELS(HttpStatus.TOO_MANY_REQUESTS),
     /** 500 (App): a bug; reported without internals and logged once. */
     INTERNAL(HttpStatus.INTERNAL_SERVER_ERROR),
     /** 502: the target could not be reached (connect failure, reset). */

@@ -1,0 +1,79 @@
+package dev.egress.app.proxy;
+
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemReason;
+import dev.egress.discovery.problem.ProblemResponses;
+import dev.egress.discovery.problem.ProblemType;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.nio.charset.StandardCharsets;
+import org.springframework.http.HttpStatus;
+
+/**
+ * The proxy's answers before a tunnel is up, as raw HTTP/1.1 (the listener speaks HTTP only for the request
+ * head): a problem+json body with the API's slugs, {@code Retry-After} on 429 and 503, and on 407
+ * {@code Proxy-Authenticate: Basic realm="egress"}. The answers that end a tunnel attempt close the connection:
+ * a client that sent CONNECT expects either a tunnel or the end of the connection.
+ */
+final class ProxyAnswers {
+
+    /** The reason of a CONNECT to a port {@code egress.proxy.allowed-ports} does not list. */
+    static final ProblemReason PORT_NOT_ALLOWED = () -> "port-not-allowed";
+
+    /** The CONNECT's success line: the tunnel is up from here. */
+    static final byte[] ESTABLISHED = "HTTP/1.1 200 Connection established\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    private ProxyAnswers() {}
+
+    /**
+     * 407 with the challenge.
+     *
+     * @param detail why
+     * @return the problem
+     */
+    static Problem authenticationRequired(String detail) {
+        return Problem.of(ProblemType.UNAUTHORIZED, detail).withStatus(HttpStatus.PROXY_AUTHENTICATION_REQUIRED);
+    }
+
+    /**
+     * 400 for a request the proxy cannot read.
+     *
+     * @param detail what is wrong
+     * @return the problem
+     */
+    static Problem malformed(String detail) {
+        return Problem.of(ProblemType.INVALID_REQUEST, detail);
+    }
+
+    /**
+     * The bytes of an answer.
+     *
+     * @param alloc   the connection's allocator
+     * @param problem the problem
+     * @return status line, headers and body
+     */
+    static ByteBuf encode(ByteBufAllocator alloc, Problem problem) {
+        byte[] body = ProblemResponses.json(problem);
+        HttpStatus status = problem.status();
+        StringBuilder head = new StringBuilder(256)
+                .append("HTTP/1.1 ")
+                .append(status.value())
+                .append(' ')
+                .append(status.getReasonPhrase())
+                .append("\r\nContent-Type: application/problem+json\r\nContent-Length: ")
+                .append(body.length)
+                .append("\r\nConnection: close\r\n");
+        if (status == HttpStatus.PROXY_AUTHENTICATION_REQUIRED) {
+            head.append("Proxy-Authenticate: Basic realm=\"egress\"\r\n");
+        }
+        if (problem.retryAfter() != null) {
+            head.append("Retry-After: ")
+                    .append(Math.max(1, (problem.retryAfter().toMillis() + 999) / 1000))
+                    .append("\r\n");
+        }
+        head.append("\r\n");
+        byte[] headBytes = head.toString().getBytes(StandardCharsets.US_ASCII);
+        ByteBuf out = alloc.buffer(headBytes.length + body.length);
+        return out.writeBytes(headBytes).writeBytes(body);
+    }
+}

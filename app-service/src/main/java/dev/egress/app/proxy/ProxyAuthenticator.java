@@ -1,0 +1,77 @@
+package dev.egress.app.proxy;
+
+import dev.egress.app.config.ApiTokenFilter;
+import dev.egress.discovery.auth.TokenDigest;
+import dev.egress.discovery.forward.TunnelCall;
+import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemType;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Who is sending: the {@code Proxy-Authorization} credentials checked by the API's own rule
+ * ({@link ApiTokenFilter#scopeOf}: the same token lists, hashed once, a tenant-bound token held to its tenant).
+ * The user names the tenant; an empty user means "the tenant that claims the destination" (a tenant-bound
+ * token: its own tenant), and an unclaimed destination goes through the shared pool.
+ */
+final class ProxyAuthenticator {
+
+    /** The tenant a request sends for, or the shared pool ({@code tenantId} null). */
+    record Sender(@Nullable String tenantId) {}
+
+    /** A refusal: 407 for missing or wrong credentials, 403 for a token of another tenant. */
+    static final class Refused extends Exception {
+        private final Problem problem;
+
+        Refused(Problem problem) {
+            super(problem.detail(), null, false, false);
+            this.problem = problem;
+        }
+
+        Problem problem() {
+            return problem;
+        }
+    }
+
+    private final ApiTokenFilter tokens;
+    private final DestinationClaims claims;
+
+    ProxyAuthenticator(ApiTokenFilter tokens, DestinationClaims claims) {
+        this.tokens = tokens;
+        this.claims = claims;
+    }
+
+    /**
+     * Authenticates a request.
+     *
+     * @param header its {@code Proxy-Authorization}, or null
+     * @param target where it goes
+     * @return the tenant it sends for
+     * @throws Refused when it may not send
+     */
+    Sender authenticate(@Nullable String header, TunnelCall target) throws Refused {
+        Optional<ProxyCredentials> credentials = ProxyCredentials.parse(header);
+        if (credentials.isEmpty()) {
+            throw new Refused(ProxyAnswers.authenticationRequired(
+                    "Proxy-Authorization: Basic credentials are required (user: the tenant, password: an API token)"));
+        }
+        Optional<ApiTokenFilter.ApiScope> scope =
+                tokens.scopeOf(TokenDigest.of(credentials.get().token()));
+        if (scope.isEmpty()) {
+            throw new Refused(ProxyAnswers.authenticationRequired("the token is not a valid API token"));
+        }
+        String user = credentials.get().user();
+        String bound = scope.get().boundTenant();
+        if (user.isEmpty()) {
+            if (bound != null) {
+                return new Sender(bound);
+            }
+            return new Sender(claims.claimant(target.host(), target.port()).orElse(null));
+        }
+        if (!scope.get().mayActFor(user)) {
+            throw new Refused(Problem.of(
+                    ProblemType.TENANT_FORBIDDEN, "this token may act only for tenant '%s'".formatted(bound)));
+        }
+        return new Sender(user);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.egress.app.proxy;
+
+import dev.egress.app.config.ApiTokenFilter;
+import dev.egress.app.dispatch.TunnelDispatcher;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.util.Optional;
+import javax.net.ssl.SSLException;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Wires the forward proxy when {@code egress.proxy.enabled=true}; without it there is no listener at all. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "egress.proxy.enabled", havingValue = "true")
+class ProxyConfiguration {
+
+    @Bean
+    TunnelLimits tunnelLimits(ProxyProperties properties) {
+        return new TunnelLimits(properties.maxTunnelsPerTenant(), properties.maxTunnelsPerIp());
+    }
+
+    @Bean
+    ProxyMetrics proxyMetrics(MeterRegistry meters, TunnelLimits limits) {
+        return new ProxyMetrics(meters, limits);
+    }
+
+    @Bean
+    ProxyServer proxyServer(
+            ProxyProperties properties,
+            ApiTokenFilter tokens,
+            TunnelDispatcher dispatcher,
+            TunnelLimits limits,
+            ProxyMetrics metrics,
+            ObjectProvider<DestinationClaims> claims,
+            ObjectProvider<SslBundles> bundles)
+            throws SSLException {
+        ProxyAuthenticator authenticator =
+                new ProxyAuthenticator(tokens, claims.getIfAvailable(() -> DestinationClaims.NONE));
+        ProxyContext context = new ProxyContext(properties, authenticator, dispatcher, limits, metrics);
+        return new ProxyServer(context, tls(properties, bundles));
+    }
+
+    private static Optional<SslContext> tls(ProxyProperties properties, ObjectProvider<SslBundles> bundles)
+            throws SSLException {
+        if (properties.sslBundle() == null) {
+            return Optional.empty();
+        }
+        SslBundles available = bundles.getIfAvailable();
+        if (available == null) {
+            throw new IllegalStateException(
+                    "egress.proxy.ssl-bundle: '%s' (expected: a bundle under spring.ssl.bundle.*)"
+                            .formatted(properties.sslBundle()));
+        }
+        SslBundle bundle = available.getBundle(properties.sslBundle());
+        return Optional.of(SslContextBuilder.forServer(bundle.getManagers().getKeyManagerFactory())
+                .build());
+    }
+}

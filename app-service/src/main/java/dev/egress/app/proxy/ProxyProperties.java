@@ -1,0 +1,88 @@
+package dev.egress.app.proxy;
+
+import java.time.Duration;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The forward-proxy listener ({@code egress.proxy.*}): a port of its own beside the API, off unless asked for.
+ *
+ * @param enabled              whether App listens as a forward proxy at all
+ * @param address              the address to listen on
+ * @param port                 the port to listen on (0: any free port, for tests)
+ * @param sslBundle            a Spring SSL bundle ({@code spring.ssl.bundle.*}) to serve the listener over TLS
+ *                             ({@code https://} proxy URLs), so that credentials do not cross the network in
+ *                             clear; empty for plain HTTP
+ * @param connectTimeout       from the CONNECT to the tunnel being up, every attempt included; then 504
+ * @param idleTimeout          a tunnel with no byte either way for this long is closed
+ * @param maxLifetime          a tunnel open this long is closed, however busy
+ * @param maxTunnelsPerTenant  open tunnels per tenant; one more is refused with 429 {@code too-many-tunnels}
+ * @param maxTunnelsPerIp      open tunnels per egress IP, counted by App; one more is refused with 429
+ * @param allowedPorts         the target ports a CONNECT may name; empty for any (a port not listed: 403
+ *                             {@code target-denied}, reason {@code port-not-allowed})
+ * @param requestHeaderTimeout a request head (the CONNECT line and headers) must arrive within this
+ */
+@Validated
+@ConfigurationProperties("egress.proxy")
+public record ProxyProperties(
+        @DefaultValue("false") boolean enabled,
+        @DefaultValue("0.0.0.0") String address,
+        @DefaultValue("3128") int port,
+        @Nullable String sslBundle,
+        @DefaultValue("10s") Duration connectTimeout,
+        @DefaultValue("5m") Duration idleTimeout,
+        @DefaultValue("1h") Duration maxLifetime,
+        @DefaultValue("512") int maxTunnelsPerTenant,
+        @DefaultValue("1024") int maxTunnelsPerIp,
+        @DefaultValue List<Integer> allowedPorts,
+        @DefaultValue("10s") Duration requestHeaderTimeout) {
+
+    /** Checks every rule and copies the port list. */
+    public ProxyProperties {
+        if (address == null || address.isBlank()) {
+            throw new IllegalArgumentException("egress.proxy.address: empty (expected: an IP address or host name)");
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("egress.proxy.port: %d (expected: 0..65535)".formatted(port));
+        }
+        positive("connect-timeout", connectTimeout);
+        positive("idle-timeout", idleTimeout);
+        positive("max-lifetime", maxLifetime);
+        positive("request-header-timeout", requestHeaderTimeout);
+        if (maxTunnelsPerTenant < 1) {
+            throw new IllegalArgumentException(
+                    "egress.proxy.max-tunnels-per-tenant: %d (expected: >= 1)".formatted(maxTunnelsPerTenant));
+        }
+        if (maxTunnelsPerIp < 1) {
+            throw new IllegalArgumentException(
+                    "egress.proxy.max-tunnels-per-ip: %d (expected: >= 1)".formatted(maxTunnelsPerIp));
+        }
+        allowedPorts = allowedPorts == null ? List.of() : List.copyOf(allowedPorts);
+        for (int allowed : allowedPorts) {
+            if (allowed < 1 || allowed > 65535) {
+                throw new IllegalArgumentException(
+                        "egress.proxy.allowed-ports: %d (expected: ports 1..65535)".formatted(allowed));
+            }
+        }
+        sslBundle = sslBundle == null || sslBundle.isBlank() ? null : sslBundle;
+    }
+
+    /**
+     * Whether a CONNECT may name a port.
+     *
+     * @param targetPort the port
+     * @return true when the list is empty or holds it
+     */
+    public boolean allows(int targetPort) {
+        return allowedPorts.isEmpty() || allowedPorts.contains(targetPort);
+    }
+
+    private static void positive(String name, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException("egress.proxy.%s: %s (expected: > 0)".formatted(name, value));
+        }
+    }
+}

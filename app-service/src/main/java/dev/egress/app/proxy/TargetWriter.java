@@ -1,0 +1,69 @@
+package dev.egress.app.proxy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.reactivestreams.Subscription;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.BaseSubscriber;
+import reactor.core.publisher.MonoSink;
+import reactor.core.publisher.SignalType;
+
+/**
+ * Target to sender: one buffer at a time, the next asked for only when the last one reached the sender's socket,
+ * so a slow sender slows the Border's reads from the target (through the stream's flow control) instead of
+ * filling App's memory. The end of the target's side ends the tunnel ({@code target-closed}); a broken stream
+ * (the Border died, the link was reset) ends it as {@code border-lost}.
+ */
+final class TargetWriter extends BaseSubscriber<ByteBuf> {
+
+    private static final Logger log = LoggerFactory.getLogger(TargetWriter.class);
+
+    private final ChannelHandlerContext ctx;
+    private final MonoSink<Void> done;
+    private final AtomicLong down;
+    private final Consumer<String> end;
+
+    TargetWriter(ChannelHandlerContext ctx, MonoSink<Void> done, AtomicLong down, Consumer<String> end) {
+        this.ctx = ctx;
+        this.done = done;
+        this.down = down;
+        this.end = end;
+    }
+
+    @Override
+    protected void hookOnSubscribe(Subscription subscription) {
+        request(1);
+    }
+
+    @Override
+    protected void hookOnNext(ByteBuf bytes) {
+        down.addAndGet(bytes.readableBytes());
+        ctx.writeAndFlush(bytes).addListener(future -> {
+            if (future.isSuccess()) {
+                request(1);
+            } else {
+                cancel();
+                ctx.close();
+            }
+        });
+    }
+
+    @Override
+    protected void hookOnComplete() {
+        ctx.executor().execute(() -> end.accept("target-closed"));
+    }
+
+    @Override
+    protected void hookOnError(Throwable error) {
+        log.debug("Tunnel stream ended with {}", error.toString());
+        ctx.executor().execute(() -> end.accept("border-lost"));
+    }
+
+    @Override
+    protected void hookFinally(SignalType type) {
+        done.success();
+    }
+}
