@@ -190,21 +190,38 @@ public final class ProxyLoad {
         InputStream in = raw.getInputStream();
         byte[] head = new byte[8192];
         int len = 0;
-        while (len < 4 || !(head[len - 4] == '\r' && head[len - 3] == '\n' && head[len - 2] == '\r'
-                && head[len - 1] == '\n')) {
+        int end = -1;
+        while (end < 0) {
             if (len == head.length) {
                 throw new IOException("proxy answer head too long");
             }
             int n = in.read(head, len, head.length - len);
             if (n < 0) {
-                throw new IOException("proxy closed during CONNECT after " + len + " bytes");
+                throw new IOException("proxy closed during CONNECT: "
+                        + new String(head, 0, len, StandardCharsets.ISO_8859_1).lines().findFirst().orElse(""));
             }
             len += n;
+            end = headEnd(head, len);
         }
-        String status = new String(head, 0, len, StandardCharsets.ISO_8859_1);
+        String status = new String(head, 0, end, StandardCharsets.ISO_8859_1);
         if (!status.startsWith("HTTP/1.1 200") && !status.startsWith("HTTP/1.0 200")) {
-            throw new IOException("CONNECT refused: " + status.lines().findFirst().orElse(status));
+            // A refusal comes with a problem body and a close: name both.
+            throw new IOException("CONNECT refused: " + status.lines().findFirst().orElse(status) + " "
+                    + new String(head, end, len - end, StandardCharsets.UTF_8).replace('\n', ' '));
         }
+        if (len != end) {
+            throw new IOException("bytes after the proxy's 200 before the ClientHello: " + (len - end));
+        }
+    }
+
+    /** The index just after the first blank line (CRLF CRLF), or -1. */
+    private static int headEnd(byte[] b, int len) {
+        for (int i = 3; i < len; i++) {
+            if (b[i - 3] == '\r' && b[i - 2] == '\n' && b[i - 1] == '\r' && b[i] == '\n') {
+                return i + 1;
+            }
+        }
+        return -1;
     }
 
     /** Sends one request and reads the whole response; returns the body length. */
