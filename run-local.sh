@@ -4,6 +4,7 @@
 #   border-a               127.0.0.1:8181  dedicated IPs 127.0.0.2, 127.0.0.3
 #   border-b               127.0.0.1:8182  dedicated IPs 127.0.0.4, 127.0.0.5 (+ spare 127.0.0.6)
 #   app                    127.0.0.1:8080  dispatch API, tenants from local/tenants.yaml
+#                          127.0.0.1:3128  forward proxy (CONNECT tunnels, Proxy-Authorization Basic tenant:token)
 #   demo sink              127.0.0.1:9999  prints every webhook with the source IP it came from
 # Borders serve https and sign their announcements; App calls them over mutual TLS. The certificates come
 # from a throwaway local CA made at every start with the JDK's keytool (local/LocalPki.java) in
@@ -38,6 +39,7 @@ OPERATOR_TOKEN="$EGRESS_SECURITY_OPERATORTOKEN"
 
 COORD_PORT=2136
 APP_PORT=8080
+PROXY_PORT=3128
 BORDER_A_PORT=8181
 BORDER_B_PORT=8182
 SINK_PORT=9999
@@ -67,13 +69,15 @@ usage() {
 Usage: ./run-local.sh [--rebuild] [--smoke] [--help]
        ./run-local.sh stop|start|restart border-a|border-b
 
-Starts the egress platform locally (coordination node, two Borders, App, demo sink) and waits
+Starts the egress platform locally (coordination node, two Borders, App with its forward proxy on
+127.0.0.1:$PROXY_PORT, demo sink) and waits
 until every part is ready. Ctrl-C stops everything.
 
   --rebuild   build the jars even if they look up to date
   --smoke     non-interactive: start everything, dispatch one webhook for 'acme' (and one for
-              'small-co'), check the sink saw them from the right source IPs, stop border-b and
-              check acme still flows from border-a, start border-b again, stop, exit 0 or 1
+              'small-co'), check the sink saw them from the right source IPs, send acme's through
+              a CONNECT tunnel of the forward proxy (and 407 without credentials), stop border-b
+              and check acme still flows from border-a, start border-b again, stop, exit 0 or 1
   --help      this text
 
 While the platform runs, from another terminal:
@@ -155,7 +159,7 @@ command -v curl >/dev/null 2>&1 || die "curl is required (apt-get install curl /
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 busy=""
-for port in "$COORD_PORT" "$BORDER_A_PORT" "$BORDER_B_PORT" "$APP_PORT" "$SINK_PORT"; do
+for port in "$COORD_PORT" "$BORDER_A_PORT" "$BORDER_B_PORT" "$APP_PORT" "$PROXY_PORT" "$SINK_PORT"; do
   if port_in_use "$port"; then busy="$busy $port"; fi
 done
 [ -z "$busy" ] || die "port(s)${busy} on 127.0.0.1 already in use. Is another ./run-local.sh running?
@@ -383,6 +387,9 @@ start app "$SERVICE_JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} "${APP_LAUNCH[@]}" \
   "--egress.trust.private-key=$PKI_DIR/app-key.pem" \
   "--egress.trust.border-ca=$CA" \
   "--egress.tenants.file=$TENANTS_FILE" \
+  "--egress.proxy.enabled=true" \
+  "--egress.proxy.address=127.0.0.1" \
+  "--egress.proxy.port=$PROXY_PORT" \
   "--egress.registry.create-if-missing=true" \
   "${common_registry[@]}"
 
@@ -390,6 +397,7 @@ wait_until sink "http://127.0.0.1:$SINK_PORT" log_has sink "Demo sink listening"
 wait_until border-a "readiness UP" ready_tls "$BORDER_A_PORT"
 wait_until border-b "readiness UP" ready_tls "$BORDER_B_PORT"
 wait_until app "readiness UP" ready "$APP_PORT"
+wait_until app "forward proxy on 127.0.0.1:$PROXY_PORT" port_in_use "$PROXY_PORT"
 
 # App's readiness does not wait for Borders; wait until its snapshot routes every dedicated IP.
 ips_json() {
@@ -512,6 +520,52 @@ smoke_one() {
   return 1
 }
 
+# through_proxy PATH [CREDENTIALS]: one webhook through App's forward proxy, as curl -p sends it: a CONNECT
+# tunnel to the sink, the POST inside it. Writes the sink's answer to response.json and every answer head (the
+# proxy's first) to proxy-head.txt; prints the CONNECT's status when it is not 200, else the sink's.
+through_proxy() {
+  local code connect
+  code=$(curl -sS --max-time 15 -o "$RUN_DIR/response.json" -D "$RUN_DIR/proxy-head.txt" \
+    -w '%{http_code} %{http_connect}' --proxytunnel -x "http://${2+$2@}127.0.0.1:$PROXY_PORT" \
+    -H 'Content-Type: application/json' -d "{\"event\":\"smoke\",\"via\":\"proxy\"}" \
+    "http://127.0.0.1:$SINK_PORT$1" 2>/dev/null) || true
+  connect=${code#* }
+  code=${code%% *}
+  if [ -n "$connect" ] && [ "$connect" != "200" ] && [ "$connect" != "000" ]; then code=$connect; fi
+  echo "${code:-000}"
+}
+
+# smoke_proxy: acme's webhook through a CONNECT tunnel of the proxy reaches the sink from one of acme's IPs.
+smoke_proxy() {
+  local path code from
+  path="/hooks/smoke-proxy-$$-$RANDOM"
+  code=$(through_proxy "$path" "acme:$API_TOKEN")
+  if [ "$code" != "200" ]; then
+    say "FAIL proxy CONNECT: answered $code: $(cat "$RUN_DIR/response.json" 2>/dev/null || true)"
+    return 1
+  fi
+  from=$(sed -n "s|^delivery #[0-9]* from \([0-9.]*\):[0-9]* [A-Z]* ${path} .*|\1|p" "$LOG_DIR/sink.log")
+  case "$from" in
+    127.0.0.3 | 127.0.0.4) say "OK   proxy CONNECT: acme's webhook reached the sink from $from (allowed: 127.0.0.3 127.0.0.4)" ;;
+    "") say "FAIL proxy CONNECT: answered 200 but the sink never saw $path"; return 1 ;;
+    *) say "FAIL proxy CONNECT: the sink saw $path from $from, expected 127.0.0.3 or 127.0.0.4"; return 1 ;;
+  esac
+}
+
+# smoke_proxy_unauthenticated: no credentials -> 407 with the Basic challenge, and nothing at the sink.
+smoke_proxy_unauthenticated() {
+  local path code
+  path="/hooks/smoke-proxy-anonymous-$$-$RANDOM"
+  code=$(through_proxy "$path")
+  if [ "$code" = "407" ] && grep -i '^proxy-authenticate: basic realm="egress"' "$RUN_DIR/proxy-head.txt" >/dev/null \
+      && ! grep -F " $path " "$LOG_DIR/sink.log" >/dev/null; then
+    say "OK   proxy without credentials: 407 with Proxy-Authenticate: Basic realm=\"egress\""
+    return 0
+  fi
+  say "FAIL proxy without credentials: answered $code: $(tr -d '\r' <"$RUN_DIR/proxy-head.txt" 2>/dev/null | head -n 8 | tr '\n' ' ')"
+  return 1
+}
+
 # drive_control ACTION PART: runs './run-local.sh ACTION PART' as a user would from another terminal,
 # and serves its request meanwhile (in smoke mode the main loop is not running yet).
 drive_control() {
@@ -537,6 +591,8 @@ if $SMOKE; then
   for port in "$APP_PORT" "$BORDER_A_PORT" "$BORDER_B_PORT" "$COORD_PORT"; do
     smoke_denied "$port" || result=1
   done
+  smoke_proxy || result=1
+  smoke_proxy_unauthenticated || result=1
   # The failover drill a user runs by hand, through the same commands: border-b stops, acme keeps
   # flowing from border-a's 127.0.0.3, border-b comes back and its IPs are routable again.
   drive_control stop border-b || result=1
@@ -562,6 +618,7 @@ cat <<EOF
 
 The egress platform is running on loopback:
   App (dispatch API)      http://127.0.0.1:$APP_PORT        API token:      $API_TOKEN
+  App (forward proxy)     http://127.0.0.1:$PROXY_PORT        user = tenant id, password = the API token
   border-a (127.0.0.2/3)  https://127.0.0.1:$BORDER_A_PORT       operator token: $OPERATOR_TOKEN
   border-b (127.0.0.4/5)  https://127.0.0.1:$BORDER_B_PORT       internal token: $INTERNAL_TOKEN (App -> Border)
   coordination node       $REGISTRY
@@ -582,6 +639,10 @@ Try it (watch the sink log: acme's webhooks arrive from 127.0.0.3 or 127.0.0.4 o
   curl -s -H 'Authorization: Bearer $API_TOKEN' -H 'Content-Type: application/json' \\
     -d '{"tenantId":"small-co","url":"http://127.0.0.1:$SINK_PORT/hooks/small-co","payload":{"event":"ping"}}' \\
     http://127.0.0.1:$APP_PORT/v1/deliveries
+
+  # the same through the forward proxy (any client with a proxy setting; user = tenant, password = API
+  # token): -p opens a CONNECT tunnel, which every client does for an https:// target
+  curl -p -x http://acme:$API_TOKEN@127.0.0.1:$PROXY_PORT -d '{"event":"order.created"}' http://127.0.0.1:$SINK_PORT/hook
 
   # the live map IP -> Borders, and what acme allowlists
   curl -s -H 'Authorization: Bearer $API_TOKEN' http://127.0.0.1:$APP_PORT/v1/egress/ips

@@ -33,6 +33,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * random drops on the bridge) and a lossy link (random drops on the bridge),
  * under a steady load for acme (dedicated) and small-co (shared pool).
  *
+ * <p>Senders that only know proxy settings take the same path: {@code curl -p} opens a {@code CONNECT} tunnel
+ * through App's forward proxy to the firewalled endpoint, from acme's IPv4 and IPv6 addresses.
+ *
  * <p>Every scenario prints its figures — misroutes and losses (both must be 0) and the client-visible
  * errors by kind — on a line starting with {@code [netns]}. Skipped, with the reason, where namespaces
  * cannot be created (not root, no {@code ip}/{@code nft}).
@@ -512,6 +515,109 @@ class NetworkPartitionsIT {
         figures.assertErrorsAreRetryable();
         assertThat(dropped).as("the link did lose packets").isPositive();
         assertThat(viaLossy).as("the lossy Border kept carrying traffic").isNotEmpty();
+    }
+
+    @Test
+    @Order(10)
+    void acmesConnectTunnelsPassTheCustomerFirewallFromItsIpv4AndIpv6Addresses() {
+        assumeTrue(
+                HostCommand.exec(List.of("curl", "--version"), null, Duration.ofSeconds(10))
+                        .ok(),
+                "the CONNECT scenarios need curl (apt-get install curl)");
+        Instant start = Instant.now();
+        List<Tunnelled> sent = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            sent.add(throughProxy(i % 2, "acme", NetworkPlatform.ACME_HOOK_PORT, "connect-" + i));
+        }
+        Map<String, String> peerById = peersById("connect-");
+        Map<String, Long> byPeer =
+                peerById.values().stream().collect(Collectors.groupingBy(p -> p, TreeMap::new, Collectors.counting()));
+        Set<Integer> ports = platform.customerRequests().stream()
+                .filter(r -> r.path().startsWith("/hooks/acme-connect"))
+                .map(CustomerReceiver.Request::localPort)
+                .collect(Collectors.toSet());
+        System.out.printf(
+                "[netns] CONNECT through the proxy: acme tunnels by peer address seen by the customer: %s (%d ms for %d)%n",
+                byPeer, Duration.between(start, Instant.now()).toMillis(), sent.size());
+
+        assertThat(sent).allSatisfy(t -> {
+            assertThat(t.connect()).as(t.output()).isEqualTo(200);
+            assertThat(t.status()).as(t.output()).isEqualTo(200);
+        });
+        assertThat(peerById).as("every tunnel's request passed the firewall").hasSize(sent.size());
+        assertThat(ports).as("on the firewalled port").containsExactly(NetworkPlatform.ACME_HOOK_PORT);
+        assertThat(byPeer.keySet()).as("both of acme's IPs, IPv4 and IPv6").isEqualTo(NetworkPlatform.ACME_IPS);
+    }
+
+    @Test
+    @Order(11)
+    void sharedPoolTenantsConnectTunnelToAcmesEndpointIsDroppedByTheCustomerFirewall() {
+        assumeTrue(
+                HostCommand.exec(List.of("curl", "--version"), null, Duration.ofSeconds(10))
+                        .ok(),
+                "the CONNECT scenarios need curl (apt-get install curl)");
+        long droppedBefore = net.droppedPackets("customer", NetworkPlatform.FIREWALL_TABLE);
+        List<Tunnelled> sent = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            sent.add(throughProxy(i % 2, "small-co", NetworkPlatform.ACME_HOOK_PORT, "connect-firewalled-" + i));
+        }
+        long dropped = net.droppedPackets("customer", NetworkPlatform.FIREWALL_TABLE) - droppedBefore;
+        System.out.printf(
+                "[netns] CONNECT by small-co to acme's endpoint: CONNECT answers %s; packets dropped by the"
+                        + " customer's firewall: %d; received: %d%n",
+                sent.stream().map(Tunnelled::connect).toList(),
+                dropped,
+                peersById("connect-firewalled-").size());
+
+        assertThat(sent).allSatisfy(t -> assertThat(t.connect()).as(t.output()).isIn(502, 504));
+        assertThat(peersById("connect-firewalled-")).isEmpty();
+        assertThat(dropped).isPositive();
+    }
+
+    /**
+     * What curl saw of one request through a {@code CONNECT} tunnel.
+     *
+     * @param connect the proxy's answer to the CONNECT (0 if none)
+     * @param status  the customer's answer inside the tunnel (0 if none)
+     * @param output  curl's output, for the assertion messages
+     */
+    record Tunnelled(int connect, int status, String output) {}
+
+    /**
+     * Sends one webhook as a proxy-configured sender does: {@code curl -p} on the test host opens a
+     * {@code CONNECT customer.test:<port>} tunnel through an App's proxy (the name is resolved behind the proxy,
+     * by the Border) and posts the body inside it.
+     */
+    private Tunnelled throughProxy(int app, String tenant, int port, String id) {
+        HostCommand.Result curl = HostCommand.exec(
+                List.of(
+                        "curl",
+                        "-sS",
+                        "--max-time",
+                        "20",
+                        "--proxytunnel",
+                        "--proxy",
+                        platform.proxyUrl(app),
+                        "--proxy-user",
+                        tenant + ":" + Platform.API_TOKEN,
+                        "-H",
+                        "Content-Type: application/json",
+                        "--data-binary",
+                        "{\"id\":\"%s\"}".formatted(id),
+                        "-o",
+                        "/dev/null",
+                        "-w",
+                        "\ncodes %{http_connect} %{http_code}",
+                        "http://" + NetworkPlatform.CUSTOMER_NAME + ":" + port + "/hooks/" + tenant + "-" + id),
+                null,
+                Duration.ofSeconds(30));
+        String[] codes = curl.output()
+                .lines()
+                .filter(l -> l.startsWith("codes "))
+                .reduce((a, b) -> b)
+                .orElse("codes 0 0")
+                .split(" ");
+        return new Tunnelled(Integer.parseInt(codes[1]), Integer.parseInt(codes[2]), curl.output());
     }
 
     /**

@@ -21,7 +21,7 @@ import tools.jackson.databind.JsonNode;
  * The platform on {@link NetworkTopology}'s private network, each service in its host's namespace
  * ({@code ip netns exec <ns> java -jar ...}): the coordination node on {@code registry}, two Borders
  * with two dedicated IPs each (border-b: one IPv4, one IPv6, and reached by App over IPv6), two Apps
- * on {@code app}, the customer's
+ * on {@code app} (each with its forward proxy on), the customer's
  * receiver on {@code customer} behind an nftables allowlist of acme's IPs.
  *
  * <p>All launch configuration is in this class ({@link #borderArgs}, {@link #appArgs},
@@ -54,6 +54,8 @@ final class NetworkPlatform implements AutoCloseable {
     static final int REGISTRY_PORT = 2236;
     static final int BORDER_PORT = 8281;
     static final List<Integer> APP_PORTS = List.of(8280, 8290);
+    /** Each App's forward-proxy listener ({@code egress.proxy.*}), on App's service address. */
+    static final List<Integer> PROXY_PORTS = List.of(3128, 3138);
     /** acme's endpoint: the customer's firewall admits only acme's dedicated IPs here. */
     static final int ACME_HOOK_PORT = 8088;
     /** small-co's endpoint on the same machine, not firewalled. */
@@ -171,11 +173,7 @@ final class NetworkPlatform implements AutoCloseable {
         }
         for (int i = 0; i < APP_PORTS.size(); i++) {
             apps.add(ServiceProcess.start(
-                    "app-" + i,
-                    net.execIn("app"),
-                    List.of("-jar", jar("app").toString()),
-                    appArgs(APP_PORTS.get(i), tenants),
-                    logs));
+                    "app-" + i, net.execIn("app"), List.of("-jar", jar("app").toString()), appArgs(i, tenants), logs));
         }
         await("customer receiver listening")
                 .atMost(Duration.ofSeconds(60))
@@ -224,10 +222,13 @@ final class NetworkPlatform implements AutoCloseable {
                 "--egress.registry.session-timeout=" + SESSION_TIMEOUT.toMillis() + "ms");
     }
 
-    private List<String> appArgs(int port, Path tenants) {
+    private List<String> appArgs(int app, Path tenants) {
         return List.of(
                 "--server.address=" + APP,
-                "--server.port=" + port,
+                "--server.port=" + APP_PORTS.get(app),
+                "--egress.proxy.enabled=true",
+                "--egress.proxy.address=" + APP,
+                "--egress.proxy.port=" + PROXY_PORTS.get(app),
                 "--egress.security.api-tokens=" + Platform.API_TOKEN,
                 "--egress.security.internal-token=" + Platform.INTERNAL_TOKEN,
                 "--egress.security.insecure-local=true",
@@ -260,6 +261,16 @@ final class NetworkPlatform implements AutoCloseable {
                 "border-a".equals(border)
                         ? "http://" + BORDER_A + ":" + BORDER_PORT + path
                         : "http://[" + BORDER_B + "]:" + BORDER_PORT + path);
+    }
+
+    /**
+     * An App's forward proxy, as a sender's proxy setting names it.
+     *
+     * @param app App index
+     * @return {@code http://<App's address>:<proxy port>}
+     */
+    String proxyUrl(int app) {
+        return "http://" + APP + ":" + PROXY_PORTS.get(app);
     }
 
     List<URI> deliveryUris() {

@@ -15,16 +15,18 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The README's first command, as a newcomer runs it: {@code ./run-local.sh --smoke} brings up the local
- * platform on its fixed ports, delivers for a dedicated and a shared tenant, runs the failover drill
- * through {@code ./run-local.sh stop|start border-b}, checks that {@code RUN_LOCAL_JAVA_OPTS} is added
- * to the defaults, and stops everything.
+ * platform on its fixed ports, delivers for a dedicated and a shared tenant, sends the dedicated one's
+ * webhook through a {@code CONNECT} tunnel of App's forward proxy on 127.0.0.1:3128 (arriving from its
+ * dedicated IPs; 407 without credentials), runs the failover drill through
+ * {@code ./run-local.sh stop|start border-b}, checks that {@code RUN_LOCAL_JAVA_OPTS} is added to the
+ * defaults, and stops everything.
  */
 class RunLocalSmokeIT {
 
-    private static final List<Integer> LOCAL_PORTS = List.of(2136, 8080, 8181, 8182, 9999);
+    private static final List<Integer> LOCAL_PORTS = List.of(2136, 8080, 3128, 8181, 8182, 9999);
 
     @Test
-    void theLocalPlatformStartsDeliversSurvivesABorderStopAndStops() throws Exception {
+    void theLocalPlatformStartsDeliversDirectlyAndThroughItsProxySurvivesABorderStopAndStops() throws Exception {
         List<Integer> busy = new ArrayList<>();
         for (int port : LOCAL_PORTS) {
             if (listening(port)) {
@@ -59,6 +61,9 @@ class RunLocalSmokeIT {
                 .contains("OK   acme: delivered from 127.0.0.")
                 .contains("OK   small-co: delivered from 127.0.0.")
                 .contains("OK   acme: delivered from 127.0.0.3 (allowed: 127.0.0.3)")
+                .contains(
+                        "OK   proxy CONNECT: acme's webhook reached the sink from 127.0.0.",
+                        "OK   proxy without credentials: 407 with Proxy-Authenticate: Basic realm=\"egress\"")
                 .contains(
                         "run-local.sh stop border-b -> ok: stop border-b",
                         "run-local.sh start border-b -> ok: start border-b")
