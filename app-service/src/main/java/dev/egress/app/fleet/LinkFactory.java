@@ -29,6 +29,9 @@ import reactor.netty.resources.ConnectionProvider;
  */
 final class LinkFactory {
 
+    /** HTTP/2 receive window per stream on the link (bytes), for tunnels' downloads. */
+    static final int STREAM_WINDOW = 1 << 20;
+
     private final LinkSettings settings;
     private final PresentedToken token;
     private final Optional<BorderTls> tls;
@@ -87,6 +90,10 @@ final class LinkFactory {
                         .orElse(h)));
         LinkWatch watch = new LinkWatch();
         if (settings.http2()) {
+            // A tunnel's download runs through this side's receive window: HTTP/2's default 64 KiB per stream
+            // (and per connection) would stall a bulk tunnel once per window; Netty widens the connection's window
+            // to the stream's.
+            http = http.http2Settings(h2 -> h2.initialWindowSize(STREAM_WINDOW));
             long interval = settings.pingInterval().toNanos();
             long timeout = settings.pingTimeout().toNanos();
             String name = border.value();

@@ -50,6 +50,9 @@ class TrustConfiguration {
     private static final Logger log = LoggerFactory.getLogger(TrustConfiguration.class);
     private static final int RESETS_PER_WINDOW = 20_000;
     private static final int RESET_WINDOW_SECONDS = 10;
+
+    /** HTTP/2 receive window per stream (bytes), for tunnels' uploads. */
+    static final int STREAM_WINDOW = 1 << 20;
     /** How long App may resume a session (as App's side): a rotated certificate shows within minutes. */
     private static final long SESSION_TIMEOUT_SECONDS = 300;
 
@@ -187,10 +190,13 @@ class TrustConfiguration {
      * Netty closes an HTTP/2 connection after 200 stream resets in 30 s (its "rapid reset" guard). App
      * resets a stream for every delivery it gives up (client gone, deadline), and one connection carries
      * up to 100 calls: at that limit a burst of cancels would kill every other call on the connection.
-     * The guard stays, sized above what App's admission allows in flight (max-in-flight 4096).
+     * The guard stays, sized above what App's admission allows in flight (max-in-flight 4096). A tunnel's upload
+     * runs through this side's receive window: HTTP/2's default 64 KiB per stream would stall a bulk tunnel once per
+     * window, so each stream gets {@value #STREAM_WINDOW} bytes (Netty widens the connection's window to match).
      */
     private static HttpServer http2(HttpServer server) {
-        return server.http2Settings(h2 -> h2.maxDecodedRstFramesPerWindow(RESETS_PER_WINDOW, RESET_WINDOW_SECONDS));
+        return server.http2Settings(h2 -> h2.maxDecodedRstFramesPerWindow(RESETS_PER_WINDOW, RESET_WINDOW_SECONDS)
+                .initialWindowSize(STREAM_WINDOW));
     }
 
     private static SslContext serverContext(BorderTrust trust, TlsProvider.Choice provider) {
