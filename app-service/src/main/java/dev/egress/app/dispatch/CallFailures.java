@@ -1,6 +1,7 @@
 package dev.egress.app.dispatch;
 
 import dev.egress.app.fleet.LinkFailures;
+import java.time.Duration;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
 
@@ -12,6 +13,33 @@ import javax.net.ssl.SSLException;
 final class CallFailures {
 
     private CallFailures() {}
+
+    /**
+     * A call that waited while its link's PING was in doubt, and the connection was closed as silent: nothing was
+     * sent, so it may go elsewhere.
+     *
+     * @param pingTimeout how long the PING went unanswered
+     * @param startNanos  when the call started ({@link System#nanoTime()})
+     * @return the attempt's result
+     */
+    static AttemptResult silentLink(Duration pingTimeout, long startNanos) {
+        return AttemptResult.failed(
+                AttemptResult.Kind.NOT_REACHED,
+                false,
+                "the link to the Border went silent (no answer to a PING within %d ms); nothing was sent"
+                        .formatted(pingTimeout.toMillis()),
+                millisSince(startNanos));
+    }
+
+    /**
+     * Milliseconds since a start.
+     *
+     * @param startNanos the start ({@link System#nanoTime()})
+     * @return the milliseconds since
+     */
+    static long millisSince(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1_000_000;
+    }
 
     /**
      * The result of a call that failed without an answer.

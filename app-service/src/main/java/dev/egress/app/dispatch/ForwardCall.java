@@ -76,9 +76,11 @@ final class ForwardCall {
             // The doubt ends by the PING timeout at the latest; the bound only guards against a lost signal.
             return link.settled()
                     .timeout(properties.pingTimeout().multipliedBy(2), Mono.just(Boolean.FALSE))
-                    .flatMap(alive -> alive ? send(link, body, deadline, start) : Mono.just(silent(start)))
+                    .flatMap(alive -> alive
+                            ? send(link, body, deadline, start)
+                            : Mono.just(CallFailures.silentLink(properties.pingTimeout(), start)))
                     .timeout(properties.attemptTimeout())
-                    .onErrorResume(e -> Mono.just(CallFailures.classify(e, millisSince(start))))
+                    .onErrorResume(e -> Mono.just(CallFailures.classify(e, CallFailures.millisSince(start))))
                     .doFinally(signal -> link.ended());
         });
     }
@@ -101,22 +103,8 @@ final class ForwardCall {
                     .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
                     .response((response, content) -> BorderAnswer.read(response, content, maxAnswerBytes)
                             .map(bytes -> BorderAnswer.classify(
-                                    json, response.status().code(), bytes, millisSince(start))))
+                                    json, response.status().code(), bytes, CallFailures.millisSince(start))))
                     .next();
         });
-    }
-
-    /** The call waited while a PING was in doubt, and the connection was closed as silent: nothing was sent. */
-    private AttemptResult silent(long start) {
-        return AttemptResult.failed(
-                AttemptResult.Kind.NOT_REACHED,
-                false,
-                "the link to the Border went silent (no answer to a PING within %d ms); nothing was sent"
-                        .formatted(properties.pingTimeout().toMillis()),
-                millisSince(start));
-    }
-
-    private static long millisSince(long startNanos) {
-        return (System.nanoTime() - startNanos) / 1_000_000;
     }
 }

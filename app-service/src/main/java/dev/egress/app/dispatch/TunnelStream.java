@@ -79,14 +79,14 @@ final class TunnelStream {
             Mono<AttemptResult> call = link.settled()
                     .timeout(properties.pingTimeout().multipliedBy(2), Mono.just(Boolean.FALSE))
                     .flatMap(alive -> !alive
-                            ? Mono.just(silent(start))
+                            ? Mono.just(CallFailures.silentLink(properties.pingTimeout(), start))
                             : send(link, route, target, deadline, body, start, up, opened, established));
             return call.timeout(
                             Mono.delay(connectTimeout).filter(tick -> !up.get()).concatWith(Mono.never()))
                     .onErrorResume(e -> Mono.just(
                             up.get()
-                                    ? AttemptResult.delivered(null, millisSince(start))
-                                    : CallFailures.classify(e, millisSince(start))))
+                                    ? AttemptResult.delivered(null, CallFailures.millisSince(start))
+                                    : CallFailures.classify(e, CallFailures.millisSince(start))))
                     .doFinally(signal -> link.ended());
         });
     }
@@ -113,11 +113,11 @@ final class TunnelStream {
                     if (response.status().code() != 200) {
                         return BorderAnswer.read(response, content, maxAnswerBytes)
                                 .map(bytes -> BorderAnswer.classify(
-                                        json, response.status().code(), bytes, millisSince(start)));
+                                        json, response.status().code(), bytes, CallFailures.millisSince(start)));
                     }
                     up.set(true);
                     opened.tryEmitEmpty();
-                    long latency = millisSince(start);
+                    long latency = CallFailures.millisSince(start);
                     // Retained: Reactor Netty releases each buffer after onNext, the proxy writes it to the
                     // sender's socket later, which releases it.
                     return established
@@ -125,19 +125,5 @@ final class TunnelStream {
                             .then(Mono.fromSupplier(() -> AttemptResult.delivered(null, latency)));
                 })
                 .next();
-    }
-
-    /** The call waited while a PING was in doubt, and the connection was closed as silent: nothing was sent. */
-    private AttemptResult silent(long start) {
-        return AttemptResult.failed(
-                AttemptResult.Kind.NOT_REACHED,
-                false,
-                "the link to the Border went silent (no answer to a PING within %d ms); nothing was sent"
-                        .formatted(properties.pingTimeout().toMillis()),
-                millisSince(start));
-    }
-
-    private static long millisSince(long startNanos) {
-        return (System.nanoTime() - startNanos) / 1_000_000;
     }
 }
