@@ -1,8 +1,8 @@
 package dev.egress.app.dispatch;
 
+import dev.egress.discovery.hash.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -28,12 +28,7 @@ record DeliveryRequest(String tenantId, String url, String method, Map<String, S
      * @return SHA-256 over the length-prefixed parts
      */
     byte[] fingerprint() {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every JVM", e);
-        }
+        MessageDigest digest = Sha256.digest();
         part(digest, url.getBytes(StandardCharsets.UTF_8));
         part(digest, method.getBytes(StandardCharsets.UTF_8));
         Map<String, String> sorted = new TreeMap<>();

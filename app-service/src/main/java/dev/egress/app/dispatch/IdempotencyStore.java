@@ -3,6 +3,7 @@ package dev.egress.app.dispatch;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.egress.app.EgressProblemException;
+import dev.egress.discovery.hash.Sha256;
 import dev.egress.discovery.problem.ProblemType;
 import dev.egress.discovery.problem.TargetContact;
 import io.micrometer.core.instrument.Counter;
@@ -10,7 +11,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -234,11 +234,7 @@ final class IdempotencyStore {
     }
 
     private static byte[] sha256(byte[] bytes) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(bytes);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every JVM", e);
-        }
+        return Sha256.of(bytes);
     }
 
     /**

@@ -8,11 +8,10 @@ import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.InvalidAnnouncementException;
 import dev.egress.discovery.RejectedAnnouncementException;
 import dev.egress.discovery.RejectionReason;
+import dev.egress.discovery.hash.Sha256;
 import java.io.ByteArrayInputStream;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.Signature;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
@@ -170,11 +169,7 @@ public final class AnnouncementVerifier implements AnnouncementReader {
     }
 
     private static ByteBuffer digest(byte[] data) {
-        try {
-            return ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(data));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JDK", e);
-        }
+        return ByteBuffer.wrap(Sha256.of(data));
     }
 
     private static Announcement result(Verified verified) {

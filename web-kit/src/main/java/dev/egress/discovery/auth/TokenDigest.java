@@ -1,8 +1,8 @@
 package dev.egress.discovery.auth;
 
+import dev.egress.discovery.hash.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
@@ -28,11 +28,7 @@ public final class TokenDigest {
      * @return its digest
      */
     public static TokenDigest of(String token) {
-        try {
-            return new TokenDigest(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JVM", e);
-        }
+        return new TokenDigest(Sha256.of(token.getBytes(StandardCharsets.UTF_8)));
     }
 
     /**

@@ -1,11 +1,11 @@
 package dev.egress.discovery.files;
 
+import dev.egress.discovery.hash.Sha256;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -108,15 +108,11 @@ final class ChangeRule {
     }
 
     private static byte[] digest(List<byte[]> bytes) {
-        try {
-            MessageDigest all = MessageDigest.getInstance("SHA-256");
-            for (byte[] file : bytes) {
-                // Per file first, so that moving bytes from one file to the next is a change.
-                all.update(MessageDigest.getInstance("SHA-256").digest(file));
-            }
-            return all.digest();
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every JVM", e);
+        MessageDigest all = Sha256.digest();
+        for (byte[] file : bytes) {
+            // Per file first, so that moving bytes from one file to the next is a change.
+            all.update(Sha256.of(file));
         }
+        return all.digest();
     }
 }
