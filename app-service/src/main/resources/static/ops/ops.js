@@ -202,7 +202,7 @@
     tile.querySelector('.tenants').textContent = tenants.length ? tenants.join(' · ') : 'no tenant uses it';
     const routes = ip.borders.map((b) => el('li', {},
       el('strong', {}, b.id), ' ' + b.status + (b.reason ? ' (withheld: ' + b.reason + ')' : '') + ' · breaker ' + b.breaker + (b.ejected ? ' · EJECTED' : '')
-      + ' · in flight ' + b.inFlight + ' · last min: ' + b.recentAttempts + ' calls, '
+      + ' · in flight ' + b.inFlight + (b.tunnels ? ' (' + b.tunnels + ' tunnels)' : '') + ' · last min: ' + b.recentAttempts + ' calls, '
       + Math.round(b.recentErrorRate * 100) + '% failed'));
     if (routes.length === 0) routes.push(el('li', {}, 'no live Border announces it'));
     tile.querySelector('.routes').replaceChildren(...routes);

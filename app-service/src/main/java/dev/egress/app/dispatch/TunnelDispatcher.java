@@ -228,12 +228,16 @@ public final class TunnelDispatcher {
                             attempts.connectMs += (System.nanoTime() - start) / 1_000_000;
                             if (handle != null) {
                                 Dispatcher.account(handle, AttemptResult.delivered(null, 0), System.nanoTime() - start);
+                                handle.traffic().tunnelOpened(route.ip());
                             }
                             return attempts.splice.established(route, fromTarget);
                         })
                 .doFinally(signal -> attempts.splice.release(route))
                 .flatMap(result -> {
                     if (handle != null) {
+                        if (up[0]) {
+                            handle.traffic().tunnelClosed(route.ip());
+                        }
                         handle.traffic().finished(route.ip(), result.outcome(), result.borderFault());
                     }
                     if (up[0]) {

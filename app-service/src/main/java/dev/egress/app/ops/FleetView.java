@@ -99,7 +99,8 @@ public record FleetView(
      * @param reason          why that Border withholds the IP by itself, or null
      * @param breaker         App's breaker state for the Border
      * @param ejected         whether the Border is ejected by passive health
-     * @param inFlight        App's calls in flight through this route
+     * @param inFlight        App's calls in flight through this route (open tunnels included)
+     * @param tunnels         forward-proxy tunnels open through this route now
      * @param recentAttempts  attempts through it in the recent window
      * @param recentFailures  those that failed at the Border
      * @param recentErrorRate failed share (0..1)
@@ -111,6 +112,7 @@ public record FleetView(
             String breaker,
             boolean ejected,
             int inFlight,
+            int tunnels,
             long recentAttempts,
             long recentFailures,
             double recentErrorRate) {}

@@ -149,6 +149,7 @@ public final class FleetViews {
                         breakerState(handle),
                         handle != null && handle.ejection().isEjected(),
                         stats.inFlight(),
+                        stats.openTunnels(),
                         stats.recentAttempts(),
                         stats.recentFailures(),
                         stats.errorRate()));

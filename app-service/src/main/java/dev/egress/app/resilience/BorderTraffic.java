@@ -21,6 +21,7 @@ public final class BorderTraffic {
     /** A ring of per-slice counts; synchronized: a few increments per delivery, never contended for long. */
     private final class Entry {
         final AtomicInteger inFlight = new AtomicInteger();
+        final AtomicInteger openTunnels = new AtomicInteger();
         final long[] slice = new long[RouteTraffic.BUCKETS];
         final long[] attempts = new long[RouteTraffic.BUCKETS];
         final long[] failures = new long[RouteTraffic.BUCKETS];
@@ -48,7 +49,7 @@ public final class BorderTraffic {
                     f += failures[i];
                 }
             }
-            return new RouteTraffic.Stats(inFlight.get(), a, f);
+            return new RouteTraffic.Stats(inFlight.get(), openTunnels.get(), a, f);
         }
     }
 
@@ -97,6 +98,31 @@ public final class BorderTraffic {
         }
         if (counter != null) {
             counter.increment();
+        }
+    }
+
+    /**
+     * A forward-proxy tunnel through this IP came up (it stays in flight until it ends, like any call); counted
+     * apart so that operators see how many of the calls in flight are open tunnels.
+     *
+     * @param ip the route's IP
+     */
+    public void tunnelOpened(EgressIp ip) {
+        Entry entry = entry(ip);
+        if (entry != null) {
+            entry.openTunnels.incrementAndGet();
+        }
+    }
+
+    /**
+     * A tunnel counted by {@link #tunnelOpened} ended.
+     *
+     * @param ip the route's IP
+     */
+    public void tunnelClosed(EgressIp ip) {
+        Entry entry = entry(ip);
+        if (entry != null) {
+            entry.openTunnels.decrementAndGet();
         }
     }
 

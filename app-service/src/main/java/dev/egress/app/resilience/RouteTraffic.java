@@ -22,10 +22,10 @@ public final class RouteTraffic {
      * @param recentAttempts attempts in the window
      * @param recentFailures attempts in the window that failed at the Border
      */
-    public record Stats(int inFlight, long recentAttempts, long recentFailures) {
+    public record Stats(int inFlight, int openTunnels, long recentAttempts, long recentFailures) {
 
         /** Nothing seen. */
-        public static final Stats NONE = new Stats(0, 0, 0);
+        public static final Stats NONE = new Stats(0, 0, 0, 0);
 
         /**
          * Failed share of recent attempts.

@@ -39,6 +39,20 @@ class RouteTrafficTest {
     }
 
     @Test
+    void countsOpenTunnelsApartFromTheCallsInFlightTheyAreAmong() {
+        a.started(IP);
+        a.tunnelOpened(IP);
+        a.started(IP);
+        assertThat(a.stats(IP).inFlight()).isEqualTo(2);
+        assertThat(a.stats(IP).openTunnels()).isEqualTo(1);
+
+        a.tunnelClosed(IP);
+        a.finished(IP, "delivered", false);
+        assertThat(a.stats(IP).openTunnels()).isZero();
+        assertThat(a.stats(IP).inFlight()).isEqualTo(1);
+    }
+
+    @Test
     void errorRateCoversTheRecentWindowOnly() {
         record(a, 3, false);
         record(a, 1, true);
