@@ -1,12 +1,14 @@
 package dev.egress.app.proxy;
 
 import dev.egress.discovery.problem.Problem;
+import dev.egress.discovery.problem.ProblemException;
 import dev.egress.discovery.problem.ProblemReason;
 import dev.egress.discovery.problem.ProblemResponses;
 import dev.egress.discovery.problem.ProblemType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.springframework.http.HttpStatus;
 
 /**
@@ -33,6 +35,43 @@ final class ProxyAnswers {
      */
     static Problem authenticationRequired(String detail) {
         return Problem.of(ProblemType.UNAUTHORIZED, detail).withStatus(HttpStatus.PROXY_AUTHENTICATION_REQUIRED);
+    }
+
+    /**
+     * 429 for a tenant at its open-tunnel limit in this App.
+     *
+     * @param tenant the tenant
+     * @param limit  {@code egress.proxy.max-tunnels-per-tenant}
+     * @return the problem, with {@code Retry-After}
+     */
+    static Problem tooManyTunnels(String tenant, int limit) {
+        return Problem.of(
+                        ProblemType.TOO_MANY_TUNNELS,
+                        "tenant '%s' has %d tunnels open (egress.proxy.max-tunnels-per-tenant)"
+                                .formatted(tenant, limit))
+                .withRetryAfter(Duration.ofSeconds(1));
+    }
+
+    /**
+     * The answer when a tunnel could not be opened.
+     *
+     * @param error why: a problem, or anything else (500)
+     * @return the problem
+     */
+    static Problem notOpened(Throwable error) {
+        return error instanceof ProblemException p
+                ? p.problem()
+                : Problem.of(ProblemType.INTERNAL, "the tunnel could not be opened");
+    }
+
+    /**
+     * The outcome a refusal is counted under: its reason when it has one, else its slug.
+     *
+     * @param problem the refusal
+     * @return the metric's {@code outcome}
+     */
+    static String outcomeOf(Problem problem) {
+        return problem.reason() != null ? problem.reason().code() : problem.slug();
     }
 
     /**
