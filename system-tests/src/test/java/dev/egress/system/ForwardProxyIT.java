@@ -48,7 +48,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * The forward proxy with real clients against one platform: curl ({@code -p -x}), the JDK {@link HttpClient}
  * (ProxySelector and Authenticator) and Python {@code requests}, each through a CONNECT tunnel to an HTTPS target
- * with its own certificate, which reports the source address it saw; the answers before a tunnel is up (407, 403
+ * with its own certificate, which reports the source address it saw; absolute-form {@code http://} requests (curl
+ * {@code -x} without {@code -p}, the JDK client) through the same tunnels, byte-exact; a sender from an
+ * unauthenticated source without credentials; the answers before a tunnel is up (407, 403
  * for the platform's own ports and denied ranges, 503 fail closed); and the lifecycle: a draining Border keeps its
  * open tunnel and takes no new one (which opens through the other Border), a Border killed mid-tunnel closes the
  * sender's connection.
