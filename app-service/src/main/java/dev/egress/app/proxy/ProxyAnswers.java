@@ -7,8 +7,12 @@ import dev.egress.discovery.problem.ProblemResponses;
 import dev.egress.discovery.problem.ProblemType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.springframework.http.HttpStatus;
 
 /**
@@ -25,7 +29,32 @@ final class ProxyAnswers {
     /** The CONNECT's success line: the tunnel is up from here. */
     static final byte[] ESTABLISHED = "HTTP/1.1 200 Connection established\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
+    /** How long a refused absolute-form request's remaining body is read and dropped before the close. */
+    private static final long LINGER_MILLIS = 2000;
+
     private ProxyAnswers() {}
+
+    /**
+     * Writes an answer and ends the connection. After an absolute-form request the sender may still be sending
+     * its body (the JDK client streams it while it waits for the 407 it answers): closing with unread bytes resets
+     * the connection, and the reset can destroy the answer before the sender reads it (RFC 9112 section 9.6). So
+     * the proxy then reads and drops what still comes, and closes when the sender does or after a while.
+     *
+     * @param ctx           the connection
+     * @param problem       the answer
+     * @param bodyMayFollow whether request bytes may still be on their way
+     */
+    static void send(ChannelHandlerContext ctx, Problem problem, boolean bodyMayFollow) {
+        ChannelFuture written = ctx.writeAndFlush(encode(ctx.alloc(), problem));
+        if (!bodyMayFollow) {
+            written.addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        written.addListener(done -> {
+            ctx.channel().config().setAutoRead(true);
+            ctx.executor().schedule(() -> ctx.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+        });
+    }
 
     /**
      * 407 with the challenge.

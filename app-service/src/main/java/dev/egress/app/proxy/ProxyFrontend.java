@@ -8,7 +8,6 @@ import dev.egress.discovery.problem.Problem;
 import dev.egress.discovery.problem.ProblemException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpContent;
@@ -280,7 +279,7 @@ final class ProxyFrontend extends ChannelInboundHandlerAdapter {
         context.metrics().refused(ProxyAnswers.outcomeOf(problem), tenantClass);
         state = State.CLOSED;
         if (ctx.channel().isActive()) {
-            ctx.writeAndFlush(ProxyAnswers.encode(ctx.alloc(), problem)).addListener(ChannelFutureListener.CLOSE);
+            ProxyAnswers.send(ctx, problem, origin != null);
         }
     }
 
