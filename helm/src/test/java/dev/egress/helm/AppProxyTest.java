@@ -43,7 +43,8 @@ class AppProxyTest {
                 .containsEntry("EGRESS_PROXY_MAXLIFETIME", "1h")
                 .containsEntry("EGRESS_PROXY_MAXTUNNELSPERTENANT", "512")
                 .containsEntry("EGRESS_PROXY_MAXTUNNELSPERIP", "1024")
-                .doesNotContainKeys("EGRESS_PROXY_ALLOWEDPORTS", "EGRESS_PROXY_SSLBUNDLE");
+                .doesNotContainKeys(
+                        "EGRESS_PROXY_ALLOWEDPORTS", "EGRESS_PROXY_SSLBUNDLE", "EGRESS_PROXY_UNAUTHENTICATEDSOURCES");
         KubernetesApiSchema.validate(manifests.named("Service", PREFIX + "-app"));
     }
 
@@ -73,6 +74,17 @@ class AppProxyTest {
                 .filteredOn(p -> "proxy".equals(p.get("name")))
                 .extracting(p -> p.get("containerPort"))
                 .containsExactly(8888);
+    }
+
+    @Test
+    void unauthenticatedSourcesReachTheirPropertyOnlyWhenListed() {
+        Map<String, Object> app = ChartRendering.render()
+                .set("app.proxy.unauthenticatedSources[0]", "10.42.7.0/24")
+                .set("app.proxy.unauthenticatedSources[1]", "fd00::/8")
+                .manifests()
+                .app();
+
+        assertThat(env(app)).containsEntry("EGRESS_PROXY_UNAUTHENTICATEDSOURCES", "10.42.7.0/24,fd00::/8");
     }
 
     @Test

@@ -86,7 +86,8 @@ class MonitoringTest {
                         "EgressAppAbsent",
                         "EgressRegistryLinkDown",
                         "EgressCertificateExpiresSoon",
-                        "EgressRetryBudgetExhausted");
+                        "EgressRetryBudgetExhausted",
+                        "EgressProxyTunnelsFailingClosed");
         for (Map<String, Object> r : rules(rule)) {
             Map<String, Object> annotations = Manifests.at(r, "annotations");
             assertThat((String) annotations.get("runbook_url"))

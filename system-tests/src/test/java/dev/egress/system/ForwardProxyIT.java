@@ -3,10 +3,12 @@ package dev.egress.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.testing.TestPki;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -23,10 +25,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -42,7 +48,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * The forward proxy with real clients against one platform: curl ({@code -p -x}), the JDK {@link HttpClient}
  * (ProxySelector and Authenticator) and Python {@code requests}, each through a CONNECT tunnel to an HTTPS target
- * with its own certificate, which reports the source address it saw; the answers before a tunnel is up (407, 403
+ * with its own certificate, which reports the source address it saw; absolute-form {@code http://} requests (curl
+ * {@code -x} without {@code -p}, the JDK client) through the same tunnels, byte-exact; a sender from an
+ * unauthenticated source without credentials; the answers before a tunnel is up (407, 403
  * for the platform's own ports and denied ranges, 503 fail closed); and the lifecycle: a draining Border keeps its
  * open tunnel and takes no new one (which opens through the other Border), a Border killed mid-tunnel closes the
  * sender's connection.
@@ -59,11 +67,16 @@ class ForwardProxyIT {
 
     private static final Set<String> ACME = Set.of("127.0.0.3", "127.0.0.4");
     private static final String USER = "acme:" + Platform.API_TOKEN;
+    private static final String UNAUTHENTICATED = "127.0.0.8";
 
     private static final int PROXY_PORT = ListenPorts.freeOutsideEphemeralRange();
     private static Platform platform;
     private static TestPki targetCa;
     private static HttpsServer target;
+    /** A plain HTTP target for absolute-form requests: what it received, request by request. */
+    private static HttpServer plainTarget;
+
+    private static final ConcurrentLinkedQueue<Received> plainReceived = new ConcurrentLinkedQueue<>();
     private static ServerSocket holder;
     private static final ConcurrentLinkedQueue<String> holderPeers = new ConcurrentLinkedQueue<>();
     private static final List<Socket> held = new ArrayList<>();
@@ -85,6 +98,22 @@ class ForwardProxyIT {
         pool = Executors.newCachedThreadPool();
         target.setExecutor(pool);
         target.start();
+        plainTarget = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+        plainTarget.createContext("/echo", exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            plainReceived.add(new Received(
+                    exchange.getRemoteAddress().getAddress().getHostAddress(),
+                    exchange.getRequestURI().toString(),
+                    exchange.getRequestHeaders().containsKey("Proxy-Authorization"),
+                    body));
+            exchange.getResponseHeaders().add("X-Target", "plain");
+            exchange.sendResponseHeaders(201, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        plainTarget.setExecutor(pool);
+        plainTarget.start();
         holder = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         pool.submit(ForwardProxyIT::echo);
         // acme claims the HTTPS target; the echo target is unclaimed (an empty user sends it through the shared pool).
@@ -105,7 +134,9 @@ class ForwardProxyIT {
                 List.of(
                         "--egress.proxy.enabled=true",
                         "--egress.proxy.address=127.0.0.1",
-                        "--egress.proxy.port=" + PROXY_PORT)));
+                        "--egress.proxy.port=" + PROXY_PORT,
+                        // Senders from 127.0.0.8 may send no credentials; 127.0.0.1 (every other test) still must.
+                        "--egress.proxy.unauthenticated-sources=" + UNAUTHENTICATED + "/32")));
     }
 
     @AfterAll
@@ -115,6 +146,9 @@ class ForwardProxyIT {
         }
         if (target != null) {
             target.stop(0);
+        }
+        if (plainTarget != null) {
+            plainTarget.stop(0);
         }
         if (holder != null) {
             holder.close();
@@ -246,6 +280,126 @@ class ForwardProxyIT {
         try (Tunnel unclaimed = Tunnel.open(PROXY_PORT, holder.getLocalPort(), ":" + Platform.API_TOKEN)) {
             unclaimed.assertEchoes("shared");
             assertThat(lastPeer()).isIn("127.0.0.2", "127.0.0.5");
+        }
+    }
+
+    record Received(String peer, String uri, boolean proxyAuthorization, byte[] body) {}
+
+    @Test
+    @Order(3)
+    void absoluteFormHttpRequestsGoThroughATunnelByteExactFromTheTenantsIp() throws Exception {
+        byte[] body = new byte[300_000];
+        new Random(23).nextBytes(body);
+        Path dir = Files.createTempDirectory("proxy-absolute");
+        Path bodyFile = Files.write(dir.resolve("body.bin"), body);
+        String url = "http://127.0.0.1:" + plainTarget.getAddress().getPort() + "/echo?q=1";
+        plainReceived.clear();
+        // curl -x without -p: an absolute-form POST with Content-Length.
+        HostCommand.Result result = HostCommand.exec(
+                List.of(
+                        "curl",
+                        "-sS",
+                        "--max-time",
+                        "20",
+                        "-x",
+                        "http://127.0.0.1:" + PROXY_PORT,
+                        "--proxy-user",
+                        USER,
+                        "--data-binary",
+                        "@" + bodyFile,
+                        "-H",
+                        "Content-Type: application/octet-stream",
+                        "-D",
+                        dir.resolve("head.txt").toString(),
+                        "-o",
+                        dir.resolve("answer.bin").toString(),
+                        url),
+                null,
+                Duration.ofSeconds(30));
+        assertThat(result.code()).as(result.output()).isZero();
+        assertThat(Files.readString(dir.resolve("head.txt")))
+                .startsWith("HTTP/1.1 201")
+                .containsIgnoringCase("X-Target: plain");
+        assertThat(Files.readAllBytes(dir.resolve("answer.bin"))).isEqualTo(body);
+        Received seen = plainReceived.poll();
+        assertThat(seen).isNotNull();
+        assertThat(seen.peer()).isIn(ACME);
+        assertThat(seen.uri()).isEqualTo("/echo?q=1");
+        assertThat(seen.proxyAuthorization()).isFalse();
+        assertThat(seen.body()).isEqualTo(body);
+        // The JDK client with a proxy to an http:// URL: absolute-form, here with a chunked body.
+        HttpClient client = HttpClient.newBuilder()
+                .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", PROXY_PORT)))
+                .authenticator(new Authenticator() {
+                    @Override
+                    protected PasswordAuthentication getPasswordAuthentication() {
+                        return getRequestorType() == RequestorType.PROXY
+                                ? new PasswordAuthentication("acme", Platform.API_TOKEN.toCharArray())
+                                : null;
+                    }
+                })
+                .build();
+        HttpResponse<byte[]> answer = client.send(
+                HttpRequest.newBuilder(URI.create(url))
+                        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body)))
+                        .timeout(Duration.ofSeconds(20))
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(answer.statusCode()).isEqualTo(201);
+        assertThat(answer.headers().firstValue("X-Target")).contains("plain");
+        assertThat(answer.body()).isEqualTo(body);
+        Received chunked = plainReceived.stream()
+                .filter(received -> Arrays.equals(received.body(), body))
+                .reduce((first, second) -> second)
+                .orElseThrow();
+        assertThat(chunked.peer()).isIn(ACME);
+        assertThat(chunked.proxyAuthorization()).isFalse();
+        // https:// in absolute form stays refused: that is what CONNECT is for.
+        try (Socket socket = new Socket("127.0.0.1", PROXY_PORT)) {
+            socket.setSoTimeout(15_000);
+            socket.getOutputStream()
+                    .write("GET https://127.0.0.1/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                            .getBytes(StandardCharsets.US_ASCII));
+            String text = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(text).startsWith("HTTP/1.1 400").contains("use CONNECT");
+        }
+    }
+
+    @Test
+    @Order(3)
+    void aSenderFromAnUnauthenticatedSourceTunnelsWithoutCredentialsAsTheClaimingTenant() throws Exception {
+        HostCommand.Result result = HostCommand.exec(
+                List.of(
+                        "curl",
+                        "-sS",
+                        "--max-time",
+                        "15",
+                        "--interface",
+                        UNAUTHENTICATED,
+                        "-p",
+                        "-x",
+                        "http://127.0.0.1:" + PROXY_PORT,
+                        "--cacert",
+                        targetCa.caPem().toString(),
+                        targetUrl()),
+                null,
+                Duration.ofSeconds(20));
+        assertThat(result.code()).as(result.output()).isZero();
+        assertThat(result.output().strip()).as("acme claims the target").isIn(ACME);
+        // Credentials sent from there are checked as always.
+        try (Socket socket = new Socket()) {
+            socket.bind(new InetSocketAddress(UNAUTHENTICATED, 0));
+            socket.connect(new InetSocketAddress("127.0.0.1", PROXY_PORT));
+            socket.setSoTimeout(15_000);
+            String authority = "127.0.0.1:" + target.getAddress().getPort();
+            socket.getOutputStream()
+                    .write(("CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority
+                                    + "\r\nProxy-Authorization: Basic "
+                                    + Base64.getEncoder().encodeToString("acme:wrong".getBytes(StandardCharsets.UTF_8))
+                                    + "\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+            String text = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(text).startsWith("HTTP/1.1 407");
         }
     }
 

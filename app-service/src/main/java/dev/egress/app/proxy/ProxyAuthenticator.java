@@ -5,6 +5,8 @@ import dev.egress.discovery.auth.TokenDigest;
 import dev.egress.discovery.forward.TunnelCall;
 import dev.egress.discovery.problem.Problem;
 import dev.egress.discovery.problem.ProblemType;
+import java.net.InetAddress;
+import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -12,7 +14,9 @@ import org.jspecify.annotations.Nullable;
  * Who is sending: the {@code Proxy-Authorization} credentials checked by the API's own rule
  * ({@link ApiTokenFilter#scopeOf}: the same token lists, hashed once, a tenant-bound token held to its tenant).
  * The user names the tenant; an empty user means "the tenant that claims the destination" (a tenant-bound
- * token: its own tenant), and an unclaimed destination goes through the shared pool.
+ * token: its own tenant), and an unclaimed destination goes through the shared pool. A sender inside
+ * {@code egress.proxy.unauthenticated-sources} that sends no {@code Proxy-Authorization} at all is taken as an empty
+ * user with a token bound to no tenant (for senders that cannot send credentials, such as self-hosted Svix).
  */
 final class ProxyAuthenticator {
 
@@ -35,10 +39,19 @@ final class ProxyAuthenticator {
 
     private final ApiTokenFilter tokens;
     private final DestinationClaims claims;
+    private final List<SourceRange> unauthenticated;
 
-    ProxyAuthenticator(ApiTokenFilter tokens, DestinationClaims claims) {
+    /**
+     * An authenticator.
+     *
+     * @param tokens          the API's token check
+     * @param claims          which tenant claims a destination
+     * @param unauthenticated {@code egress.proxy.unauthenticated-sources}: senders that may send no credentials
+     */
+    ProxyAuthenticator(ApiTokenFilter tokens, DestinationClaims claims, List<SourceRange> unauthenticated) {
         this.tokens = tokens;
         this.claims = claims;
+        this.unauthenticated = List.copyOf(unauthenticated);
     }
 
     /**
@@ -46,10 +59,16 @@ final class ProxyAuthenticator {
      *
      * @param header its {@code Proxy-Authorization}, or null
      * @param target where it goes
+     * @param peer   the sender's address
      * @return the tenant it sends for
      * @throws Refused when it may not send
      */
-    Sender authenticate(@Nullable String header, TunnelCall target) throws Refused {
+    Sender authenticate(@Nullable String header, TunnelCall target, InetAddress peer) throws Refused {
+        if (header == null && unauthenticated.stream().anyMatch(range -> range.contains(peer))) {
+            // The credential-less door: an empty user with a token bound to no tenant. Credentials that are sent
+            // are checked as always, so a wrong token from inside the range is still a 407.
+            return new Sender(claims.claimant(target.host(), target.port()).orElse(null));
+        }
         Optional<ProxyCredentials> credentials = ProxyCredentials.parse(header);
         if (credentials.isEmpty()) {
             throw new Refused(ProxyAnswers.authenticationRequired(

@@ -44,7 +44,7 @@ class ProxyConfiguration {
         // Read per request from the current policy: a reloaded tenants file moves destinations at once.
         DestinationClaims claims =
                 (host, port) -> tenants.current().claimant(host, port).map(Tenant::id);
-        ProxyAuthenticator authenticator = new ProxyAuthenticator(tokens, claims);
+        ProxyAuthenticator authenticator = new ProxyAuthenticator(tokens, claims, properties.unauthenticatedRanges());
         ProxyContext context = new ProxyContext(properties, authenticator, dispatcher, limits, metrics);
         return new ProxyServer(context, tls(properties, bundles));
     }

@@ -6,22 +6,20 @@ import dev.egress.discovery.Route;
 import dev.egress.discovery.forward.TunnelCall;
 import dev.egress.discovery.problem.Problem;
 import dev.egress.discovery.problem.ProblemException;
-import dev.egress.discovery.problem.ProblemType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.Locale;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,19 +33,22 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 
 /**
- * One sender connection. First the request head, decoded by Netty's HTTP/1.1 codec; a CONNECT is checked
- * (authority, port allowlist, credentials, tenant, limits: each refusal a problem+json answer that closes the
- * connection), the codec leaves the pipeline, and the tunnel is asked for through {@link TunnelDispatcher}. Once a
- * Border has it up, the sender gets {@code 200 Connection established} and bytes are spliced with backpressure
- * both ways, the Netty way: the sender's socket is read only when the tunnel's stream asks for more (auto-read
- * off), and the next byte from the target is asked for only when the previous write reached the sender's socket.
- * Either side ending closes the other; the idle timeout and the maximum lifetime close both. Everything that
- * touches the connection runs on its event loop.
+ * One sender connection. First the request head, decoded by Netty's HTTP/1.1 codec; a CONNECT or an absolute-form
+ * {@code http://} request is checked ({@link ProxyDoor}: each refusal a problem+json answer that closes the
+ * connection) and the tunnel is asked for through {@link TunnelDispatcher}. For a CONNECT the codec leaves the
+ * pipeline and, once a Border has the tunnel up, the sender gets {@code 200 Connection established}; an
+ * absolute-form request keeps the codec so that its rewritten head and body ({@link OriginRequest}) go into the
+ * tunnel and nothing after them does, and the target's answer is the first byte the sender sees. Bytes are spliced
+ * with backpressure both ways, the Netty way: the sender's socket is read only when the tunnel's stream asks for
+ * more (auto-read off), and the next byte from the target is asked for only when the previous write reached the
+ * sender's socket. Either side ending closes the other; the idle timeout and the maximum lifetime close both.
+ * Everything that touches the connection runs on its event loop.
  */
 final class ProxyFrontend extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(ProxyFrontend.class);
-    private static final int MAX_EARLY_BYTES = 64 * 1024;
+    /** Above one socket read (64 KiB) plus the re-framing of a chunked body read with it. */
+    private static final int MAX_EARLY_BYTES = 128 * 1024;
 
     /** Pipeline name of the head's decoder, removed once a CONNECT is accepted. */
     static final String DECODER = "proxy.decoder";
@@ -62,6 +63,7 @@ final class ProxyFrontend extends ChannelInboundHandlerAdapter {
     private final ProxyContext context;
     private State state = State.HEAD;
     private @Nullable HttpRequest connect;
+    private @Nullable OriginRequest origin;
     private @Nullable ChannelHandlerContext ctx;
     private final ArrayDeque<ByteBuf> early = new ArrayDeque<>();
     private int earlyBytes;
@@ -108,24 +110,52 @@ final class ProxyFrontend extends ChannelInboundHandlerAdapter {
                         // The CONNECT's head is complete: nothing of the codec is left to deliver.
                         HttpRequest request = connect;
                         connect = null;
-                        connect(ctx, request);
+                        admit(ctx, request);
                     }
                 } finally {
                     ReferenceCountUtil.release(msg);
                 }
             }
-            case CONNECTING -> early(ctx, msg);
+            case CONNECTING -> {
+                Object bytes = toTarget(ctx, msg);
+                if (bytes != null) {
+                    early(ctx, bytes);
+                }
+            }
             case TUNNEL -> {
                 FluxSink<ByteBuf> sink = toTarget;
-                if (sink != null && msg instanceof ByteBuf bytes) {
+                Object forTarget = toTarget(ctx, msg);
+                if (forTarget == null) {
+                    return;
+                }
+                if (sink != null && forTarget instanceof ByteBuf bytes) {
                     up.addAndGet(bytes.readableBytes());
                     sink.next(bytes);
                 } else {
-                    early(ctx, msg);
+                    early(ctx, forTarget);
                 }
             }
             case CLOSED -> ReferenceCountUtil.release(msg);
         }
+    }
+
+    /** A CONNECT's bytes as they are; an absolute-form request's body pieces as the target reads them. */
+    private @Nullable Object toTarget(ChannelHandlerContext ctx, Object msg) {
+        OriginRequest absolute = origin;
+        if (absolute == null) {
+            return msg;
+        }
+        try {
+            return msg instanceof HttpContent content ? absolute.body(ctx.alloc(), content) : null;
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    /** Whether the sender's socket is still read: not after an absolute-form request's end. */
+    private boolean reading() {
+        OriginRequest absolute = origin;
+        return state == State.TUNNEL && (absolute == null || !absolute.finished());
     }
 
     /** Bytes that arrive before the tunnel's stream takes them (a sender that does not wait for 200). */
@@ -143,7 +173,7 @@ final class ProxyFrontend extends ChannelInboundHandlerAdapter {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         FluxSink<ByteBuf> sink = toTarget;
-        if (state == State.TUNNEL && sink != null && sink.requestedFromDownstream() > 0) {
+        if (reading() && sink != null && sink.requestedFromDownstream() > 0) {
             ctx.read();
         }
     }
@@ -154,76 +184,51 @@ final class ProxyFrontend extends ChannelInboundHandlerAdapter {
             refuse(ctx, ProxyAnswers.malformed("the request head is not valid HTTP/1.1"), "unknown");
             return;
         }
-        if (!HttpMethod.CONNECT.equals(request.method())) {
-            String uri = request.uri().toLowerCase(Locale.ROOT);
-            refuse(
-                    ctx,
-                    ProxyAnswers.malformed(
-                            uri.startsWith("https://")
-                                    ? "https:// through the proxy: use CONNECT (curl -p, or an https:// target URL)"
-                                    : uri.startsWith("http://")
-                                            ? "absolute-form http:// requests are not served yet: use CONNECT (curl -p)"
-                                            : "not a proxy request (expected: CONNECT host:port)"),
-                    "unknown");
+        if (HttpMethod.CONNECT.equals(request.method())) {
+            connect = request;
+            ctx.read();
             return;
         }
-        connect = request;
-        ctx.read();
-    }
-
-    private void connect(ChannelHandlerContext ctx, HttpRequest request) {
-        TunnelCall target;
         try {
-            target = TunnelCall.parse(request.uri());
-        } catch (IllegalArgumentException e) {
-            refuse(ctx, ProxyAnswers.malformed("CONNECT " + e.getMessage()), "unknown");
-            return;
-        }
-        if (!context.properties().allows(target.port())) {
-            refuse(
-                    ctx,
-                    Problem.of(
-                                    ProblemType.TARGET_DENIED,
-                                    "port %d is not in egress.proxy.allowed-ports".formatted(target.port()))
-                            .withReason(ProxyAnswers.PORT_NOT_ALLOWED),
-                    "unknown");
-            return;
-        }
-        String tenant;
-        Resolution resolution;
-        try {
-            ProxyAuthenticator.Sender sender = context.authenticator()
-                    .authenticate(request.headers().get(HttpHeaderNames.PROXY_AUTHORIZATION), target);
-            // No tenant claims the destination: it goes through the shared pool, as a tenant of its own.
-            resolution = sender.tenantId() == null
-                    ? context.dispatcher().resolveSharedPool()
-                    : context.dispatcher().resolve(sender.tenantId());
-            tenant = resolution.tenant().id();
+            origin = ProxyDoor.absolute(request);
         } catch (ProxyAuthenticator.Refused e) {
             refuse(ctx, e.problem(), "unknown");
             return;
-        } catch (ProblemException e) {
+        }
+        admit(ctx, request);
+    }
+
+    private void admit(ChannelHandlerContext ctx, HttpRequest request) {
+        ProxyDoor.Admitted admitted;
+        try {
+            admitted = ProxyDoor.admit(
+                    context, request, origin, ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress());
+        } catch (ProxyAuthenticator.Refused e) {
             refuse(ctx, e.problem(), "unknown");
             return;
         }
-        open(ctx, tenant, resolution, target);
+        OriginRequest absolute = origin;
+        if (absolute != null) {
+            // The rewritten head goes first; the body's pieces follow it as the decoder yields them.
+            ByteBuf head = absolute.head(ctx.alloc());
+            up.addAndGet(head.readableBytes());
+            early.add(head);
+        }
+        open(ctx, admitted.tenant(), admitted.resolution(), admitted.target());
     }
 
     private void open(ChannelHandlerContext ctx, String tenant, Resolution resolution, TunnelCall target) {
         if (!context.limits().tryTenant(tenant)) {
             refuse(
                     ctx,
-                    Problem.of(
-                                    ProblemType.TOO_MANY_TUNNELS,
-                                    "tenant '%s' has %d tunnels open (egress.proxy.max-tunnels-per-tenant)"
-                                            .formatted(
-                                                    tenant, context.properties().maxTunnelsPerTenant()))
-                            .withRetryAfter(Duration.ofSeconds(1)),
+                    ProxyAnswers.tooManyTunnels(tenant, context.properties().maxTunnelsPerTenant()),
                     resolution.tenantClass());
             return;
         }
         state = State.CONNECTING;
-        ctx.pipeline().remove(DECODER);
+        if (origin == null) {
+            ctx.pipeline().remove(DECODER);
+        }
         long started = System.nanoTime();
         Flux<ByteBuf> fromSender = Flux.<ByteBuf>create(sink -> ctx.executor().execute(() -> senderStream(ctx, sink)))
                 .doOnDiscard(ByteBuf.class, ReferenceCountUtil::release);
@@ -247,13 +252,10 @@ final class ProxyFrontend extends ChannelInboundHandlerAdapter {
 
     /** The tunnel never came up: answer with its problem (the sender may already be gone). */
     private void failed(ChannelHandlerContext ctx, Throwable error, String tenantClass) {
-        Problem problem = error instanceof ProblemException p
-                ? p.problem()
-                : Problem.of(ProblemType.INTERNAL, "the tunnel could not be opened");
         if (!(error instanceof ProblemException)) {
             log.warn("Unexpected failure opening a tunnel", error);
         }
-        refuse(ctx, problem, tenantClass);
+        refuse(ctx, ProxyAnswers.notOpened(error), tenantClass);
     }
 
     /** Runs on the event loop once the tunnel's stream subscribes to the sender's bytes. */
@@ -267,22 +269,18 @@ final class ProxyFrontend extends ChannelInboundHandlerAdapter {
         }
         toTarget = sink;
         sink.onRequest(n -> ctx.executor().execute(() -> {
-            if (state == State.TUNNEL) {
+            if (reading()) {
                 ctx.read();
             }
         }));
     }
 
     private void refuse(ChannelHandlerContext ctx, Problem problem, String tenantClass) {
-        context.metrics().refused(outcomeOf(problem), tenantClass);
+        context.metrics().refused(ProxyAnswers.outcomeOf(problem), tenantClass);
         state = State.CLOSED;
         if (ctx.channel().isActive()) {
-            ctx.writeAndFlush(ProxyAnswers.encode(ctx.alloc(), problem)).addListener(ChannelFutureListener.CLOSE);
+            ProxyAnswers.send(ctx, problem, origin != null);
         }
-    }
-
-    private static String outcomeOf(Problem problem) {
-        return problem.reason() != null ? problem.reason().code() : problem.slug();
     }
 
     @Override
@@ -386,12 +384,14 @@ final class ProxyFrontend extends ChannelInboundHandlerAdapter {
                             () -> end(ctx, "max-lifetime"),
                             properties.maxLifetime().toMillis(),
                             TimeUnit.MILLISECONDS);
-            ctx.writeAndFlush(Unpooled.wrappedBuffer(ProxyAnswers.ESTABLISHED));
+            if (origin == null) {
+                ctx.writeAndFlush(Unpooled.wrappedBuffer(ProxyAnswers.ESTABLISHED));
+            }
             TargetWriter writer = new TargetWriter(ctx, done, down, why -> end(ctx, why));
             fromTarget = writer;
             target.subscribe(writer);
             FluxSink<ByteBuf> sink = toTarget;
-            if (sink != null && sink.requestedFromDownstream() > 0) {
+            if (sink != null && sink.requestedFromDownstream() > 0 && reading()) {
                 ctx.read();
             }
         }

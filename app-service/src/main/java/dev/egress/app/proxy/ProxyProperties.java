@@ -24,6 +24,9 @@ import org.springframework.validation.annotation.Validated;
  * @param allowedPorts         the target ports a CONNECT may name; empty for any (a port not listed: 403
  *                             {@code target-denied}, reason {@code port-not-allowed})
  * @param requestHeaderTimeout a request head (the CONNECT line and headers) must arrive within this
+ * @param unauthenticatedSources sender address ranges (CIDR) whose requests without {@code Proxy-Authorization}
+ *                             are served as an empty user with a token of no tenant, for senders that cannot send
+ *                             credentials; empty (the default) for none. Everyone else still needs a token
  */
 @Validated
 @ConfigurationProperties("egress.proxy")
@@ -38,7 +41,8 @@ public record ProxyProperties(
         @DefaultValue("512") int maxTunnelsPerTenant,
         @DefaultValue("1024") int maxTunnelsPerIp,
         @DefaultValue List<Integer> allowedPorts,
-        @DefaultValue("10s") Duration requestHeaderTimeout) {
+        @DefaultValue("10s") Duration requestHeaderTimeout,
+        @DefaultValue List<String> unauthenticatedSources) {
 
     /** Checks every rule and copies the port list. */
     public ProxyProperties {
@@ -67,6 +71,14 @@ public record ProxyProperties(
                         "egress.proxy.allowed-ports: %d (expected: ports 1..65535)".formatted(allowed));
             }
         }
+        unauthenticatedSources = unauthenticatedSources == null ? List.of() : List.copyOf(unauthenticatedSources);
+        for (String range : unauthenticatedSources) {
+            try {
+                SourceRange.parse(range);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("egress.proxy.unauthenticated-sources: " + e.getMessage(), e);
+            }
+        }
         sslBundle = sslBundle == null || sslBundle.isBlank() ? null : sslBundle;
     }
 
@@ -78,6 +90,15 @@ public record ProxyProperties(
      */
     public boolean allows(int targetPort) {
         return allowedPorts.isEmpty() || allowedPorts.contains(targetPort);
+    }
+
+    /**
+     * The parsed {@code unauthenticated-sources}.
+     *
+     * @return the ranges, possibly empty
+     */
+    List<SourceRange> unauthenticatedRanges() {
+        return unauthenticatedSources.stream().map(SourceRange::parse).toList();
     }
 
     private static void positive(String name, Duration value) {

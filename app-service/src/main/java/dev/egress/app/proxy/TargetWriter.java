@@ -1,6 +1,7 @@
 package dev.egress.app.proxy;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -57,7 +58,11 @@ final class TargetWriter extends BaseSubscriber<ByteBuf> {
 
     @Override
     protected void hookOnComplete() {
-        ctx.executor().execute(() -> end.accept("target-closed"));
+        // After the writes still in flight (they complete in order): closing at once would drop the target's last
+        // bytes, which is the whole answer of an absolute-form request.
+        ctx.executor()
+                .execute(() ->
+                        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(written -> end.accept("target-closed")));
     }
 
     @Override

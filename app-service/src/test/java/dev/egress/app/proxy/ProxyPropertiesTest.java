@@ -21,7 +21,8 @@ class ProxyPropertiesTest {
                 perTenant,
                 1024,
                 ports,
-                Duration.ofSeconds(10));
+                Duration.ofSeconds(10),
+                List.of());
     }
 
     @Test
@@ -43,5 +44,41 @@ class ProxyPropertiesTest {
                 .hasMessageContaining("egress.proxy.idle-timeout");
         assertThatThrownBy(() -> with(3128, List.of(), Duration.ofMinutes(5), 0))
                 .hasMessageContaining("egress.proxy.max-tunnels-per-tenant");
+    }
+
+    @Test
+    void unauthenticatedSourcesAreOffByDefaultAndMustBeIpRanges() {
+        assertThat(with(3128, List.of(), Duration.ofMinutes(5), 1).unauthenticatedRanges())
+                .isEmpty();
+        ProxyProperties open = new ProxyProperties(
+                true,
+                "127.0.0.1",
+                3128,
+                null,
+                Duration.ofSeconds(10),
+                Duration.ofMinutes(5),
+                Duration.ofHours(1),
+                1,
+                1,
+                List.of(),
+                Duration.ofSeconds(10),
+                List.of("10.0.0.0/8", " fd00::1 "));
+        assertThat(open.unauthenticatedRanges())
+                .containsExactly(SourceRange.parse("10.0.0.0/8"), SourceRange.parse("fd00::1/128"));
+        assertThatThrownBy(() -> new ProxyProperties(
+                        true,
+                        "127.0.0.1",
+                        3128,
+                        null,
+                        Duration.ofSeconds(10),
+                        Duration.ofMinutes(5),
+                        Duration.ofHours(1),
+                        1,
+                        1,
+                        List.of(),
+                        Duration.ofSeconds(10),
+                        List.of("svix.internal")))
+                .hasMessageContaining("egress.proxy.unauthenticated-sources")
+                .hasMessageContaining("svix.internal");
     }
 }
