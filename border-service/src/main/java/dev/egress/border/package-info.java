@@ -4,7 +4,9 @@
  *
  * <p>Entry points: {@link dev.egress.border.BorderApplication} (the Spring Boot application),
  * {@code BearerTokenFilter} (the token check of every door but the probes and Prometheus) and
- * {@code ProblemAdvice} (the one mapping of typed exceptions to RFC 9457 problems).
+ * {@code ProblemAdvice} (the one mapping of typed exceptions to RFC 9457 problems), and the Border's identity that
+ * every feature reads: {@link dev.egress.border.BorderProperties} ({@code egress.border.*}) and
+ * {@link dev.egress.border.HostedIps} (the hosted IPs and their bind addresses).
  *
  * <p>Sub-packages by feature: {@code egress} (the forward endpoint, bound clients, limits, drain),
  * {@code ssrf} (the SSRF guard), {@code registration} (the publish side), {@code decisions} (operator

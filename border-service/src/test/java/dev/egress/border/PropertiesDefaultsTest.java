@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.egress.border.egress.LimitsProperties;
 import dev.egress.border.egress.PoolProperties;
-import dev.egress.border.registration.BorderProperties;
 import dev.egress.border.ssrf.DnsProperties;
 import dev.egress.border.ssrf.SsrfProperties;
 import dev.egress.discovery.server.ServerDeadlines;

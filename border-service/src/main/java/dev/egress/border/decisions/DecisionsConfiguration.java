@@ -1,7 +1,7 @@
 package dev.egress.border.decisions;
 
-import dev.egress.border.egress.HostedIps;
-import dev.egress.border.registration.BorderProperties;
+import dev.egress.border.BorderProperties;
+import dev.egress.border.HostedIps;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.discovery.BorderId;
 import dev.egress.discovery.registry.BorderRegistry;

@@ -1,7 +1,7 @@
 package dev.egress.border.egress;
 
+import dev.egress.border.BorderProperties;
 import dev.egress.border.decisions.DecisionKeeper;
-import dev.egress.border.registration.BorderProperties;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.discovery.IpStatus;
 import java.time.Duration;

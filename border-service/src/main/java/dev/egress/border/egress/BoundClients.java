@@ -1,5 +1,6 @@
 package dev.egress.border.egress;
 
+import dev.egress.border.HostedIps;
 import dev.egress.border.ssrf.VettingResolverGroup;
 import dev.egress.discovery.EgressIp;
 import io.netty.channel.ChannelOption;

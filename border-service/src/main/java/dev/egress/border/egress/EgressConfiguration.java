@@ -1,7 +1,8 @@
 package dev.egress.border.egress;
 
+import dev.egress.border.BorderProperties;
+import dev.egress.border.HostedIps;
 import dev.egress.border.decisions.DecisionKeeper;
-import dev.egress.border.registration.BorderProperties;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.ssrf.SsrfGuard;
 import dev.egress.border.ssrf.VettingResolverGroup;

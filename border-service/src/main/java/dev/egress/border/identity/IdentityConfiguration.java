@@ -1,6 +1,6 @@
 package dev.egress.border.identity;
 
-import dev.egress.border.egress.HostedIps;
+import dev.egress.border.HostedIps;
 import dev.egress.border.registration.BorderRegistrar;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;

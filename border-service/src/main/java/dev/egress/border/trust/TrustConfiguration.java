@@ -1,9 +1,8 @@
 package dev.egress.border.trust;
 
+import dev.egress.border.BorderProperties;
+import dev.egress.border.HostedIps;
 import dev.egress.border.SecurityProperties;
-import dev.egress.border.egress.HostedIps;
-import dev.egress.border.registration.BorderProperties;
-import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.AnnouncementWriter;
 import dev.egress.discovery.BorderId;
@@ -30,7 +29,6 @@ import java.util.Locale;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -138,14 +136,6 @@ class TrustConfiguration {
                 .orElseGet(AnnouncementWriter::unsignedForInsecureLocal);
     }
 
-    /** Republishes within the signed window; nothing to do for unsigned announcements, which never expire. */
-    @Bean
-    AnnouncementRefresh announcementRefresh(AnnouncementWriter writer, ObjectProvider<BorderRegistrar> registrar) {
-        return writer.validity()
-                .map(validity -> AnnouncementRefresh.every(validity, registrar::getIfAvailable))
-                .orElseGet(AnnouncementRefresh::none);
-    }
-
     @Bean
     ClientCertificates clientCertificates(TrustMode mode) {
         return new ClientCertificates(mode.material().map(BorderTrust::apps).orElse(null));
@@ -157,8 +147,7 @@ class TrustConfiguration {
      * thousands of calls over a few connections while probes and operators keep using HTTP/1.1.
      */
     @Bean
-    NettyServerCustomizer borderTls(
-            TrustMode mode, TlsProvider.Choice provider, HostedIps hosted, ObjectProvider<BorderRegistrar> registrar) {
+    NettyServerCustomizer borderTls(TrustMode mode, TlsProvider.Choice provider, HostedIps hosted) {
         if (mode.material().isEmpty()) {
             return server -> http2(server).protocol(HttpProtocol.HTTP11, HttpProtocol.H2C);
         }
@@ -171,15 +160,7 @@ class TrustConfiguration {
                         material.id());
             }
             warnUnlessNamesTheseIps(next, hosted);
-            registrar.ifAvailable(r -> r.republish().whenComplete((published, failure) -> {
-                if (failure == null) {
-                    log.info(
-                            "Republished the announcement signed with the rotated certificate (generation {})",
-                            published.generation());
-                } else {
-                    log.warn("Could not republish after a certificate rotation: {}", failure.toString());
-                }
-            }));
+            // The registrar (registration) republishes the announcement signed with it: RotationRepublish.
         });
         SslContext context = serverContext(material, provider);
         return server ->

@@ -1,9 +1,9 @@
 package dev.egress.border.tunnel;
 
-import dev.egress.border.egress.HostedIps;
+import dev.egress.border.BorderProperties;
+import dev.egress.border.HostedIps;
 import dev.egress.border.egress.InFlightCalls;
 import dev.egress.border.egress.LimitsProperties;
-import dev.egress.border.registration.BorderProperties;
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.ssrf.SsrfGuard;
 import dev.egress.border.ssrf.VettingResolverGroup;

@@ -1,11 +1,11 @@
 package dev.egress.border.tunnel;
 
 import dev.egress.border.BorderException;
+import dev.egress.border.HostedIps;
 import dev.egress.border.InvalidRequestException;
 import dev.egress.border.IpNotHostedException;
 import dev.egress.border.egress.ConnectFailures;
 import dev.egress.border.egress.DeadlineExceededException;
-import dev.egress.border.egress.HostedIps;
 import dev.egress.border.egress.InFlightCalls;
 import dev.egress.border.egress.IpNotActiveException;
 import dev.egress.border.egress.TooManyRequestsException;

@@ -1,4 +1,4 @@
-package dev.egress.border.egress;
+package dev.egress.border;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

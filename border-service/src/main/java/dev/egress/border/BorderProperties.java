@@ -1,4 +1,4 @@
-package dev.egress.border.registration;
+package dev.egress.border;
 
 import dev.egress.discovery.IpStatus;
 import jakarta.validation.constraints.NotBlank;
@@ -17,7 +17,7 @@ import org.springframework.validation.annotation.Validated;
  * @param id            the Border's stable id, as announced ({@code [a-z0-9][a-z0-9-]{0,62}})
  * @param ips           the dedicated IPs (comma list), each an address or {@code bind=public} (behind a 1:1 NAT:
  *                      bind the first, announce and publish the second); each bind address must be bindable
- *                      at startup (see {@code egress.HostedIps})
+ *                      at startup (see {@link HostedIps})
  * @param advertisedUrl the URL App uses to reach this Border
  * @param drainTimeout  on shutdown, how long in-flight calls may take to finish
  * @param initialStatus the status every IP is announced with at startup

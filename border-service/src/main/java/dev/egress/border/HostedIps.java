@@ -1,4 +1,4 @@
-package dev.egress.border.egress;
+package dev.egress.border;
 
 import dev.egress.discovery.EgressIp;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
-package dev.egress.border.trust;
+package dev.egress.border.registration;
 
-import dev.egress.border.registration.BorderRegistrar;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
