@@ -189,22 +189,7 @@ class ForwardProxyIT {
     @Test
     @Order(1)
     void curlThroughConnectTunnelLeavesFromTheTenantsDedicatedIp() throws Exception {
-        HostCommand.Result result = HostCommand.exec(
-                List.of(
-                        "curl",
-                        "-sS",
-                        "--max-time",
-                        "15",
-                        "-p",
-                        "-x",
-                        "http://127.0.0.1:" + PROXY_PORT,
-                        "--proxy-user",
-                        USER,
-                        "--cacert",
-                        targetCa.caPem().toString(),
-                        targetUrl()),
-                null,
-                Duration.ofSeconds(20));
+        HostCommand.Result result = curlThroughATunnel(USER);
         assertThat(result.code()).as(result.output()).isZero();
         assertThat(result.output().strip()).isIn(ACME);
     }
@@ -259,7 +244,18 @@ class ForwardProxyIT {
     @Test
     @Order(3)
     void anEmptyUserSendsAsTheTenantThatClaimsTheDestinationElseThroughTheSharedPool() throws Exception {
-        HostCommand.Result claimed = HostCommand.exec(
+        HostCommand.Result claimed = curlThroughATunnel(":" + Platform.API_TOKEN);
+        assertThat(claimed.code()).as(claimed.output()).isZero();
+        assertThat(claimed.output().strip()).isIn(ACME);
+        try (Tunnel unclaimed = Tunnel.open(PROXY_PORT, holder.getLocalPort(), ":" + Platform.API_TOKEN)) {
+            unclaimed.assertEchoes("shared");
+            assertThat(lastPeer()).isIn("127.0.0.2", "127.0.0.5");
+        }
+    }
+
+    /** curl -p through the proxy to the HTTPS target (its own CA), as the given proxy user; prints the peer. */
+    private HostCommand.Result curlThroughATunnel(String proxyUser) throws Exception {
+        return HostCommand.exec(
                 List.of(
                         "curl",
                         "-sS",
@@ -269,18 +265,12 @@ class ForwardProxyIT {
                         "-x",
                         "http://127.0.0.1:" + PROXY_PORT,
                         "--proxy-user",
-                        ":" + Platform.API_TOKEN,
+                        proxyUser,
                         "--cacert",
                         targetCa.caPem().toString(),
                         targetUrl()),
                 null,
                 Duration.ofSeconds(20));
-        assertThat(claimed.code()).as(claimed.output()).isZero();
-        assertThat(claimed.output().strip()).isIn(ACME);
-        try (Tunnel unclaimed = Tunnel.open(PROXY_PORT, holder.getLocalPort(), ":" + Platform.API_TOKEN)) {
-            unclaimed.assertEchoes("shared");
-            assertThat(lastPeer()).isIn("127.0.0.2", "127.0.0.5");
-        }
     }
 
     record Received(String peer, String uri, boolean proxyAuthorization, byte[] body) {}
