@@ -1,10 +1,12 @@
 package dev.egress.app.dispatch;
 
 import dev.egress.discovery.forward.BorderProblem;
+import dev.egress.discovery.forward.ForwardFrame;
 import dev.egress.discovery.forward.ForwardResponse;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufFlux;
 import reactor.netty.http.client.HttpClientResponse;
@@ -95,16 +97,21 @@ final class BorderAnswer {
      * What a Border's answer means for the attempt: a delivery (200 with a {@code ForwardResponse}), or the
      * Border's problem with its slug, reason and {@code targetContacted} (absent: contacted, never resent).
      *
-     * @param json      the mapper
-     * @param status    the Border's HTTP status
-     * @param bytes     the answer's body, read under the cap
-     * @param latencyMs the attempt's time
+     * @param json        the mapper
+     * @param status      the Border's HTTP status
+     * @param contentType the answer's {@code Content-Type}: the raw {@link ForwardFrame} or JSON
+     * @param bytes       the answer's body, read under the cap
+     * @param latencyMs   the attempt's time
      * @return the attempt's result
      */
-    static AttemptResult classify(JsonMapper json, int status, byte[] bytes, long latencyMs) {
+    static AttemptResult classify(
+            JsonMapper json, int status, @Nullable String contentType, byte[] bytes, long latencyMs) {
         if (status == 200) {
             try {
-                return AttemptResult.delivered(json.readValue(bytes, ForwardResponse.class), latencyMs);
+                ForwardResponse answer = contentType != null && contentType.startsWith(ForwardFrame.MEDIA_TYPE)
+                        ? ForwardFrame.readResponse(json, bytes)
+                        : json.readValue(bytes, ForwardResponse.class);
+                return AttemptResult.delivered(answer, latencyMs);
             } catch (RuntimeException e) {
                 return AttemptResult.failed(
                         AttemptResult.Kind.BORDER_ERROR, true, "unreadable Border response", latencyMs);

@@ -5,15 +5,17 @@ import dev.egress.app.fleet.BorderLink;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.forward.BorderPaths;
 import dev.egress.discovery.forward.ForwardDeadline;
+import dev.egress.discovery.forward.ForwardFrame;
 import dev.egress.discovery.forward.ForwardRequest;
 import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * One forward call ({@code POST /internal/v1/egress}) over a Border's link, classified into the attempt's
+ * One forward call ({@code POST /internal/v1/egress}, raw form: {@link ForwardFrame}) over a Border's link, classified into the attempt's
  * result; it never fails. A call to a Border that left the snapshot, or whose endpoint cannot be verified, is
  * refused here without being sent. A call made while the link's PING is in doubt waits for the answer
  * ({@code LinkWatch}), and is not sent at all when the link went silent. Each call carries its attempt's
@@ -21,6 +23,10 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code egress.dispatch.max-border-answer-size} ({@link BorderAnswer}).
  */
 final class ForwardCall {
+
+    /** A Border's 415 to the raw form: the attempt goes again in the JSON form. Never leaves this class. */
+    private static final AttemptResult RAW_REFUSED =
+            AttemptResult.failed(AttemptResult.Kind.BORDER_ERROR, true, "the raw form was refused with 415", 0);
 
     private final DispatchProperties properties;
     private final JsonMapper json;
@@ -36,7 +42,8 @@ final class ForwardCall {
     }
 
     /**
-     * Sends one forward request.
+     * Sends one forward request in the raw form ({@link ForwardFrame}: the body's bytes after a small JSON
+     * head, not copied), or in the JSON form to a Border too old for the raw one.
      *
      * @param handle   the route's Border as the fleet holds it; null when it left the snapshot
      * @param route    the route (Border and source IP)
@@ -46,11 +53,11 @@ final class ForwardCall {
      */
     Mono<AttemptResult> call(
             @Nullable BorderHandle handle, Route route, ForwardRequest request, ForwardDeadline deadline) {
-        return Mono.defer(() -> call(handle, route, json.writeValueAsBytes(request), deadline));
+        return attempt(handle, route, (link, start) -> sendRaw(link, request, deadline, start));
     }
 
     /**
-     * Sends one serialised forward request.
+     * Sends one forward request already serialised in the JSON form.
      *
      * @param handle   the route's Border as the fleet holds it; null when it left the snapshot
      * @param route    the route (Border and source IP)
@@ -59,6 +66,15 @@ final class ForwardCall {
      * @return the attempt's result
      */
     Mono<AttemptResult> call(@Nullable BorderHandle handle, Route route, byte[] body, ForwardDeadline deadline) {
+        return attempt(handle, route, (link, start) -> send(link, Form.JSON, body, null, deadline, start));
+    }
+
+    /** One exchange with the Border on a link that is alive. */
+    private interface Exchange {
+        Mono<AttemptResult> on(BorderLink link, long start);
+    }
+
+    private Mono<AttemptResult> attempt(@Nullable BorderHandle handle, Route route, Exchange exchange) {
         return Mono.defer(() -> {
             long start = System.nanoTime();
             if (handle == null) {
@@ -74,10 +90,9 @@ final class ForwardCall {
             }
             link.started();
             // The doubt ends by the PING timeout at the latest; the bound only guards against a lost signal.
-            return link.settled()
-                    .timeout(properties.pingTimeout().multipliedBy(2), Mono.just(Boolean.FALSE))
+            return link.settled(properties.pingTimeout().multipliedBy(2))
                     .flatMap(alive -> alive
-                            ? send(link, body, deadline, start)
+                            ? exchange.on(link, start)
                             : Mono.just(CallFailures.silentLink(properties.pingTimeout(), start)))
                     .timeout(properties.attemptTimeout())
                     .onErrorResume(e -> Mono.just(CallFailures.classify(e, CallFailures.millisSince(start))))
@@ -90,21 +105,63 @@ final class ForwardCall {
                 AttemptResult.Kind.BORDER_LEFT, false, "Border " + route.borderId() + " left the snapshot", 0);
     }
 
-    private Mono<AttemptResult> send(BorderLink link, byte[] body, ForwardDeadline deadline, long start) {
+    /**
+     * The raw form first. A Border older than it answers 415 from its content negotiation, before its
+     * controller, so nothing went to the target: the same attempt then goes again in the JSON form.
+     */
+    private Mono<AttemptResult> sendRaw(BorderLink link, ForwardRequest request, ForwardDeadline deadline, long start) {
+        byte[] head = ForwardFrame.requestHead(json, request);
+        return send(link, Form.RAW, head, request.body(), deadline, start)
+                .flatMap(result -> result == RAW_REFUSED
+                        ? send(link, Form.JSON, json.writeValueAsBytes(request), null, deadline, start)
+                        : Mono.just(result));
+    }
+
+    private Mono<AttemptResult> send(
+            BorderLink link, Form form, byte[] first, byte @Nullable [] body, ForwardDeadline deadline, long start) {
         return Mono.deferContextual(context -> {
             Map<String, String> traceHeaders = trace.of(context);
             return link.http()
                     .headers(h -> {
+                        h.set(HttpHeaderNames.CONTENT_TYPE, form.contentType);
+                        h.set(HttpHeaderNames.ACCEPT, form.accept);
                         h.set(ForwardDeadline.HEADER, deadline.headerValue());
                         traceHeaders.forEach(h::set);
                     })
                     .post()
                     .uri(link.url(BorderPaths.EGRESS))
-                    .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
-                    .response((response, content) -> BorderAnswer.read(response, content, maxAnswerBytes)
-                            .map(bytes -> BorderAnswer.classify(
-                                    json, response.status().code(), bytes, CallFailures.millisSince(start))))
+                    // The body's array is wrapped, not copied: the head and the caller's bytes go out as one message.
+                    .send(Mono.fromSupplier(() -> body == null || body.length == 0
+                            ? Unpooled.wrappedBuffer(first)
+                            : Unpooled.wrappedBuffer(first, body)))
+                    .response((response, content) -> {
+                        int status = response.status().code();
+                        if (form == Form.RAW && status == 415) {
+                            return content.then(Mono.just(RAW_REFUSED));
+                        }
+                        return BorderAnswer.read(response, content, maxAnswerBytes)
+                                .map(bytes -> BorderAnswer.classify(
+                                        json,
+                                        status,
+                                        response.responseHeaders().get(HttpHeaderNames.CONTENT_TYPE),
+                                        bytes,
+                                        CallFailures.millisSince(start)));
+                    })
                     .next();
         });
+    }
+
+    /** The two forms of the forward call, by what App sends and what it accepts back. */
+    private enum Form {
+        RAW(ForwardFrame.MEDIA_TYPE, ForwardFrame.MEDIA_TYPE + ", application/problem+json"),
+        JSON("application/json", "application/json, application/problem+json");
+
+        final String contentType;
+        final String accept;
+
+        Form(String contentType, String accept) {
+            this.contentType = contentType;
+            this.accept = accept;
+        }
     }
 }

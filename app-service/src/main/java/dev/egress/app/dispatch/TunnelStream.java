@@ -76,8 +76,7 @@ final class TunnelStream {
             // An empty first chunk sends the request headers now: the sender writes nothing before it sees 200.
             Flux<ByteBuf> body = Flux.concat(
                     Mono.just(Unpooled.EMPTY_BUFFER), opened.asMono().thenMany(Flux.defer(() -> fromSender)));
-            Mono<AttemptResult> call = link.settled()
-                    .timeout(properties.pingTimeout().multipliedBy(2), Mono.just(Boolean.FALSE))
+            Mono<AttemptResult> call = link.settled(properties.pingTimeout().multipliedBy(2))
                     .flatMap(alive -> !alive
                             ? Mono.just(CallFailures.silentLink(properties.pingTimeout(), start))
                             : send(link, route, target, deadline, body, start, up, opened, established));
@@ -113,7 +112,11 @@ final class TunnelStream {
                     if (response.status().code() != 200) {
                         return BorderAnswer.read(response, content, maxAnswerBytes)
                                 .map(bytes -> BorderAnswer.classify(
-                                        json, response.status().code(), bytes, CallFailures.millisSince(start)));
+                                        json,
+                                        response.status().code(),
+                                        response.responseHeaders().get(HttpHeaderNames.CONTENT_TYPE),
+                                        bytes,
+                                        CallFailures.millisSince(start)));
                     }
                     up.set(true);
                     opened.tryEmitEmpty();

@@ -53,12 +53,14 @@ public final class BorderLink {
     }
 
     /**
-     * Waits while a PING of this link is in doubt ({@link LinkWatch}).
+     * Waits while a PING of this link is in doubt ({@link LinkWatch}), at most {@code bound}.
      *
+     * @param bound the longest wait (the doubt ends by the PING timeout; this only guards against a lost
+     *              signal), after which the link counts as silent
      * @return true when the link can take a new call; false when it went silent
      */
-    public Mono<Boolean> settled() {
-        return watch.settled();
+    public Mono<Boolean> settled(Duration bound) {
+        return watch.settled(bound);
     }
 
     /** A call starts on this link: the pool stays open until it ends. */

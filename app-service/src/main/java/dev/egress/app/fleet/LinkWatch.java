@@ -1,5 +1,6 @@
 package dev.egress.app.fleet;
 
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import reactor.core.publisher.Mono;
@@ -18,6 +19,9 @@ import reactor.core.publisher.Sinks;
  * ends silent when any of them went silent.
  */
 final class LinkWatch {
+
+    private static final Mono<Boolean> ALIVE = Mono.just(Boolean.TRUE);
+    private static final Mono<Boolean> SILENT = Mono.just(Boolean.FALSE);
 
     private final Set<Object> inDoubt = new HashSet<>(2);
     private final Set<Object> silent = new HashSet<>(2);
@@ -87,17 +91,21 @@ final class LinkWatch {
     /**
      * Waits for the current doubt, if any, to end.
      *
-     * @return true when nothing is in doubt or the link answered; false while a connection is silent, or when
-     *     the doubt ended with one going silent
+     * @param bound the longest wait; past it the link counts as silent
+     * @return true when nothing is in doubt or the link answered; false while a connection is silent, when
+     *     the doubt ended with one going silent, or after {@code bound}
      */
-    Mono<Boolean> settled() {
+    Mono<Boolean> settled(Duration bound) {
         Sinks.One<Boolean> current;
         synchronized (this) {
             if (!silent.isEmpty()) {
-                return Mono.just(Boolean.FALSE);
+                return SILENT;
             }
             current = episode;
         }
-        return current == null ? Mono.just(Boolean.TRUE) : current.asMono();
+        // Only a real wait gets a timer: a timeout on the usual, already known answer would still schedule
+        // and cancel a task on Reactor's timer threads for every call (and, being the shortest timer, wake
+        // one), about 5 % of App's CPU per delivery in the profile.
+        return current == null ? ALIVE : current.asMono().timeout(bound, SILENT);
     }
 }

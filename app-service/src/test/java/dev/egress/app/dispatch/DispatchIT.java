@@ -6,11 +6,13 @@ import static org.awaitility.Awaitility.await;
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
 import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.forward.ForwardFrame;
 import dev.egress.discovery.testing.RecordingSink;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -175,6 +177,58 @@ class DispatchIT extends AppITSupport {
         assertThat(answer.get("attempts").get(0).get("outcome").stringValue()).isEqualTo("delivered");
         assertThat(sink.received().get(0).body()).isEqualTo("{\"event\":\"ping\"}");
         assertThat(sink.received().get(0).method()).isEqualTo("POST");
+    }
+
+    @Test
+    void theForwardCallCarriesTheCallersBytesRawAndTheAnswerComesBackRaw() {
+        BorderDouble a = border("a", "127.0.0.2");
+        publish(a.announcement());
+        // Not UTF-8, with bytes JSON would escape: the raw form must carry them untouched, not re-encoded.
+        byte[] bytes = {0, (byte) 0xff, (byte) 0xfe, '"', '\\', '\n', (byte) 0xc3, (byte) 0xa9, 0x7f, 1};
+        sink.reply(new RecordingSink.Reply(200, "\u00e9t\u00e9 \"quoted\"", Duration.ZERO, Map.of()));
+
+        byte[] body = deliverBytes(bytes);
+
+        assertThat(a.lastContentType()).isEqualTo(ForwardFrame.MEDIA_TYPE);
+        assertThat(a.lastBody()).isEqualTo(bytes);
+        assertThat(sink.received()).hasSize(1);
+        assertThat(sink.received().get(0).bytes()).isEqualTo(bytes);
+        assertThat(json(body).get("response").get("body").stringValue()).isEqualTo("\u00e9t\u00e9 \"quoted\"");
+    }
+
+    @Test
+    void aBorderThatRefusesTheRawFormGetsTheJsonFormInTheSameAttempt() {
+        BorderDouble old = border("old", "127.0.0.2");
+        old.refuseRawForm(true);
+        publish(old.announcement());
+        byte[] bytes = {0, (byte) 0xff, '"', 42};
+
+        byte[] body = deliverBytes(bytes);
+
+        assertThat(old.calls()).as("the raw form refused, then the JSON form").isEqualTo(2);
+        assertThat(old.lastContentType()).isEqualTo("application/json");
+        assertThat(sink.received()).hasSize(1);
+        assertThat(sink.received().get(0).bytes()).isEqualTo(bytes);
+        JsonNode answer = json(body);
+        assertThat(answer.get("attempts")).hasSize(1);
+        assertThat(answer.get("attempts").get(0).get("outcome").stringValue()).isEqualTo("delivered");
+    }
+
+    private byte[] deliverBytes(byte[] bytes) {
+        return client().post()
+                .uri("/v1/deliveries")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of(
+                        "tenantId", "acme",
+                        "url", hook(),
+                        "headers", Map.of("Content-Type", "application/octet-stream"),
+                        "bodyBase64", Base64.getEncoder().encodeToString(bytes)))
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult()
+                .getResponseBody();
     }
 
     @Test

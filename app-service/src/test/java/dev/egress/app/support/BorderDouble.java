@@ -7,6 +7,7 @@ import dev.egress.discovery.BorderId;
 import dev.egress.discovery.EgressIp;
 import dev.egress.discovery.IpStatus;
 import dev.egress.discovery.forward.ForwardDeadline;
+import dev.egress.discovery.forward.ForwardFrame;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.problem.Problem;
@@ -17,6 +18,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,7 +44,9 @@ import tools.jackson.databind.json.JsonMapper;
  * TEST DOUBLE of the Border contract ({@code POST /internal/v1/egress}), NOT the real border-service:
  * a minimal real HTTP server on 127.0.0.1:0 that checks the internal token, refuses IPs it does not
  * host (404) or that are not ACTIVE (409, {@code targetContacted:false}), and forwards from a socket
- * bound to the requested source IP, so that a {@code RecordingSink} sees the true egress address.
+ * bound to the requested source IP, so that a {@code RecordingSink} sees the true egress address. It speaks
+ * both forms of the call (raw {@link ForwardFrame} and JSON) and answers in the form asked,
+ * or refuses the raw one as an older Border does ({@link #refuseRawForm}).
  * Failures can be injected with {@link #failWith}.
  */
 public final class BorderDouble implements AutoCloseable {
@@ -68,6 +72,9 @@ public final class BorderDouble implements AutoCloseable {
     private final AtomicInteger calls = new AtomicInteger();
     private volatile String lastDeadline;
     private volatile String lastTraceparent;
+    private volatile String lastContentType;
+    private volatile byte[] lastBody;
+    private volatile boolean jsonOnly;
     private final AtomicInteger openConnections = new AtomicInteger();
     private final Map<EgressIp, AtomicInteger> inFlightPerIp = new ConcurrentHashMap<>();
     private volatile int limitPerIp = Integer.MAX_VALUE;
@@ -104,10 +111,23 @@ public final class BorderDouble implements AutoCloseable {
                     if (!("Bearer " + token).equals(request.requestHeaders().get("Authorization"))) {
                         return problem(response, 401, ProblemType.UNAUTHORIZED.slug(), false);
                     }
+                    String type = String.valueOf(request.requestHeaders().get("Content-Type"));
+                    lastContentType = type;
+                    boolean raw = type.startsWith(ForwardFrame.MEDIA_TYPE);
+                    if (raw && jsonOnly) {
+                        // An older Border's content negotiation: 415 before anything is read or sent.
+                        return response.status(415).send();
+                    }
                     return request.receive()
                             .aggregate()
                             .asByteArray()
-                            .flatMap(bytes -> handle(JSON.readValue(bytes, ForwardRequest.class), response))
+                            .defaultIfEmpty(new byte[0])
+                            .flatMap(bytes -> handle(
+                                    raw
+                                            ? ForwardFrame.readRequest(JSON, ByteBuffer.wrap(bytes))
+                                            : JSON.readValue(bytes, ForwardRequest.class),
+                                    raw,
+                                    response))
                             .then();
                 }))
                 .bindNow();
@@ -127,7 +147,7 @@ public final class BorderDouble implements AutoCloseable {
                 id, token, targetTimeout, Arrays.stream(ips).map(EgressIp::of).toList());
     }
 
-    private Mono<Void> handle(ForwardRequest forward, HttpServerResponse response) {
+    private Mono<Void> handle(ForwardRequest forward, boolean raw, HttpServerResponse response) {
         EgressIp ip = EgressIp.of(forward.sourceIp());
         IpStatus status = ips.get(ip);
         if (status == null) {
@@ -146,10 +166,11 @@ public final class BorderDouble implements AutoCloseable {
             inFlight.decrementAndGet();
             return problem(response, 429, ProblemType.TOO_MANY_REQUESTS.slug(), false);
         }
-        return forward(forward, ip, response).doFinally(signal -> inFlight.decrementAndGet());
+        lastBody = forward.body();
+        return forward(forward, raw, ip, response).doFinally(signal -> inFlight.decrementAndGet());
     }
 
-    private Mono<Void> forward(ForwardRequest forward, EgressIp ip, HttpServerResponse response) {
+    private Mono<Void> forward(ForwardRequest forward, boolean raw, EgressIp ip, HttpServerResponse response) {
         long start = System.nanoTime();
         return bound.get(ip)
                 .headers(h -> forward.headers().forEach(h::set))
@@ -173,12 +194,20 @@ public final class BorderDouble implements AutoCloseable {
                                     (System.nanoTime() - start) / 1_000_000);
                         }))
                 .flatMap(answer -> response.status(HttpResponseStatus.OK)
-                        .header("Content-Type", "application/json")
-                        .sendByteArray(Mono.just(JSON.writeValueAsBytes(answer)))
+                        .header("Content-Type", raw ? ForwardFrame.MEDIA_TYPE : "application/json")
+                        .sendByteArray(Mono.just(raw ? frame(answer) : JSON.writeValueAsBytes(answer)))
                         .then())
                 .onErrorResume(e -> isTimeout(e)
                         ? problem(response, 504, ProblemType.TARGET_TIMEOUT.slug(), true)
                         : problem(response, 502, ProblemType.TARGET_UNREACHABLE.slug(), false));
+    }
+
+    private static byte[] frame(ForwardResponse answer) {
+        byte[] head = ForwardFrame.responseHead(JSON, answer);
+        byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
+        byte[] frame = Arrays.copyOf(head, head.length + body.length);
+        System.arraycopy(body, 0, frame, head.length, body.length);
+        return frame;
     }
 
     private static boolean isTimeout(Throwable e) {
@@ -209,6 +238,33 @@ public final class BorderDouble implements AutoCloseable {
      */
     public void failWith(Failure next) {
         failure.set(next);
+    }
+
+    /**
+     * Refuses the raw form with 415 from now on, as a Border older than it does (true), or accepts both (false).
+     *
+     * @param refuse whether to refuse it
+     */
+    public void refuseRawForm(boolean refuse) {
+        jsonOnly = refuse;
+    }
+
+    /**
+     * The {@code Content-Type} of the last forward call, as received.
+     *
+     * @return the header's value ("null" when none came)
+     */
+    public String lastContentType() {
+        return lastContentType;
+    }
+
+    /**
+     * The body of the last forward call that got past the double's checks, as the double decoded it.
+     *
+     * @return the bytes, or null for none
+     */
+    public byte[] lastBody() {
+        return lastBody;
     }
 
     /**

@@ -37,4 +37,9 @@ final class CappedBody {
     String text() {
         return kept.toString(StandardCharsets.UTF_8);
     }
+
+    /** The kept bytes, as the target sent them. */
+    byte[] bytes() {
+        return kept.toByteArray();
+    }
 }

@@ -13,7 +13,6 @@ import dev.egress.discovery.LogText;
 import dev.egress.discovery.RateLimitedLog;
 import dev.egress.discovery.forward.ForwardDeadline;
 import dev.egress.discovery.forward.ForwardRequest;
-import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.problem.ProblemType;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ConnectTimeoutException;
@@ -96,7 +95,7 @@ final class EgressService {
      *                 after it is refused before anything else, and the call to the target ends by it
      * @return the target's answer, or an error signal carrying a {@link BorderException}
      */
-    Mono<ForwardResponse> forward(ForwardRequest request, ForwardDeadline deadline) {
+    Mono<Forwarded> forward(ForwardRequest request, ForwardDeadline deadline) {
         return Mono.defer(() -> {
             Duration bound = timeLeft(deadline);
             EgressIp ip = hostedIp(request.sourceIp());
@@ -116,7 +115,7 @@ final class EgressService {
         });
     }
 
-    private Mono<ForwardResponse> send(EgressIp ip, Call call, ForwardRequest request, Duration bound) {
+    private Mono<Forwarded> send(EgressIp ip, Call call, ForwardRequest request, Duration bound) {
         long started = System.nanoTime();
         return send(clients.client(ip), call, bound).map(answer -> {
             Duration latency = Duration.ofNanos(System.nanoTime() - started);
@@ -124,14 +123,13 @@ final class EgressService {
             metrics.outcome(ip.value(), (answer.status / 100) + "xx");
             log.debug("Delivery {} from {} to {}: {}", request.deliveryId(), ip, call.url.host(), answer.status);
             // The address the socket was bound to: behind a NAT App accepts it as this route's bind address.
-            return new ForwardResponse(
+            return new Forwarded(
                     request.deliveryId(),
                     clients.bindOf(ip).orElseThrow().value(),
                     borderId,
                     answer.status,
                     answer.headers,
-                    answer.body.text(),
-                    answer.body.truncated(),
+                    answer.body,
                     latency.toMillis());
         });
     }

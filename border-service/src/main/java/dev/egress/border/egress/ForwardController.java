@@ -4,29 +4,46 @@ import dev.egress.border.InvalidRequestException;
 import dev.egress.border.trust.ClientCertificates;
 import dev.egress.discovery.forward.BorderPaths;
 import dev.egress.discovery.forward.ForwardDeadline;
+import dev.egress.discovery.forward.ForwardFrame;
 import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
+import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * App's forward call, {@code POST /internal/v1/egress}: Bearer internal token (checked by the filter)
  * and, with trust configured, an App client certificate (checked here, on the matched route). The
  * attempt's deadline travels in the {@value ForwardDeadline#HEADER} header (absent from an older App).
+ *
+ * <p>Two forms, told apart by {@code Content-Type}: the raw {@value ForwardFrame#MEDIA_TYPE} (App's, the
+ * body's bytes after a small JSON head, answered in the same form) and the JSON {@link ForwardRequest}
+ * (an older App's, answered with a JSON {@link ForwardResponse}). Any other type is 415, before anything
+ * is sent.
  */
 @RestController
 class ForwardController {
 
     private final EgressService egress;
     private final ClientCertificates clients;
+    private final JsonMapper json;
+    private final int maxFrame;
 
-    ForwardController(EgressService egress, ClientCertificates clients) {
+    ForwardController(EgressService egress, ClientCertificates clients, JsonMapper json, LimitsProperties limits) {
         this.egress = egress;
         this.clients = clients;
+        this.json = json;
+        // The exact cap on the body is EgressService's; this bounds what is read into memory to get there.
+        this.maxFrame = (int) Math.min(
+                Integer.MAX_VALUE - 8, limits.maxRequestBody().toBytes() + ForwardFrame.MAX_HEAD + Integer.BYTES);
     }
 
     @PostMapping(
@@ -34,6 +51,36 @@ class ForwardController {
             consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     Mono<ForwardResponse> forward(@RequestBody ForwardRequest request, ServerWebExchange exchange) {
+        return forward(Mono.just(request), exchange).map(Forwarded::json);
+    }
+
+    @PostMapping(path = BorderPaths.EGRESS, consumes = ForwardFrame.MEDIA_TYPE, produces = ForwardFrame.MEDIA_TYPE)
+    Mono<ByteBuf> forwardRaw(ServerWebExchange exchange) {
+        Mono<ForwardRequest> request = DataBufferUtils.join(
+                        exchange.getRequest().getBody(), maxFrame)
+                .onErrorMap(
+                        DataBufferLimitException.class,
+                        e -> new PayloadTooLargeException(
+                                "the forward frame is over %d bytes (egress.limits.max-request-body and the head)"
+                                        .formatted(maxFrame)))
+                .map(buffer -> {
+                    byte[] frame = new byte[buffer.readableByteCount()];
+                    buffer.read(frame);
+                    DataBufferUtils.release(buffer);
+                    return frame;
+                })
+                .defaultIfEmpty(new byte[0])
+                .map(frame -> {
+                    try {
+                        return ForwardFrame.readRequest(json, ByteBuffer.wrap(frame));
+                    } catch (IllegalArgumentException e) {
+                        throw new InvalidRequestException("forward frame: " + e.getMessage());
+                    }
+                });
+        return forward(request, exchange).map(answer -> answer.frame(json));
+    }
+
+    private Mono<Forwarded> forward(Mono<ForwardRequest> request, ServerWebExchange exchange) {
         clients.requireApp(exchange);
         ForwardDeadline deadline;
         try {
@@ -41,6 +88,6 @@ class ForwardController {
         } catch (IllegalArgumentException e) {
             return Mono.error(new InvalidRequestException(e.getMessage()));
         }
-        return egress.forward(request, deadline);
+        return request.flatMap(r -> egress.forward(r, deadline));
     }
 }
