@@ -34,6 +34,12 @@ record AttemptResult(
         /** The Border could not be reached: connect refused or timed out, nothing was written. */
         NOT_REACHED,
         /**
+         * The link to the Border went silent (a PING unanswered): nothing was written. Not a Border fault of its
+         * own: the silence already keeps new calls off the link, and a Border only slow to answer (a loaded
+         * host) speaks again a moment later, so it must not open the breaker for its whole wait.
+         */
+        LINK_SILENT,
+        /**
          * The Border did not prove the identity the route names (TLS handshake refused, or a scheme App
          * may not use): nothing was sent, not even the token.
          */
@@ -67,7 +73,7 @@ record AttemptResult(
      */
     boolean retryable() {
         return switch (kind) {
-            case NOT_REACHED, BORDER_UNVERIFIED, BORDER_LEFT, BREAKER_OPEN -> true;
+            case NOT_REACHED, LINK_SILENT, BORDER_UNVERIFIED, BORDER_LEFT, BREAKER_OPEN -> true;
             case BORDER_PROBLEM ->
                 !targetContacted
                         && (borderStatus == 409 || borderStatus == 429 || borderStatus == 500 || borderStatus == 503);
@@ -96,6 +102,7 @@ record AttemptResult(
     boolean neutral() {
         return kind == Kind.BORDER_LEFT
                 || kind == Kind.BREAKER_OPEN
+                || kind == Kind.LINK_SILENT
                 || (kind == Kind.BORDER_PROBLEM && (borderStatus == 409 || borderStatus == 429));
     }
 
@@ -107,7 +114,7 @@ record AttemptResult(
     String outcome() {
         return switch (kind) {
             case DELIVERED -> "delivered";
-            case NOT_REACHED -> "border-unreachable";
+            case NOT_REACHED, LINK_SILENT -> "border-unreachable";
             case BORDER_UNVERIFIED -> "border-unverified";
             case BORDER_LEFT -> "border-left";
             case BREAKER_OPEN -> "breaker-open";

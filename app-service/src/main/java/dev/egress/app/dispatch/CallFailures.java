@@ -24,7 +24,7 @@ final class CallFailures {
      */
     static AttemptResult silentLink(Duration pingTimeout, long startNanos) {
         return AttemptResult.failed(
-                AttemptResult.Kind.NOT_REACHED,
+                AttemptResult.Kind.LINK_SILENT,
                 false,
                 "the link to the Border went silent (no answer to a PING within %d ms); nothing was sent"
                         .formatted(pingTimeout.toMillis()),

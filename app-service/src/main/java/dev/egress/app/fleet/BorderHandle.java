@@ -105,12 +105,15 @@ public final class BorderHandle {
     }
 
     /**
-     * Whether selection should prefer this Border now: not ejected, breaker not open.
+     * Whether selection should prefer this Border now: not ejected, breaker not open, its link not silent.
+     * A silent link is skipped here rather than tried and refused, so that a delivery does not spend a retry
+     * of the budget on it; it takes traffic again as soon as it reads (or its silent connection is closed).
      *
      * @return true when healthy
      */
     public boolean takesTraffic() {
-        return ejection.isHealthy() && BorderBreakers.allows(breaker);
+        BorderLink current = link;
+        return ejection.isHealthy() && BorderBreakers.allows(breaker) && (current == null || !current.silent());
     }
 
     /**

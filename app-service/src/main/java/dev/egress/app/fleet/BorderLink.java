@@ -53,6 +53,15 @@ public final class BorderLink {
     }
 
     /**
+     * Whether a connection of this link is silent now ({@link LinkLiveness}): the link takes no new call.
+     *
+     * @return true while one is
+     */
+    public boolean silent() {
+        return watch.silentNow();
+    }
+
+    /**
      * Waits while a PING of this link is in doubt ({@link LinkWatch}), at most {@code bound}.
      *
      * @param bound the longest wait (the doubt ends by the PING timeout; this only guards against a lost

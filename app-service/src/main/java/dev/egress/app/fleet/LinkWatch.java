@@ -89,6 +89,15 @@ final class LinkWatch {
     }
 
     /**
+     * Whether a connection of this link is silent now.
+     *
+     * @return true while one is
+     */
+    synchronized boolean silentNow() {
+        return !silent.isEmpty();
+    }
+
+    /**
      * Waits for the current doubt, if any, to end.
      *
      * @param bound the longest wait; past it the link counts as silent

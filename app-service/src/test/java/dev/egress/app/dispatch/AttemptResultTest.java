@@ -2,6 +2,7 @@ package dev.egress.app.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -35,6 +36,7 @@ class AttemptResultTest {
     @ParameterizedTest(name = "{0} -> retry {1}")
     @CsvSource({
         "NOT_REACHED, true",
+        "LINK_SILENT, true",
         "BORDER_LEFT, true",
         "BREAKER_OPEN, true",
         "ATTEMPT_TIMEOUT, false",
@@ -42,6 +44,17 @@ class AttemptResultTest {
     })
     void retriesTransportFailuresOnlyBeforeSending(AttemptResult.Kind kind, boolean retry) {
         assertThat(AttemptResult.failed(kind, false, "x", 1).retryable()).isEqualTo(retry);
+    }
+
+    @Test
+    void aSilentLinkIsNotSentRetryableAndNoBorderFault() {
+        AttemptResult silent = CallFailures.silentLink(Duration.ofMillis(750), System.nanoTime());
+        assertThat(silent.kind()).isEqualTo(AttemptResult.Kind.LINK_SILENT);
+        assertThat(silent.targetContacted()).isFalse();
+        assertThat(silent.retryable()).isTrue();
+        assertThat(silent.borderFault()).isFalse();
+        assertThat(silent.neutral()).isTrue();
+        assertThat(silent.outcome()).isEqualTo("border-unreachable");
     }
 
     @Test

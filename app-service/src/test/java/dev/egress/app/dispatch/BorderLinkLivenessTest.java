@@ -104,7 +104,7 @@ class BorderLinkLivenessTest {
             AttemptResult result = call(clients, "{}");
             Duration took = Duration.ofNanos(System.nanoTime() - start);
 
-            assertThat(result.kind()).as(result.detail()).isEqualTo(AttemptResult.Kind.NOT_REACHED);
+            assertThat(result.kind()).as(result.detail()).isEqualTo(AttemptResult.Kind.LINK_SILENT);
             assertThat(result.targetContacted()).isFalse();
             assertThat(result.retryable()).isTrue();
             assertThat(result.detail()).contains("PING");
@@ -150,7 +150,7 @@ class BorderLinkLivenessTest {
             Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> relay.heldUpstream() >= 17);
             assertThat(call(clients, "{}").kind())
                     .as("no new call while the connection is silent")
-                    .isEqualTo(AttemptResult.Kind.NOT_REACHED);
+                    .isEqualTo(AttemptResult.Kind.LINK_SILENT);
 
             release.tryEmitEmpty();
             relay.resume();
@@ -160,6 +160,41 @@ class BorderLinkLivenessTest {
                     .isEqualTo(AttemptResult.Kind.DELIVERED);
             assertThat(call(clients, "{}").kind()).isEqualTo(AttemptResult.Kind.DELIVERED);
             assertThat(relay.connections()).as("still the first connection").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aSilentLinkTakesNoTrafficCountsNoBorderFaultAndTakesTrafficAgainOnceItAnswers() {
+        try (FleetCalls clients = clients()) {
+            assertThat(call(clients, "{}").kind()).isEqualTo(AttemptResult.Kind.DELIVERED);
+            // A call in flight keeps the silent connection open (an idle one would be closed at once).
+            var inFlight = clients.call(route(), "hold".getBytes(StandardCharsets.UTF_8), later())
+                    .toFuture();
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> held.get() == 1);
+            assertThat(clients.takesTraffic(route().borderId())).isTrue();
+            relay.silenceOpenConnections();
+
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(5))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> !clients.takesTraffic(route().borderId()));
+            AttemptResult refused = call(clients, "{}");
+
+            assertThat(refused.kind()).isEqualTo(AttemptResult.Kind.LINK_SILENT);
+            assertThat(refused.retryable()).isTrue();
+            assertThat(refused.borderFault())
+                    .as("the silence keeps calls off the link; it must not also open the breaker for its wait")
+                    .isFalse();
+            assertThat(refused.neutral()).isTrue();
+
+            relay.resume();
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(5))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> clients.takesTraffic(route().borderId()));
+            assertThat(call(clients, "{}").kind()).isEqualTo(AttemptResult.Kind.DELIVERED);
+            release.tryEmitEmpty();
+            assertThat(inFlight.join().kind()).isEqualTo(AttemptResult.Kind.DELIVERED);
         }
     }
 

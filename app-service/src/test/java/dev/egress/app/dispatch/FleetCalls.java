@@ -2,6 +2,7 @@ package dev.egress.app.dispatch;
 
 import dev.egress.app.fleet.BorderFleet;
 import dev.egress.app.fleet.TestFleets;
+import dev.egress.discovery.BorderId;
 import dev.egress.discovery.Route;
 import dev.egress.discovery.RoutingSnapshot;
 import dev.egress.discovery.auth.PresentedToken;
@@ -47,6 +48,10 @@ final class FleetCalls implements AutoCloseable {
 
     Mono<AttemptResult> call(Route route, byte[] body, ForwardDeadline deadline) {
         return Mono.defer(() -> forward.call(fleet.handle(route), route, body, deadline));
+    }
+
+    boolean takesTraffic(BorderId border) {
+        return fleet.takesTraffic(border);
     }
 
     @Override
