@@ -1,10 +1,13 @@
--- One POST of the same ~100 B JSON webhook along one path, chosen by MODE:
+-- One POST of the same ~100 B JSON webhook (PAD_BYTES: larger) along one path, chosen by MODE:
 --   direct  POST /hook to the sink            squid  the same POST, absolute URL (forward proxy)
 --   border  the Border's forward API           app    App's POST /v1/deliveries (App -> Border -> sink)
 -- done() prints the percentile series (µs) for the plots and the count of non-2xx answers.
 local mode = os.getenv("MODE") or "direct"
 local sink = os.getenv("SINK_PORT") or "18280"
 local webhook = '{"event":"invoice.paid","id":"evt_000000000001","amount":4200,"currency":"EUR","tenant":"acme"}'
+-- PAD_BYTES=n: a larger webhook, the same one with a "pad" string of n bytes (what a body's size costs).
+local pad = tonumber(os.getenv("PAD_BYTES") or "0")
+if pad > 0 then webhook = webhook:sub(1, -2) .. ',"pad":"' .. string.rep("x", pad) .. '"}' end
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 if mode == "direct" then

@@ -12,6 +12,7 @@
 #   TLS_PROVIDER=jdk bench/secure/run.sh         # force a provider on every service (egress.tls.provider)
 #   APP_JAR=/tmp/before/app-service.jar BORDER_JAR=/tmp/before/border-service.jar bench/secure/run.sh
 #   PROFILE=/path/libasyncProfiler.so bench/secure/run.sh   # + collapsed stacks of the last plain App row
+#   PAD_BYTES=16384 bench/secure/run.sh          # a 16 KiB webhook instead of ~100 B (bench/lib/post.lua)
 #
 # Two App+Border pairs share one coordination node and one nginx sink: "plain" (insecure-local, h2c, unsigned)
 # with tenant acme on 127.0.0.2, and "mtls" (egress.trust.*: https Border, signed announcements, App -> Border
@@ -59,7 +60,7 @@ echo "JVM: $(java -version 2>&1 | sed -n 2p)"
 echo "JVM options: App $(jcmd "$TLS_APP" VM.command_line | awk -F': ' '/^jvm_args/ {print $2}'); Border $(jcmd "$TLS_BORDER" VM.command_line | awk -F': ' '/^jvm_args/ {print $2}')"
 echo "JVM flags (App): $(jcmd "$TLS_APP" VM.flags | tail -1 | tr ' ' '\n' | grep -E 'Use.*GC|MaxHeapSize|TieredStopAtLevel|ActiveProcessorCount' | tr '\n' ' ')"
 echo "TLS provider: App (mtls) $(provider_of "$WORK/app-mtls.log" "$APP_JAR"); Border (mtls) $(provider_of "$WORK/border-border-tls.log" "$BORDER_JAR")"
-echo "conns=$CONNS duration=${DUR}s warm-up=${WARMUP}s rounds=$ROUNDS jars: $APP_JAR $BORDER_JAR"
+echo "conns=$CONNS duration=${DUR}s warm-up=${WARMUP}s rounds=$ROUNDS webhook padding=${PAD_BYTES:-0} B jars: $APP_JAR $BORDER_JAR"
 
 wrk_run() { # mode url seconds
   MODE=$1 SRC_IP=127.0.0.2 wrk -t2 -c"$CONNS" -d"$3s" --latency -s "$ROOT/bench/lib/post.lua" "$2" 2>&1

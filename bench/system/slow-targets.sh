@@ -10,6 +10,8 @@
 #   ./mvnw -B -ntp -q -DskipTests package && ./mvnw -B -ntp -q -Pbench -pl bench -am package -DskipTests
 #   bench/system/slow-targets.sh                 # SCENARIO=1k: CONC=1000 DESTS=20, default settings
 #   SCENARIO=5k bench/system/slow-targets.sh     # CONC=5000 DESTS=100 with the settings below (docs/configuration/limits.md)
+# TLS=1 (the default, as the platform runs): the trust chain (signed announcements, https Border, App -> Border mutual
+# TLS); TLS=0: insecure-local (plaintext h2c, unsigned), as this script ran before issue 27.
 # Knobs: CONC DESTS DELAY_MS DUR WARMUP THREADS HEAP_SAMPLE (0: no mid-run full GC for the heap figure); APP_ARGS / BORDER_ARGS (extra --properties, space separated);
 # APP_JAR / BORDER_JAR (e.g. jars of another commit, for before/after).
 # PROFILE=/path/libasyncProfiler.so: CPU samples (itimer, 1 ms) of App and the Border during the measured run, as
@@ -49,10 +51,14 @@ tenants:
 YAML
 start_coord "$COORD"
 # The Border's SSRF guard denies loopback: allow the sink's range (a second value of the list property).
-start_border border-a "$BORDER_PORT" 127.0.0.3 "$COORD" --egress.ssrf.allowed-ranges=127.0.1.0/24:1024-65535 \
+BORDER_START=start_border; APP_START=start_app; BORDER_SCHEME=http
+if [[ ${TLS:-1} == 1 ]]; then
+  make_pki border-a@127.0.0.3 app-app1; BORDER_START=start_border_tls; APP_START=start_app_tls; BORDER_SCHEME=https
+fi
+"$BORDER_START" border-a "$BORDER_PORT" 127.0.0.3 "$COORD" --egress.ssrf.allowed-ranges=127.0.1.0/24:1024-65535 \
   "${SCENARIO_BORDER[@]}" "${EXTRA_BORDER[@]}"; B=$BORDER_PID
-start_app app1 "$APP_PORT" "$WORK/tenants.yaml" "$COORD" "${SCENARIO_APP[@]}" "${EXTRA_APP[@]}"; A=$APP_PID
-wait_ready "http://127.0.0.1:$BORDER_PORT"; wait_ready "http://127.0.0.1:$APP_PORT"
+"$APP_START" app1 "$APP_PORT" "$WORK/tenants.yaml" "$COORD" "${SCENARIO_APP[@]}" "${EXTRA_APP[@]}"; A=$APP_PID
+wait_ready "$BORDER_SCHEME://127.0.0.1:$BORDER_PORT"; wait_ready "http://127.0.0.1:$APP_PORT"
 wait_tenant_available "http://127.0.0.1:$APP_PORT" acme
 first=${dest_list%%,*}
 check=$(curl -s -m 90 -H "Authorization: Bearer $APP_TOKEN" -H 'Content-Type: application/json' \
@@ -70,6 +76,7 @@ run_wrk() { # duration
   DESTS="$dest_list" wrk -t"$THREADS" -c"$CONC" -d"$1" --timeout 60s --latency -s "$ROOT/bench/lib/slow.lua" \
     "http://127.0.0.1:$APP_PORT" 2>&1 || true
 }
+echo "trust chain: $([[ ${TLS:-1} == 1 ]] && echo "on (App -> Border mutual TLS; $(grep -ho 'TLS provider: .*' "$WORK/app-app1.log" | head -1))" || echo "off (insecure-local)")"
 echo "scenario $SCENARIO: $CONC concurrent deliveries of tenant acme (127.0.0.3) over $DESTS destinations answering after ${DELAY_MS} ms"
 echo "App: ${SCENARIO_APP[*]} ${EXTRA_APP[*]}"; echo "Border: ${SCENARIO_BORDER[*]} ${EXTRA_BORDER[*]}"
 echo "idle VmRSS: App $(vmrss $A) MB, Border $(vmrss $B) MB; heap after GC: App $(heap_after_gc $A); Border $(heap_after_gc $B); load $(load_avg)"
