@@ -1,6 +1,7 @@
 -- One POST of the same ~100 B JSON webhook (PAD_BYTES: larger) along one path, chosen by MODE:
 --   direct  POST /hook to the sink            squid  the same POST, absolute URL (forward proxy)
---   border  the Border's forward API           app    App's POST /v1/deliveries (App -> Border -> sink)
+--   border  the Border's forward API (JSON)    app    App's POST /v1/deliveries (App -> Border -> sink)
+--   border-raw  the same in the raw form App sends (application/vnd.egress.forward)
 -- done() prints the percentile series (µs) for the plots and the count of non-2xx answers.
 local mode = os.getenv("MODE") or "direct"
 local sink = os.getenv("SINK_PORT") or "18280"
@@ -20,6 +21,18 @@ elseif mode == "border" then
   wrk.body = '{"deliveryId":"bench","sourceIp":"' .. (os.getenv("SRC_IP") or "127.0.0.2")
       .. '","url":"http://127.0.0.1:' .. sink .. '/hook","method":"POST",'
       .. '"headers":{"Content-Type":"application/json"},"body":"' .. (webhook:gsub('"', '\\"')) .. '"}'
+elseif mode == "border-raw" then
+  -- The forward call's raw form, as App sends it: a 4-byte big-endian head length, the JSON head, the body's bytes.
+  wrk.path = "/internal/v1/egress"
+  wrk.headers["Authorization"] = "Bearer " .. (os.getenv("INTERNAL_TOKEN") or "bench-internal-token")
+  wrk.headers["Content-Type"] = "application/vnd.egress.forward"
+  wrk.headers["Accept"] = "application/vnd.egress.forward, application/problem+json"
+  local head = '{"deliveryId":"bench","sourceIp":"' .. (os.getenv("SRC_IP") or "127.0.0.2")
+      .. '","url":"http://127.0.0.1:' .. sink .. '/hook","method":"POST",'
+      .. '"headers":{"Content-Type":"application/json"},"body":true}'
+  local n = #head
+  wrk.body = string.char(math.floor(n / 16777216) % 256, math.floor(n / 65536) % 256, math.floor(n / 256) % 256, n % 256)
+      .. head .. webhook
 elseif mode == "app" then
   wrk.path = "/v1/deliveries"
   wrk.headers["Authorization"] = "Bearer " .. (os.getenv("APP_TOKEN") or "bench-api-token")

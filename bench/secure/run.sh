@@ -80,13 +80,20 @@ measure() { # label mode url app-pid border-pid
     | tee -a "$WORK/rows.txt"
 }
 
+# The Border-alone row speaks the form App speaks: the raw one, or JSON for a Border older than it (415).
+BORDER_MODE=border-raw
+head='{"deliveryId":"probe","sourceIp":"127.0.0.9","url":"http://127.0.0.1:9/","method":"POST","body":false}'
+probe=$(printf "\\x00\\x00\\x$(printf %02x $((${#head} / 256)))\\x$(printf %02x $((${#head} % 256)))%s" "$head" | curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $INTERNAL_TOKEN" \
+  -H 'Content-Type: application/vnd.egress.forward' --data-binary @- "http://127.0.0.1:$PB/internal/v1/egress")
+[[ $probe == 415 ]] && BORDER_MODE=border
+echo "Border-alone row: MODE=$BORDER_MODE (the forward call's $([[ $BORDER_MODE == border ]] && echo JSON || echo raw) form)"
 echo "warm-up ${WARMUP}s per App, 5 s to the plain Border (load $(load_avg))"
 wrk_run app "http://127.0.0.1:$PA" "$WARMUP" > /dev/null
 wrk_run app "http://127.0.0.1:$TA" "$WARMUP" > /dev/null
-wrk_run border "http://127.0.0.1:$PB" 5 > /dev/null
+wrk_run "$BORDER_MODE" "http://127.0.0.1:$PB" 5 > /dev/null
 printf '%-7s %9s %9s %8s %8s %10s %10s %6s  %s\n' row requests req/s p50 p99 'App µs/rq' 'Bord µs/rq' non2xx load
 for round in $(seq 1 "$ROUNDS"); do
-  measure border border "http://127.0.0.1:$PB" 0 "$PLAIN_BORDER"
+  measure border "$BORDER_MODE" "http://127.0.0.1:$PB" 0 "$PLAIN_BORDER"
   [[ $round == "$ROUNDS" ]] && profile_jvm start "$PLAIN_APP"
   measure plain app "http://127.0.0.1:$PA" "$PLAIN_APP" "$PLAIN_BORDER"
   [[ $round == "$ROUNDS" ]] && profile_jvm stop "$PLAIN_APP" "$WORK/app-plain.collapsed"
