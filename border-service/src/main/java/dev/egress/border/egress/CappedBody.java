@@ -1,7 +1,6 @@
 package dev.egress.border.egress;
 
 import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Collects a response body up to a cap and counts (but drops) the rest, so that the connection can
@@ -31,11 +30,6 @@ final class CappedBody {
 
     boolean truncated() {
         return truncated;
-    }
-
-    /** The kept bytes as UTF-8 (a multi-byte character cut by the cap becomes U+FFFD). */
-    String text() {
-        return kept.toString(StandardCharsets.UTF_8);
     }
 
     /** The kept bytes, as the target sent them. */

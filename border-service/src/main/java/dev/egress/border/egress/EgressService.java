@@ -129,7 +129,8 @@ final class EgressService {
                     borderId,
                     answer.status,
                     answer.headers,
-                    answer.body,
+                    answer.body.bytes(),
+                    answer.body.truncated(),
                     latency.toMillis());
         });
     }

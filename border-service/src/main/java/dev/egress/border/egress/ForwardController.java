@@ -9,6 +9,7 @@ import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
+import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.MediaType;
@@ -63,21 +64,35 @@ class ForwardController {
                         e -> new PayloadTooLargeException(
                                 "the forward frame is over %d bytes (egress.limits.max-request-body and the head)"
                                         .formatted(maxFrame)))
-                .map(buffer -> {
-                    byte[] frame = new byte[buffer.readableByteCount()];
-                    buffer.read(frame);
-                    DataBufferUtils.release(buffer);
-                    return frame;
-                })
-                .defaultIfEmpty(new byte[0])
-                .map(frame -> {
-                    try {
-                        return ForwardFrame.readRequest(json, ByteBuffer.wrap(frame));
-                    } catch (IllegalArgumentException e) {
-                        throw new InvalidRequestException("forward frame: " + e.getMessage());
-                    }
-                });
+                .map(this::read)
+                .switchIfEmpty(Mono.fromSupplier(() -> read(ByteBuffer.allocate(0))));
         return forward(request, exchange).map(answer -> answer.frame(json));
+    }
+
+    /**
+     * Reads the frame where it lies: the body is copied once, out of the request's buffer into its array.
+     * Only a frame the server received in several buffers is first copied whole into one.
+     */
+    private ForwardRequest read(DataBuffer buffer) {
+        try (DataBuffer.ByteBufferIterator views = buffer.readableByteBuffers()) {
+            ByteBuffer view = views.hasNext() ? views.next() : ByteBuffer.allocate(0);
+            if (views.hasNext()) {
+                byte[] whole = new byte[buffer.readableByteCount()];
+                buffer.read(whole);
+                view = ByteBuffer.wrap(whole);
+            }
+            return read(view);
+        } finally {
+            DataBufferUtils.release(buffer);
+        }
+    }
+
+    private ForwardRequest read(ByteBuffer frame) {
+        try {
+            return ForwardFrame.readRequest(json, frame);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("forward frame: " + e.getMessage());
+        }
     }
 
     private Mono<Forwarded> forward(Mono<ForwardRequest> request, ServerWebExchange exchange) {

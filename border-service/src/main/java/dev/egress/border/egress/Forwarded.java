@@ -4,6 +4,7 @@ import dev.egress.discovery.forward.ForwardFrame;
 import dev.egress.discovery.forward.ForwardResponse;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -16,8 +17,9 @@ import tools.jackson.databind.json.JsonMapper;
  * @param borderId   this Border
  * @param status     the target's HTTP status
  * @param headers    the target's response headers (first value per name)
- * @param body       the target's body as kept under the cap
- * @param latencyMs  time from sending the request to the end of the response, in ms
+ * @param body          the target's body as kept under the cap (not copied: nothing modifies it)
+ * @param bodyTruncated whether the body was cut at the cap
+ * @param latencyMs     time from sending the request to the end of the response, in ms
  */
 record Forwarded(
         String deliveryId,
@@ -25,12 +27,13 @@ record Forwarded(
         String borderId,
         int status,
         Map<String, String> headers,
-        CappedBody body,
+        byte[] body,
+        boolean bodyTruncated,
         long latencyMs) {
 
-    /** The JSON form's answer. */
+    /** The JSON form's answer: the kept bytes as UTF-8 (a multi-byte character cut by the cap becomes U+FFFD). */
     ForwardResponse json() {
-        return response(body.text());
+        return response(new String(body, StandardCharsets.UTF_8));
     }
 
     /**
@@ -40,10 +43,10 @@ record Forwarded(
      * @return the whole frame, the body not copied again
      */
     ByteBuf frame(JsonMapper json) {
-        return Unpooled.wrappedBuffer(ForwardFrame.responseHead(json, response("")), body.bytes());
+        return Unpooled.wrappedBuffer(ForwardFrame.responseHead(json, response("")), body);
     }
 
     private ForwardResponse response(String text) {
-        return new ForwardResponse(deliveryId, sourceIp, borderId, status, headers, text, body.truncated(), latencyMs);
+        return new ForwardResponse(deliveryId, sourceIp, borderId, status, headers, text, bodyTruncated, latencyMs);
     }
 }

@@ -12,15 +12,20 @@ import dev.egress.discovery.testing.RecordingSink;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import reactor.core.publisher.Flux;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -133,6 +138,34 @@ class RawForwardFormTest {
                 .jsonPath("$.targetContacted")
                 .isEqualTo(false);
         assertThat(sink.received()).isEmpty();
+    }
+
+    @Test
+    void aFrameSentInManyChunksArrivesWhole() {
+        byte[] bytes = new byte[1000];
+        new Random(27).nextBytes(bytes);
+        byte[] frame = frame(request("POST", Map.of(), bytes));
+        DefaultDataBufferFactory buffers = DefaultDataBufferFactory.sharedInstance;
+        // Chunked transfer, 10 pieces: the server joins buffers of several reads, the head split across two.
+        Flux<DataBuffer> pieces = Flux.range(0, 10).map(i -> {
+            int from = i * frame.length / 10;
+            int to = (i + 1) * frame.length / 10;
+            return buffers.wrap(Arrays.copyOfRange(frame, from, to));
+        });
+
+        web.post()
+                .uri("/internal/v1/egress")
+                .header("Authorization", "Bearer " + Tokens.INTERNAL)
+                .header("Accept", ACCEPT)
+                .contentType(MediaType.parseMediaType(ForwardFrame.MEDIA_TYPE))
+                .body(pieces, DataBuffer.class)
+                .exchange()
+                .expectStatus()
+                .isOk();
+
+        assertThat(sink.received())
+                .singleElement()
+                .satisfies(r -> assertThat(r.bytes()).isEqualTo(bytes));
     }
 
     @Test
