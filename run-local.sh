@@ -187,7 +187,7 @@ needs_build() {
   # Any source or POM newer than the oldest jar: rebuild.
   local oldest
   oldest=$(ls -t "$COORD_JAR" "$BORDER_JAR" "$APP_JAR" | tail -n 1)
-  [ -n "$(find pom.xml egress-registry trust registry-ydb web-kit coordination-embedded border-service app-service \
+  [ -n "$(find pom.xml discovery-common coordination-embedded border-service app-service \
             -path '*/target' -prune -o -type f -newer "$oldest" -print 2>/dev/null | head -n 1)" ]
 }
 

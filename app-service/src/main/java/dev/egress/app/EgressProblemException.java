@@ -1,8 +1,8 @@
 package dev.egress.app;
 
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemException;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemException;
+import dev.egress.discovery.web.problem.ProblemType;
 
 /**
  * A failure that App's public API reports as a problem: App's branch of the shared problem model

@@ -1,9 +1,9 @@
 package dev.egress.app;
 
-import dev.egress.discovery.problem.FrameworkProblems;
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemAdviceSupport;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.FrameworkProblems;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemAdviceSupport;
+import dev.egress.discovery.web.problem.ProblemType;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**

@@ -2,7 +2,7 @@ package dev.egress.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.discovery.testing.ConfigurationMetadata;
+import dev.egress.discovery.web.testing.ConfigurationMetadata;
 import java.nio.file.Path;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

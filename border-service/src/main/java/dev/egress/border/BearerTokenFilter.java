@@ -1,11 +1,11 @@
 package dev.egress.border;
 
-import dev.egress.discovery.auth.BearerAnswers;
-import dev.egress.discovery.auth.BearerFilterSupport;
-import dev.egress.discovery.auth.BearerTokens;
-import dev.egress.discovery.auth.CanonicalPath;
-import dev.egress.discovery.auth.TokenSource;
-import dev.egress.discovery.problem.TargetContact;
+import dev.egress.discovery.web.auth.BearerAnswers;
+import dev.egress.discovery.web.auth.BearerFilterSupport;
+import dev.egress.discovery.web.auth.BearerTokens;
+import dev.egress.discovery.web.auth.CanonicalPath;
+import dev.egress.discovery.web.auth.TokenSource;
+import dev.egress.discovery.web.problem.TargetContact;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;

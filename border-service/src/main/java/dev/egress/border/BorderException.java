@@ -1,9 +1,9 @@
 package dev.egress.border;
 
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemException;
-import dev.egress.discovery.problem.ProblemType;
-import dev.egress.discovery.problem.TargetContact;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemException;
+import dev.egress.discovery.web.problem.ProblemType;
+import dev.egress.discovery.web.problem.TargetContact;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,6 +1,6 @@
 package dev.egress.border;
 
-import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.registry.IpStatus;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;

@@ -1,6 +1,6 @@
 package dev.egress.border;
 
-import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.registry.EgressIp;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package dev.egress.border;
 
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.ProblemType;
 
 /** 400 {@code invalid-request}: the request broke a rule; the detail names the field. */
 public final class InvalidRequestException extends BorderException {

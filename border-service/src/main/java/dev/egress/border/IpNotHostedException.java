@@ -1,6 +1,6 @@
 package dev.egress.border;
 
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.ProblemType;
 
 /** 404 {@code ip-not-hosted}: this Border does not host the IP. */
 public final class IpNotHostedException extends BorderException {

@@ -1,10 +1,10 @@
 package dev.egress.border;
 
-import dev.egress.discovery.problem.FrameworkProblems;
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemAdviceSupport;
-import dev.egress.discovery.problem.ProblemType;
-import dev.egress.discovery.problem.TargetContact;
+import dev.egress.discovery.web.problem.FrameworkProblems;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemAdviceSupport;
+import dev.egress.discovery.web.problem.ProblemType;
+import dev.egress.discovery.web.problem.TargetContact;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 

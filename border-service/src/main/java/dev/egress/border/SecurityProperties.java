@@ -1,6 +1,6 @@
 package dev.egress.border;
 
-import dev.egress.discovery.auth.TokenSource;
+import dev.egress.discovery.web.auth.TokenSource;
 import java.util.Collections;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;

@@ -1,6 +1,6 @@
 package dev.egress.border;
 
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.ProblemType;
 
 /** 503 {@code unavailable}: the Border cannot take the call now (registry refused an update, no pooled connection in time). */
 public final class UnavailableException extends BorderException {

@@ -2,7 +2,7 @@ package dev.egress.border;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.discovery.testing.ConfigurationMetadata;
+import dev.egress.discovery.web.testing.ConfigurationMetadata;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;

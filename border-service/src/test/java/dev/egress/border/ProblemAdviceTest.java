@@ -2,7 +2,7 @@ package dev.egress.border;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.discovery.testing.FrameworkErrorTable;
+import dev.egress.discovery.web.testing.FrameworkErrorTable;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -7,7 +7,7 @@ import dev.egress.border.egress.LimitsProperties;
 import dev.egress.border.egress.PoolProperties;
 import dev.egress.border.ssrf.DnsProperties;
 import dev.egress.border.ssrf.SsrfProperties;
-import dev.egress.discovery.server.ServerDeadlines;
+import dev.egress.discovery.web.server.ServerDeadlines;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.egress.border;
 
-import static dev.egress.discovery.testing.Exchanges.expectGet;
+import static dev.egress.discovery.web.testing.Exchanges.expectGet;
 import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

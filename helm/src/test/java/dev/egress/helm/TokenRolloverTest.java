@@ -6,8 +6,8 @@ import static dev.egress.helm.Manifests.volume;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.egress.discovery.auth.PresentedToken;
-import dev.egress.discovery.auth.TokenSource;
+import dev.egress.discovery.web.auth.PresentedToken;
+import dev.egress.discovery.web.auth.TokenSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

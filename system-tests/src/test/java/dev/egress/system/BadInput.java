@@ -1,6 +1,6 @@
 package dev.egress.system;
 
-import dev.egress.discovery.testing.RecordingSink;
+import dev.egress.discovery.web.testing.RecordingSink;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;

@@ -1,6 +1,6 @@
 package dev.egress.system;
 
-import dev.egress.discovery.testing.RecordingSink;
+import dev.egress.discovery.web.testing.RecordingSink;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;

@@ -5,10 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.egress.app.AppApplication;
 import dev.egress.coordination.EmbeddedCoordinationNode;
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.IpStatus;
-import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.registry.IpStatus;
+import dev.egress.discovery.registry.RoutingTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

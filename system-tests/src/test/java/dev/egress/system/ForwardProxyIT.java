@@ -7,7 +7,7 @@ import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import dev.egress.coordination.testing.ListenPorts;
-import dev.egress.discovery.testing.TestPki;
+import dev.egress.discovery.trust.testing.TestPki;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.egress.coordination.testing.ListenPorts;
-import dev.egress.discovery.testing.TestPki;
+import dev.egress.discovery.trust.testing.TestPki;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.testing.RecordingSink;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.web.testing.RecordingSink;
 import dev.egress.system.DeliveryLoad.Outcome;
 import java.time.Duration;
 import java.time.Instant;

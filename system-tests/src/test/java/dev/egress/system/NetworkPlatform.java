@@ -2,7 +2,7 @@ package dev.egress.system;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.egress.discovery.testing.RecordingSink;
+import dev.egress.discovery.web.testing.RecordingSink;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;

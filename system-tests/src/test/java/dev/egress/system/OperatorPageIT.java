@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.egress.discovery.testing.RecordingSink;
+import dev.egress.discovery.web.testing.RecordingSink;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

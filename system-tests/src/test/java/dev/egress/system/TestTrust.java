@@ -1,6 +1,6 @@
 package dev.egress.system;
 
-import dev.egress.discovery.testing.TestPki;
+import dev.egress.discovery.trust.testing.TestPki;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;

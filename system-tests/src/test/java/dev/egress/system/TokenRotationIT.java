@@ -3,7 +3,7 @@ package dev.egress.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.egress.discovery.testing.RecordingSink;
+import dev.egress.discovery.web.testing.RecordingSink;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,14 +1,14 @@
 package dev.egress.app.config;
 
-import dev.egress.discovery.auth.BearerAnswers;
-import dev.egress.discovery.auth.BearerFilterSupport;
-import dev.egress.discovery.auth.BearerTokens;
-import dev.egress.discovery.auth.CanonicalPath;
-import dev.egress.discovery.auth.TokenDigest;
-import dev.egress.discovery.auth.TokenSource;
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemType;
-import dev.egress.discovery.problem.TargetContact;
+import dev.egress.discovery.web.auth.BearerAnswers;
+import dev.egress.discovery.web.auth.BearerFilterSupport;
+import dev.egress.discovery.web.auth.BearerTokens;
+import dev.egress.discovery.web.auth.CanonicalPath;
+import dev.egress.discovery.web.auth.TokenDigest;
+import dev.egress.discovery.web.auth.TokenSource;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemType;
+import dev.egress.discovery.web.problem.TargetContact;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.egress.app.config;
 
-import dev.egress.discovery.auth.PresentedToken;
-import dev.egress.discovery.auth.TokenSource;
+import dev.egress.discovery.web.auth.PresentedToken;
+import dev.egress.discovery.web.auth.TokenSource;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package dev.egress.app.config;
 
 import dev.egress.app.EgressProblemException;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.ProblemType;
 
 /** A tenant-bound API token used for another tenant, or outside the tenant's own endpoints: 403. */
 public final class TenantForbiddenException extends EgressProblemException {

@@ -1,10 +1,10 @@
 package dev.egress.app.dispatch;
 
 import dev.egress.app.routing.NoEgressReason;
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemReason;
-import dev.egress.discovery.problem.ProblemType;
-import dev.egress.discovery.problem.TargetContact;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemReason;
+import dev.egress.discovery.web.problem.ProblemType;
+import dev.egress.discovery.web.problem.TargetContact;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;

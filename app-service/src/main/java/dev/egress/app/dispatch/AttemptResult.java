@@ -1,7 +1,7 @@
 package dev.egress.app.dispatch;
 
-import dev.egress.discovery.forward.ForwardResponse;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.forward.ForwardResponse;
+import dev.egress.discovery.web.problem.ProblemType;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,8 +1,8 @@
 package dev.egress.app.dispatch;
 
-import dev.egress.discovery.forward.BorderProblem;
-import dev.egress.discovery.forward.ForwardFrame;
-import dev.egress.discovery.forward.ForwardResponse;
+import dev.egress.discovery.web.forward.BorderProblem;
+import dev.egress.discovery.web.forward.ForwardFrame;
+import dev.egress.discovery.web.forward.ForwardResponse;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.util.Arrays;

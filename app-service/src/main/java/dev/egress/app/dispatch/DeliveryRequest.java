@@ -1,6 +1,6 @@
 package dev.egress.app.dispatch;
 
-import dev.egress.discovery.hash.Sha256;
+import dev.egress.discovery.files.hash.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.egress.app.dispatch;
 
-import dev.egress.discovery.forward.HeaderFields;
+import dev.egress.discovery.web.forward.HeaderFields;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;

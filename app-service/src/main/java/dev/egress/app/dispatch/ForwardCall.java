@@ -2,11 +2,11 @@ package dev.egress.app.dispatch;
 
 import dev.egress.app.fleet.BorderHandle;
 import dev.egress.app.fleet.BorderLink;
-import dev.egress.discovery.Route;
-import dev.egress.discovery.forward.BorderPaths;
-import dev.egress.discovery.forward.ForwardDeadline;
-import dev.egress.discovery.forward.ForwardFrame;
-import dev.egress.discovery.forward.ForwardRequest;
+import dev.egress.discovery.registry.Route;
+import dev.egress.discovery.web.forward.BorderPaths;
+import dev.egress.discovery.web.forward.ForwardDeadline;
+import dev.egress.discovery.web.forward.ForwardFrame;
+import dev.egress.discovery.web.forward.ForwardRequest;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package dev.egress.app.dispatch;
 
 import dev.egress.app.EgressProblemException;
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemType;
 
 /** 400: the delivery request broke a rule; the detail and {@code field} name it. */
 final class InvalidRequestException extends EgressProblemException {

@@ -1,8 +1,8 @@
 package dev.egress.app.dispatch;
 
 import dev.egress.app.EgressProblemException;
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemType;
 
 /** 413: the request body is over {@code egress.dispatch.max-request-size}. */
 final class PayloadTooLargeException extends EgressProblemException {

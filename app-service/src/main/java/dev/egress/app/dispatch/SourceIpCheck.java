@@ -1,9 +1,9 @@
 package dev.egress.app.dispatch;
 
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.Route;
-import dev.egress.discovery.forward.ForwardResponse;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.registry.Route;
+import dev.egress.discovery.web.forward.ForwardResponse;
+import dev.egress.discovery.web.problem.ProblemType;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

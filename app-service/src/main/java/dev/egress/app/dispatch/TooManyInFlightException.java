@@ -1,9 +1,9 @@
 package dev.egress.app.dispatch;
 
 import dev.egress.app.EgressProblemException;
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemType;
-import dev.egress.discovery.problem.TargetContact;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemType;
+import dev.egress.discovery.web.problem.TargetContact;
 import java.time.Duration;
 import java.util.Locale;
 

@@ -2,9 +2,9 @@ package dev.egress.app.dispatch;
 
 import dev.egress.app.fleet.BorderHandle;
 import dev.egress.app.fleet.BorderLink;
-import dev.egress.discovery.Route;
-import dev.egress.discovery.forward.ForwardDeadline;
-import dev.egress.discovery.forward.TunnelCall;
+import dev.egress.discovery.registry.Route;
+import dev.egress.discovery.web.forward.ForwardDeadline;
+import dev.egress.discovery.web.forward.TunnelCall;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;

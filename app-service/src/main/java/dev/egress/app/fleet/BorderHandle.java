@@ -3,7 +3,7 @@ package dev.egress.app.fleet;
 import dev.egress.app.resilience.BorderBreakers;
 import dev.egress.app.resilience.BorderTraffic;
 import dev.egress.app.resilience.Ejection;
-import dev.egress.discovery.BorderId;
+import dev.egress.discovery.registry.BorderId;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.net.URI;
 import java.time.Duration;

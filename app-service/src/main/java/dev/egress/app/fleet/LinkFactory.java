@@ -1,8 +1,8 @@
 package dev.egress.app.fleet;
 
 import dev.egress.app.trust.BorderTls;
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.auth.PresentedToken;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.web.auth.PresentedToken;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;

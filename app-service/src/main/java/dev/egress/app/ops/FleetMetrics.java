@@ -1,6 +1,6 @@
 package dev.egress.app.ops;
 
-import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.registry.RoutingTable;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 

@@ -1,14 +1,14 @@
 package dev.egress.app.ops;
 
-import dev.egress.discovery.Announcement;
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.IpStatus;
-import dev.egress.discovery.Route;
-import dev.egress.discovery.RoutingSnapshot;
-import dev.egress.discovery.RoutingTable;
-import dev.egress.discovery.forward.BorderProblem;
-import dev.egress.discovery.forward.IpStatusChange;
+import dev.egress.discovery.registry.Announcement;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.registry.IpStatus;
+import dev.egress.discovery.registry.Route;
+import dev.egress.discovery.registry.RoutingSnapshot;
+import dev.egress.discovery.registry.RoutingTable;
+import dev.egress.discovery.web.forward.BorderProblem;
+import dev.egress.discovery.web.forward.IpStatusChange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

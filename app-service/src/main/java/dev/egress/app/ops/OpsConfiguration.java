@@ -5,7 +5,7 @@ import dev.egress.app.fleet.BorderFleet;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.RoutingProperties;
 import dev.egress.app.tenants.TenantPolicyStore;
-import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.registry.RoutingTable;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.time.Clock;

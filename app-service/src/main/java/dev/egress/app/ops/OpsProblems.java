@@ -1,8 +1,8 @@
 package dev.egress.app.ops;
 
 import dev.egress.app.EgressProblemException;
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemType;
 import java.util.List;
 
 /** The operator API's failures, as typed problems mapped once by {@link dev.egress.app.ProblemAdvice}. */

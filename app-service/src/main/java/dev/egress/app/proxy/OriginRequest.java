@@ -1,6 +1,6 @@
 package dev.egress.app.proxy;
 
-import dev.egress.discovery.forward.TunnelCall;
+import dev.egress.discovery.web.forward.TunnelCall;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.http.HttpContent;

@@ -1,10 +1,10 @@
 package dev.egress.app.proxy;
 
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemException;
-import dev.egress.discovery.problem.ProblemReason;
-import dev.egress.discovery.problem.ProblemResponses;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemException;
+import dev.egress.discovery.web.problem.ProblemReason;
+import dev.egress.discovery.web.problem.ProblemResponses;
+import dev.egress.discovery.web.problem.ProblemType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelFuture;

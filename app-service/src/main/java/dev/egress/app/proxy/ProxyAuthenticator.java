@@ -1,10 +1,10 @@
 package dev.egress.app.proxy;
 
 import dev.egress.app.config.ApiTokenFilter;
-import dev.egress.discovery.auth.TokenDigest;
-import dev.egress.discovery.forward.TunnelCall;
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.auth.TokenDigest;
+import dev.egress.discovery.web.forward.TunnelCall;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemType;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.Optional;

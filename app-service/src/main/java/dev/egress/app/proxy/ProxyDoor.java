@@ -1,10 +1,10 @@
 package dev.egress.app.proxy;
 
 import dev.egress.app.routing.Resolution;
-import dev.egress.discovery.forward.TunnelCall;
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemException;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.forward.TunnelCall;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemException;
+import dev.egress.discovery.web.problem.ProblemType;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import java.net.InetAddress;

@@ -2,10 +2,10 @@ package dev.egress.app.proxy;
 
 import dev.egress.app.dispatch.TunnelDispatcher;
 import dev.egress.app.routing.Resolution;
-import dev.egress.discovery.Route;
-import dev.egress.discovery.forward.TunnelCall;
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemException;
+import dev.egress.discovery.registry.Route;
+import dev.egress.discovery.web.forward.TunnelCall;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;

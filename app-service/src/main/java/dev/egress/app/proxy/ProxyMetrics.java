@@ -1,6 +1,6 @@
 package dev.egress.app.proxy;
 
-import dev.egress.discovery.LogText;
+import dev.egress.discovery.registry.LogText;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;

@@ -1,6 +1,6 @@
 package dev.egress.app.resilience;
 
-import dev.egress.discovery.BorderId;
+import dev.egress.discovery.registry.BorderId;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.slf4j.Logger;

@@ -1,7 +1,7 @@
 package dev.egress.app.resilience;
 
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.registry.EgressIp;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;

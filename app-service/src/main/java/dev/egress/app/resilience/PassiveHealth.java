@@ -1,6 +1,6 @@
 package dev.egress.app.resilience;
 
-import dev.egress.discovery.BorderId;
+import dev.egress.discovery.registry.BorderId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

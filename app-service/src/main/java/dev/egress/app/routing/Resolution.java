@@ -1,8 +1,8 @@
 package dev.egress.app.routing;
 
 import dev.egress.app.tenants.Tenant;
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.Route;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.registry.Route;
 import java.util.List;
 
 /**

@@ -1,8 +1,8 @@
 package dev.egress.app.routing;
 
 import dev.egress.app.tenants.TenantPolicyStore;
-import dev.egress.discovery.RoutingTable;
-import dev.egress.discovery.select.BorderSelector;
+import dev.egress.discovery.registry.RoutingTable;
+import dev.egress.discovery.registry.select.BorderSelector;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;

@@ -1,7 +1,7 @@
 package dev.egress.app.routing;
 
-import dev.egress.discovery.boot.WatcherPolling;
 import dev.egress.discovery.registry.RegistrySettings;
+import dev.egress.discovery.registry.ydb.boot.WatcherPolling;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;

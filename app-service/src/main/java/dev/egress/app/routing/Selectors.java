@@ -1,8 +1,8 @@
 package dev.egress.app.routing;
 
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.select.BorderSelector;
-import dev.egress.discovery.select.BorderSelectors;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.registry.select.BorderSelector;
+import dev.egress.discovery.registry.select.BorderSelectors;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -1,8 +1,8 @@
 package dev.egress.app.routing;
 
-import dev.egress.discovery.RoutingGauges;
-import dev.egress.discovery.RoutingSnapshot;
-import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.registry.RoutingGauges;
+import dev.egress.discovery.registry.RoutingSnapshot;
+import dev.egress.discovery.registry.RoutingTable;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

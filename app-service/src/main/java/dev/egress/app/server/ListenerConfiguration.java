@@ -1,7 +1,7 @@
 package dev.egress.app.server;
 
-import dev.egress.discovery.server.RequestHeaderDeadline;
-import dev.egress.discovery.server.ServerDeadlines;
+import dev.egress.discovery.web.server.RequestHeaderDeadline;
+import dev.egress.discovery.web.server.ServerDeadlines;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.ChannelException;

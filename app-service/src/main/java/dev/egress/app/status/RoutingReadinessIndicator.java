@@ -1,8 +1,8 @@
 package dev.egress.app.status;
 
 import dev.egress.app.routing.EgressRouter;
-import dev.egress.discovery.RoutingSnapshot;
-import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.registry.RoutingSnapshot;
+import dev.egress.discovery.registry.RoutingTable;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 

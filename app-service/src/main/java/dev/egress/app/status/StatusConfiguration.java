@@ -1,7 +1,7 @@
 package dev.egress.app.status;
 
 import dev.egress.app.routing.EgressRouter;
-import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.registry.RoutingTable;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 

@@ -1,6 +1,6 @@
 package dev.egress.app.tenants;
 
-import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.registry.EgressIp;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,8 +1,8 @@
 package dev.egress.app.tenants;
 
 import dev.egress.app.EgressProblemException;
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemType;
 
 /** 404: the tenant id is not in the tenants file. */
 public final class UnknownTenantException extends EgressProblemException {

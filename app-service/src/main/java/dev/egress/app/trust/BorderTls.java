@@ -1,6 +1,6 @@
 package dev.egress.app.trust;
 
-import dev.egress.discovery.BorderId;
+import dev.egress.discovery.registry.BorderId;
 import dev.egress.discovery.trust.IdentityKeyManager;
 import dev.egress.discovery.trust.PeerTrustManager;
 import dev.egress.discovery.trust.TlsProvider;

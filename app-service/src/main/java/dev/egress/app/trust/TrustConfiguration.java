@@ -1,7 +1,7 @@
 package dev.egress.app.trust;
 
 import dev.egress.app.config.SecurityProperties;
-import dev.egress.discovery.AnnouncementReader;
+import dev.egress.discovery.registry.AnnouncementReader;
 import dev.egress.discovery.trust.AnnouncementVerifier;
 import dev.egress.discovery.trust.Identity;
 import dev.egress.discovery.trust.ReloadingFile;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
-import dev.egress.discovery.testing.DoorTable;
-import dev.egress.discovery.testing.PathVariant;
-import dev.egress.discovery.testing.RecordingSink;
+import dev.egress.discovery.web.testing.DoorTable;
+import dev.egress.discovery.web.testing.PathVariant;
+import dev.egress.discovery.web.testing.RecordingSink;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;

@@ -3,7 +3,7 @@ package dev.egress.app.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.egress.discovery.auth.TokenSource;
+import dev.egress.discovery.web.auth.TokenSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

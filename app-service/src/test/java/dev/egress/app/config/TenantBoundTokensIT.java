@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
-import dev.egress.discovery.testing.Exchanges;
-import dev.egress.discovery.testing.RecordingSink;
+import dev.egress.discovery.web.testing.Exchanges;
+import dev.egress.discovery.web.testing.RecordingSink;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;

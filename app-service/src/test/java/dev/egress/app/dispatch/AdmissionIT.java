@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
-import dev.egress.discovery.testing.RecordingSink;
+import dev.egress.discovery.web.testing.RecordingSink;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

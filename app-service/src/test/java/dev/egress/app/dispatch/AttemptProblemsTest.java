@@ -2,8 +2,8 @@ package dev.egress.app.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.TargetContact;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.TargetContact;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -2,14 +2,14 @@ package dev.egress.app.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.discovery.AnnouncedIp;
-import dev.egress.discovery.Announcement;
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.IpStatus;
-import dev.egress.discovery.Route;
-import dev.egress.discovery.RoutingSnapshot;
-import dev.egress.discovery.forward.ForwardDeadline;
+import dev.egress.discovery.registry.AnnouncedIp;
+import dev.egress.discovery.registry.Announcement;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.registry.IpStatus;
+import dev.egress.discovery.registry.Route;
+import dev.egress.discovery.registry.RoutingSnapshot;
+import dev.egress.discovery.web.forward.ForwardDeadline;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

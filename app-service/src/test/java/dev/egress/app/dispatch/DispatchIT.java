@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
-import dev.egress.discovery.IpStatus;
-import dev.egress.discovery.forward.ForwardFrame;
-import dev.egress.discovery.testing.RecordingSink;
+import dev.egress.discovery.registry.IpStatus;
+import dev.egress.discovery.web.forward.ForwardFrame;
+import dev.egress.discovery.web.testing.RecordingSink;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import java.io.IOException;
 import java.time.Duration;

@@ -2,11 +2,11 @@ package dev.egress.app.dispatch;
 
 import dev.egress.app.fleet.BorderFleet;
 import dev.egress.app.fleet.TestFleets;
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.Route;
-import dev.egress.discovery.RoutingSnapshot;
-import dev.egress.discovery.auth.PresentedToken;
-import dev.egress.discovery.forward.ForwardDeadline;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.registry.Route;
+import dev.egress.discovery.registry.RoutingSnapshot;
+import dev.egress.discovery.web.auth.PresentedToken;
+import dev.egress.discovery.web.forward.ForwardDeadline;
 import java.util.Map;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;

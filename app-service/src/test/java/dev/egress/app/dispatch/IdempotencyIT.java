@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
 import dev.egress.app.tenants.TenantPolicyStore;
-import dev.egress.discovery.testing.RecordingSink;
+import dev.egress.discovery.web.testing.RecordingSink;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

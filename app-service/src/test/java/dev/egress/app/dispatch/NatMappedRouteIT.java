@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
-import dev.egress.discovery.AnnouncedIp;
-import dev.egress.discovery.Announcement;
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.testing.RecordingSink;
+import dev.egress.discovery.registry.AnnouncedIp;
+import dev.egress.discovery.registry.Announcement;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.web.testing.RecordingSink;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;

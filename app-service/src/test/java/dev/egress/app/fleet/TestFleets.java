@@ -3,7 +3,7 @@ package dev.egress.app.fleet;
 import dev.egress.app.resilience.BorderBreakers;
 import dev.egress.app.resilience.PassiveHealth;
 import dev.egress.app.resilience.RouteTraffic;
-import dev.egress.discovery.auth.PresentedToken;
+import dev.egress.discovery.web.auth.PresentedToken;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

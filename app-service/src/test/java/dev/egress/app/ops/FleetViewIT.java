@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.egress.app.support.AppITSupport;
-import dev.egress.discovery.AnnouncementCodec;
-import dev.egress.discovery.RoutingSnapshot;
-import dev.egress.discovery.testing.Announcements;
+import dev.egress.discovery.registry.AnnouncementCodec;
+import dev.egress.discovery.registry.RoutingSnapshot;
+import dev.egress.discovery.registry.testing.Announcements;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

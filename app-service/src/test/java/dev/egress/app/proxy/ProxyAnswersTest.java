@@ -2,8 +2,8 @@ package dev.egress.app.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;

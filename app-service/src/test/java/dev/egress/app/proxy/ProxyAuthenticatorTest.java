@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.egress.app.config.ApiTokenFilter;
 import dev.egress.app.config.SecurityProperties;
-import dev.egress.discovery.forward.TunnelCall;
+import dev.egress.discovery.web.forward.TunnelCall;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,7 @@ package dev.egress.app.resilience;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.discovery.BorderId;
+import dev.egress.discovery.registry.BorderId;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package dev.egress.app.resilience;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.registry.EgressIp;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;

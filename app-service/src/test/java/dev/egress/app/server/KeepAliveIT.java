@@ -3,7 +3,7 @@ package dev.egress.app.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.app.support.AppITSupport;
-import dev.egress.discovery.testing.RawHttp;
+import dev.egress.discovery.web.testing.RawHttp;
 import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.egress.app.support.AppITSupport;
-import dev.egress.discovery.testing.TestPki;
+import dev.egress.discovery.trust.testing.TestPki;
 import java.io.IOException;
 import java.net.SocketException;
 import java.net.URI;

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
-import dev.egress.discovery.testing.RawHttp;
-import dev.egress.discovery.testing.RecordingSink;
+import dev.egress.discovery.web.testing.RawHttp;
+import dev.egress.discovery.web.testing.RecordingSink;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;

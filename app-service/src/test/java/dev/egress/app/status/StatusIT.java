@@ -1,15 +1,15 @@
 package dev.egress.app.status;
 
-import static dev.egress.discovery.testing.Exchanges.expectGet;
+import static dev.egress.discovery.web.testing.Exchanges.expectGet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.egress.app.support.AppITSupport;
-import dev.egress.discovery.AnnouncedIp;
-import dev.egress.discovery.Announcement;
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.registry.AnnouncedIp;
+import dev.egress.discovery.registry.Announcement;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.registry.IpStatus;
 import java.net.URI;
 import java.nio.file.Files;
 import java.time.Duration;

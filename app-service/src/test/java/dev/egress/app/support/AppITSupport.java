@@ -1,8 +1,8 @@
 package dev.egress.app.support;
 
-import dev.egress.discovery.Announcement;
-import dev.egress.discovery.RoutingSnapshot;
-import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.registry.Announcement;
+import dev.egress.discovery.registry.RoutingSnapshot;
+import dev.egress.discovery.registry.RoutingTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

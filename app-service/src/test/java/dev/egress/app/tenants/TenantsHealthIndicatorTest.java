@@ -2,7 +2,7 @@ package dev.egress.app.tenants;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.discovery.testing.MutableClock;
+import dev.egress.discovery.registry.testing.MutableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.testing.TestPki;
+import dev.egress.discovery.registry.BorderId;
 import dev.egress.discovery.trust.IdentityKeyManager;
 import dev.egress.discovery.trust.PeerTrustManager;
 import dev.egress.discovery.trust.TlsProvider;
 import dev.egress.discovery.trust.TrustFiles;
+import dev.egress.discovery.trust.testing.TestPki;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;

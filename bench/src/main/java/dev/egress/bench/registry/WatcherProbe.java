@@ -1,7 +1,7 @@
 package dev.egress.bench.registry;
 
-import dev.egress.discovery.Announcement;
-import dev.egress.discovery.RoutingTable;
+import dev.egress.discovery.registry.Announcement;
+import dev.egress.discovery.registry.RoutingTable;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package dev.egress.bench.routing;
 
-import dev.egress.discovery.AnnouncedIp;
-import dev.egress.discovery.Announcement;
-import dev.egress.discovery.AnnouncementCodec;
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.registry.AnnouncedIp;
+import dev.egress.discovery.registry.Announcement;
+import dev.egress.discovery.registry.AnnouncementCodec;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.registry.IpStatus;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;

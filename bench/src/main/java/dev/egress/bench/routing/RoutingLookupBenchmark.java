@@ -1,12 +1,12 @@
 package dev.egress.bench.routing;
 
-import dev.egress.discovery.AnnouncementCodec;
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.Route;
-import dev.egress.discovery.RoutingSnapshot;
-import dev.egress.discovery.select.BorderSelector;
-import dev.egress.discovery.select.BorderSelectors;
+import dev.egress.discovery.registry.AnnouncementCodec;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.registry.Route;
+import dev.egress.discovery.registry.RoutingSnapshot;
+import dev.egress.discovery.registry.select.BorderSelector;
+import dev.egress.discovery.registry.select.BorderSelectors;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

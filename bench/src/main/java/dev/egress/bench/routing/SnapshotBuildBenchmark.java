@@ -1,7 +1,7 @@
 package dev.egress.bench.routing;
 
-import dev.egress.discovery.AnnouncementCodec;
-import dev.egress.discovery.RoutingSnapshot;
+import dev.egress.discovery.registry.AnnouncementCodec;
+import dev.egress.discovery.registry.RoutingSnapshot;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,12 +1,12 @@
 package dev.egress.bench.system;
 
 import ch.qos.logback.classic.Level;
-import dev.egress.discovery.AnnouncedIp;
-import dev.egress.discovery.Announcement;
-import dev.egress.discovery.AnnouncementWriter;
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.registry.AnnouncedIp;
+import dev.egress.discovery.registry.Announcement;
+import dev.egress.discovery.registry.AnnouncementWriter;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.registry.IpStatus;
 import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrationState;
 import dev.egress.discovery.registry.RegistrySettings;

@@ -1,7 +1,7 @@
 package dev.egress.bench.tls;
 
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.testing.TestPki;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.trust.testing.TestPki;
 import dev.egress.discovery.trust.Identity;
 import dev.egress.discovery.trust.IdentityKeyManager;
 import dev.egress.discovery.trust.PeerTrustManager;

@@ -3,7 +3,7 @@ package dev.egress.border.decisions;
 import dev.egress.border.BorderProperties;
 import dev.egress.border.HostedIps;
 import dev.egress.border.registration.BorderRegistrar;
-import dev.egress.discovery.BorderId;
+import dev.egress.discovery.registry.BorderId;
 import dev.egress.discovery.registry.BorderRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.context.annotation.Bean;

@@ -1,9 +1,9 @@
 package dev.egress.border.decisions;
 
-import dev.egress.discovery.Announcement;
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.registry.Announcement;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.registry.IpStatus;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package dev.egress.border.decisions;
 
-import dev.egress.discovery.Announcement;
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.registry.Announcement;
+import dev.egress.discovery.registry.BorderId;
 import dev.egress.discovery.registry.DecisionStore;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.registry.IpStatus;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.TreeMap;

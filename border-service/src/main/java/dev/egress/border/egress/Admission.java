@@ -1,6 +1,6 @@
 package dev.egress.border.egress;
 
-import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.registry.EgressIp;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

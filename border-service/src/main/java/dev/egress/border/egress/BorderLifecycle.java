@@ -3,7 +3,7 @@ package dev.egress.border.egress;
 import dev.egress.border.BorderProperties;
 import dev.egress.border.decisions.DecisionKeeper;
 import dev.egress.border.registration.BorderRegistrar;
-import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.registry.IpStatus;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;

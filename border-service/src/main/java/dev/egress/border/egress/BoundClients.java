@@ -2,7 +2,7 @@ package dev.egress.border.egress;
 
 import dev.egress.border.HostedIps;
 import dev.egress.border.ssrf.VettingResolverGroup;
-import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.registry.EgressIp;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollChannelOption;

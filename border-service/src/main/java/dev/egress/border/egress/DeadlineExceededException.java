@@ -1,7 +1,7 @@
 package dev.egress.border.egress;
 
 import dev.egress.border.BorderException;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.ProblemType;
 
 /**
  * 503 {@code deadline-exceeded}: App's forward arrived after the deadline it carried. App has given up on

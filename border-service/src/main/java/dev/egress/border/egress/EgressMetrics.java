@@ -1,7 +1,7 @@
 package dev.egress.border.egress;
 
 import dev.egress.border.ssrf.DenialReason;
-import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.registry.EgressIp;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -2,11 +2,11 @@ package dev.egress.border.egress;
 
 import dev.egress.border.InvalidRequestException;
 import dev.egress.border.trust.ClientCertificates;
-import dev.egress.discovery.forward.BorderPaths;
-import dev.egress.discovery.forward.ForwardDeadline;
-import dev.egress.discovery.forward.ForwardFrame;
-import dev.egress.discovery.forward.ForwardRequest;
-import dev.egress.discovery.forward.ForwardResponse;
+import dev.egress.discovery.web.forward.BorderPaths;
+import dev.egress.discovery.web.forward.ForwardDeadline;
+import dev.egress.discovery.web.forward.ForwardFrame;
+import dev.egress.discovery.web.forward.ForwardRequest;
+import dev.egress.discovery.web.forward.ForwardResponse;
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 import org.springframework.core.io.buffer.DataBuffer;

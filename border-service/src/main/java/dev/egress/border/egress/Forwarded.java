@@ -1,7 +1,7 @@
 package dev.egress.border.egress;
 
-import dev.egress.discovery.forward.ForwardFrame;
-import dev.egress.discovery.forward.ForwardResponse;
+import dev.egress.discovery.web.forward.ForwardFrame;
+import dev.egress.discovery.web.forward.ForwardResponse;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;

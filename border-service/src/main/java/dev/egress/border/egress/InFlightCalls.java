@@ -1,6 +1,6 @@
 package dev.egress.border.egress;
 
-import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.registry.EgressIp;
 
 /** Read-only view of the egress calls in flight, for the operator API. */
 public interface InFlightCalls {

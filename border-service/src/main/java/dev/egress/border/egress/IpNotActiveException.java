@@ -1,7 +1,7 @@
 package dev.egress.border.egress;
 
 import dev.egress.border.BorderException;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.ProblemType;
 
 /** 409 {@code ip-not-active}: the IP is hosted but not ACTIVE, or the Border is draining. */
 public final class IpNotActiveException extends BorderException {

@@ -1,8 +1,8 @@
 package dev.egress.border.egress;
 
 import dev.egress.border.InvalidRequestException;
-import dev.egress.discovery.LogText;
-import dev.egress.discovery.forward.HeaderFields;
+import dev.egress.discovery.registry.LogText;
+import dev.egress.discovery.web.forward.HeaderFields;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;

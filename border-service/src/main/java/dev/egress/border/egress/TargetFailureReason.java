@@ -1,6 +1,6 @@
 package dev.egress.border.egress;
 
-import dev.egress.discovery.problem.ProblemReason;
+import dev.egress.discovery.web.problem.ProblemReason;
 import java.util.Locale;
 
 /**

@@ -1,7 +1,7 @@
 package dev.egress.border.egress;
 
 import dev.egress.border.BorderException;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.ProblemType;
 
 /** 429 {@code too-many-requests}: the IP's concurrency limit is reached. */
 public final class TooManyRequestsException extends BorderException {

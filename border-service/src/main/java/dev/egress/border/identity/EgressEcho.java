@@ -1,6 +1,6 @@
 package dev.egress.border.identity;
 
-import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.registry.EgressIp;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.net.InetSocketAddress;

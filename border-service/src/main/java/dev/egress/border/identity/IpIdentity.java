@@ -1,6 +1,6 @@
 package dev.egress.border.identity;
 
-import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.registry.EgressIp;
 import java.time.Instant;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;

@@ -1,11 +1,11 @@
 package dev.egress.border.registration;
 
 import dev.egress.border.IpNotHostedException;
-import dev.egress.discovery.AnnouncedIp;
-import dev.egress.discovery.Announcement;
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.registry.AnnouncedIp;
+import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.BorderRegistry;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.registry.IpStatus;
 import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrationState;
 import io.micrometer.core.instrument.Gauge;

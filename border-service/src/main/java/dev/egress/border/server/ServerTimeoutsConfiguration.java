@@ -1,8 +1,8 @@
 package dev.egress.border.server;
 
 import dev.egress.border.trust.ClientCertificates;
-import dev.egress.discovery.server.RequestHeaderDeadline;
-import dev.egress.discovery.server.ServerDeadlines;
+import dev.egress.discovery.web.server.RequestHeaderDeadline;
+import dev.egress.discovery.web.server.ServerDeadlines;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.Channel;

@@ -1,6 +1,6 @@
 package dev.egress.border.ssrf;
 
-import dev.egress.discovery.problem.ProblemReason;
+import dev.egress.discovery.web.problem.ProblemReason;
 
 /** Why the SSRF guard refused a target; rendered as the {@code reason} of a 403 {@code target-denied} problem. */
 public enum DenialReason implements ProblemReason {

@@ -1,7 +1,7 @@
 package dev.egress.border.ssrf;
 
 import dev.egress.border.BorderException;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.ProblemType;
 import java.time.Duration;
 
 /**

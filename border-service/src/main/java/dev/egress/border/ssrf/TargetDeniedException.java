@@ -1,9 +1,9 @@
 package dev.egress.border.ssrf;
 
 import dev.egress.border.BorderException;
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemType;
-import dev.egress.discovery.problem.TargetContact;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemType;
+import dev.egress.discovery.web.problem.TargetContact;
 
 /** 403 {@code target-denied}: the SSRF guard refused the target before any connection was made. */
 public final class TargetDeniedException extends BorderException {

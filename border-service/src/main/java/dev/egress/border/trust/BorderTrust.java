@@ -1,6 +1,6 @@
 package dev.egress.border.trust;
 
-import dev.egress.discovery.BorderId;
+import dev.egress.discovery.registry.BorderId;
 import dev.egress.discovery.trust.Identity;
 import dev.egress.discovery.trust.PeerTrustManager;
 import dev.egress.discovery.trust.ReloadingFile;

@@ -1,7 +1,7 @@
 package dev.egress.border.trust;
 
 import dev.egress.border.BorderException;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.ProblemType;
 
 /** 403 {@code client-certificate-required}: a forward without a valid App certificate. Nothing was sent. */
 public final class ClientCertificateRequiredException extends BorderException {

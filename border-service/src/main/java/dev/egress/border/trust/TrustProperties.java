@@ -1,6 +1,6 @@
 package dev.egress.border.trust;
 
-import dev.egress.discovery.Announcement;
+import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.trust.TrustFiles;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -1,6 +1,6 @@
 package dev.egress.border.tunnel;
 
-import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.registry.EgressIp;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -2,8 +2,8 @@ package dev.egress.border.tunnel;
 
 import dev.egress.border.InvalidRequestException;
 import dev.egress.border.trust.ClientCertificates;
-import dev.egress.discovery.forward.ForwardDeadline;
-import dev.egress.discovery.forward.TunnelCall;
+import dev.egress.discovery.web.forward.ForwardDeadline;
+import dev.egress.discovery.web.forward.TunnelCall;
 import io.netty.channel.socket.DuplexChannel;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.core.io.buffer.DataBuffer;

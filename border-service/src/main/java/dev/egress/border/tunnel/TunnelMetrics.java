@@ -1,6 +1,6 @@
 package dev.egress.border.tunnel;
 
-import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.registry.EgressIp;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;

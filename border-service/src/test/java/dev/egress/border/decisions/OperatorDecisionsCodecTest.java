@@ -3,10 +3,10 @@ package dev.egress.border.decisions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.registry.BorderId;
 import dev.egress.discovery.registry.DecisionStore;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.registry.IpStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;

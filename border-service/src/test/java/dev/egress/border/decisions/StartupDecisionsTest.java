@@ -2,9 +2,9 @@ package dev.egress.border.decisions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.registry.IpStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.testing.InMemoryBorderRegistry;
-import dev.egress.discovery.AnnouncedIp;
-import dev.egress.discovery.Announcement;
-import dev.egress.discovery.BorderId;
-import dev.egress.discovery.EgressIp;
-import dev.egress.discovery.IpStatus;
+import dev.egress.discovery.registry.AnnouncedIp;
+import dev.egress.discovery.registry.Announcement;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.registry.IpStatus;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

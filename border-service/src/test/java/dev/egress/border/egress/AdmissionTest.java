@@ -2,7 +2,7 @@ package dev.egress.border.egress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.registry.EgressIp;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -6,7 +6,7 @@ import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.RawTarget;
 import dev.egress.border.testing.Tokens;
-import dev.egress.discovery.forward.ForwardRequest;
+import dev.egress.discovery.web.forward.ForwardRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.egress.border.InvalidRequestException;
-import dev.egress.discovery.forward.HeaderFields;
+import dev.egress.discovery.web.forward.HeaderFields;
 import io.netty.handler.codec.http.HttpHeaderValidationUtil;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

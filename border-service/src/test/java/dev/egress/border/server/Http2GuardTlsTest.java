@@ -7,7 +7,7 @@ import dev.egress.border.BorderApplication;
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.Tokens;
-import dev.egress.discovery.testing.TestPki;
+import dev.egress.discovery.trust.testing.TestPki;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.LocalBorderTest;
-import dev.egress.discovery.testing.RawHttp;
+import dev.egress.discovery.web.testing.RawHttp;
 import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.RepeatedTest;

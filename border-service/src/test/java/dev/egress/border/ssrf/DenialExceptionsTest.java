@@ -2,8 +2,8 @@ package dev.egress.border.ssrf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.egress.discovery.problem.Problem;
-import dev.egress.discovery.problem.ProblemType;
+import dev.egress.discovery.web.problem.Problem;
+import dev.egress.discovery.web.problem.ProblemType;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;

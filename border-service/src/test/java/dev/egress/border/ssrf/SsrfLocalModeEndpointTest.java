@@ -3,7 +3,7 @@ package dev.egress.border.ssrf;
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.InMemoryRegistryConfiguration;
 import dev.egress.border.testing.Tokens;
-import dev.egress.discovery.forward.ForwardRequest;
+import dev.egress.discovery.web.forward.ForwardRequest;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.Assertions;

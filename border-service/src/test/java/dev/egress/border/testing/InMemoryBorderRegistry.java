@@ -1,7 +1,7 @@
 package dev.egress.border.testing;
 
-import dev.egress.discovery.Announcement;
-import dev.egress.discovery.BorderId;
+import dev.egress.discovery.registry.Announcement;
+import dev.egress.discovery.registry.BorderId;
 import dev.egress.discovery.registry.BorderRegistry;
 import dev.egress.discovery.registry.DecisionStore;
 import dev.egress.discovery.registry.Registration;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.Tokens;
-import dev.egress.discovery.forward.TunnelCall;
+import dev.egress.discovery.web.forward.TunnelCall;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
