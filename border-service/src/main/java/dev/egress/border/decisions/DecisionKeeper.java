@@ -310,6 +310,16 @@ public final class DecisionKeeper {
     }
 
     /**
+     * Whether the operator's layer has every hosted IP {@code DISABLED} (readiness: such a Border sends nothing).
+     *
+     * @return true if no hosted IP is set to anything but {@code DISABLED}
+     */
+    public boolean everyIpDisabled() {
+        return configured.stream()
+                .allMatch(ip -> registrar.operatorStatusOf(ip).filter(s -> s != IpStatus.DISABLED).isEmpty());
+    }
+
+    /**
      * The decisions held now.
      *
      * @return the decisions

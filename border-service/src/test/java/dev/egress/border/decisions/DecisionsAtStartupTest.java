@@ -53,7 +53,12 @@ class DecisionsAtStartupTest {
         try (ConfigurableApplicationContext border = start(registry)) {
             Announcement first = firstPublished(registry);
             assertThat(first.ips()).allSatisfy(ip -> assertThat(ip.status()).isEqualTo(IpStatus.DISABLED));
+            // Not Ready: a rollout that waits for Ready stops on this Border instead of carrying on.
             readiness(border)
+                    .jsonPath("$.status")
+                    .isEqualTo("DOWN")
+                    .jsonPath("$.components.decisions.details.everyIpDisabled")
+                    .isEqualTo(true)
                     .jsonPath("$.components.decisions.details.state")
                     .isEqualTo("FAIL_CLOSED")
                     .jsonPath("$.components.decisions.details.reason")
@@ -75,7 +80,11 @@ class DecisionsAtStartupTest {
             assertThat(new String(registry.decisions().stored(), StandardCharsets.UTF_8))
                     .isEqualTo("{\"version\":1,\"borderId\":\"border-start\",\"decisions\":"
                             + "{\"127.0.0.2\":\"ACTIVE\",\"127.0.0.3\":\"DISABLED\"}}");
-            readiness(border).jsonPath("$.components.decisions.details.state").isEqualTo("STORED");
+            readiness(border)
+                    .jsonPath("$.components.decisions.details.state")
+                    .isEqualTo("STORED")
+                    .jsonPath("$.status")
+                    .isEqualTo("UP");
         }
     }
 
