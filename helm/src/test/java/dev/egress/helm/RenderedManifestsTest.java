@@ -7,6 +7,7 @@ import static dev.egress.helm.Manifests.podAnnotations;
 import static dev.egress.helm.Manifests.podLabels;
 import static dev.egress.helm.Manifests.podSpec;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import java.util.List;

@@ -143,8 +143,7 @@ class TokensTest {
 
         assertThat(env(border))
                 .containsEntry("EGRESS_SECURITY_INTERNALTOKENFILE", "/etc/egress/tokens/accepted-internal-tokens")
-                .containsEntry(
-                        "EGRESS_SECURITY_OPERATORTOKENFILE", "/etc/egress/tokens/border-operator-token-border-a")
+                .containsEntry("EGRESS_SECURITY_OPERATORTOKENFILE", "/etc/egress/tokens/border-operator-token-border-a")
                 .doesNotContainKeys(
                         "EGRESS_SECURITY_INTERNALTOKEN",
                         "EGRESS_SECURITY_OPERATORTOKEN",
@@ -186,7 +185,9 @@ class TokensTest {
     /** What docs/kubernetes.md tells an operator to compute: {@code printf 'border-operator-token/%s/%s' | sha256sum}. */
     private static String derived(String borderId, String fleetToken) throws Exception {
         byte[] digest = MessageDigest.getInstance("SHA-256")
-                .digest("border-operator-token/%s/%s".formatted(borderId, fleetToken).getBytes(StandardCharsets.UTF_8));
+                .digest("border-operator-token/%s/%s"
+                        .formatted(borderId, fleetToken)
+                        .getBytes(StandardCharsets.UTF_8));
         return HexFormat.of().formatHex(digest);
     }
 

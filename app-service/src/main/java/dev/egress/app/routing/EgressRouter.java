@@ -32,8 +32,9 @@ import org.jspecify.annotations.Nullable;
  * certificates name the IP), so one of them is a misconfiguration or a stolen key, and picking by Border id
  * could hand the tenant's traffic to the wrong one. Counting only ACTIVE claims would hand the IP to the
  * second claimant whenever its owner drains or is disabled, and clear the alert at that moment; a dedicated
- * IP moves only when an operator takes it off the old Border (its configuration, or a release through the
- * operator API), so that the old Border no longer announces it. Shared-pool IPs keep every route
+ * IP moves only when an operator takes it off the old Border: its configuration, or a move through App's
+ * operator API, after which the old Border announces it as released, which is no claim
+ * ({@link RoutingSnapshot#conflicts()}). Shared-pool IPs keep every route
  * ({@code egress.routing.shared-strategy} picks), because a shared IP carries no single tenant's allowlist.
  *
  * <p>Dedicated and shared-pool tenants have a strategy each: a dedicated tenant's few IPs are its own,
@@ -287,14 +288,15 @@ public final class EgressRouter {
     }
 
     /**
-     * A dedicated tenant's routes: through each allowed IP that exactly one live Border announces (and that Border
-     * announces it ACTIVE). A second claim of any status is a conflict: a draining or disabled owner still owns it.
+     * A dedicated tenant's routes: through each allowed IP that at most one live Border claims (and that Border
+     * announces it ACTIVE). A second claim of any status is a conflict: a draining or disabled owner still owns
+     * it; only an IP an operator released on a Border is no claim of that Border.
      */
     private static Resolution dedicated(Tenant tenant, List<EgressIp> allowed, RoutingSnapshot snapshot) {
         List<EgressIp> conflicted = new ArrayList<>(0);
         List<EgressIp> owned = new ArrayList<>(allowed.size());
         for (EgressIp ip : allowed) {
-            if (snapshot.routes(ip).size() > 1) {
+            if (snapshot.conflicts().containsKey(ip)) {
                 conflicted.add(ip);
             } else {
                 owned.add(ip);

@@ -57,7 +57,10 @@ final class TenantTokenKeys implements HealthIndicator {
                     "%s: no such tenant in egress.tenants.file %s (expected: every tenant-bound token key names a tenant)"
                             .formatted(atStart.values(), tenants.state().file()));
         }
-        Gauge.builder("egress.security.tenant.tokens.unknown", unknown, u -> u.get().size())
+        Gauge.builder(
+                        "egress.security.tenant.tokens.unknown",
+                        unknown,
+                        u -> u.get().size())
                 .description("Tenant-bound token keys that name no tenant of the current tenants file")
                 .register(meters);
         tenants.addListener(this::follow);

@@ -164,7 +164,9 @@ class EgressRouterTest {
                     .extracting(r -> r.ip().value() + "@" + r.borderId().value())
                     .containsExactly("127.0.0.3@a");
             assertThat(acme.conflicted()).extracting(EgressIp::value).containsExactly("127.0.0.2");
-            assertThat(meters.get("egress.routing.ips.conflicts.dedicated").gauge().value())
+            assertThat(meters.get("egress.routing.ips.conflicts.dedicated")
+                            .gauge()
+                            .value())
                     .isEqualTo(1.0);
         }
     }
@@ -173,6 +175,31 @@ class EgressRouterTest {
     void anIpTheOldBorderNoLongerAnnouncesIsTheNewOnesAlone() {
         EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
         publish(border("a", "127.0.0.3", "ACTIVE"), border("b", "127.0.0.2", "ACTIVE"));
+
+        Resolution acme = router.resolve("acme");
+
+        assertThat(acme.candidates())
+                .extracting(r -> r.ip().value() + "@" + r.borderId().value())
+                .containsExactly("127.0.0.2@b", "127.0.0.3@a");
+        assertThat(acme.conflicted()).isEmpty();
+        assertThat(meters.get("egress.routing.ips.conflicts.dedicated").gauge().value())
+                .isZero();
+    }
+
+    @Test
+    void anIpAnOperatorReleasedOnTheOldBorderIsTheNewOnesAlone() {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        Announcement old = border("a", "127.0.0.2", "ACTIVE", "127.0.0.3", "ACTIVE");
+        Announcement released = new Announcement(
+                old.version(),
+                old.borderId(),
+                old.endpoint(),
+                List.of(
+                        old.ips().get(0).withheld(AnnouncedIp.RELEASED),
+                        old.ips().get(1)),
+                old.publishedAt(),
+                old.generation());
+        publish(released, border("b", "127.0.0.2", "ACTIVE"));
 
         Resolution acme = router.resolve("acme");
 

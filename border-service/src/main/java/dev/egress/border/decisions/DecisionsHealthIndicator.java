@@ -27,9 +27,7 @@ final class DecisionsHealthIndicator implements HealthIndicator {
     public Health health() {
         DecisionsState state = keeper.state();
         boolean everyIpDisabled = keeper.everyIpDisabled();
-        Health.Builder builder = everyIpDisabled
-                ? Health.down().withDetail("everyIpDisabled", true)
-                : Health.up();
+        Health.Builder builder = everyIpDisabled ? Health.down().withDetail("everyIpDisabled", true) : Health.up();
         builder.withDetail("state", state.kind().name());
         if (!state.reason().isEmpty()) {
             builder.withDetail("reason", state.reason());
