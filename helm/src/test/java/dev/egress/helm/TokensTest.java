@@ -104,13 +104,8 @@ class TokensTest {
         Map<String, Object> secret = ChartRendering.render().manifests().named("Secret", TOKENS);
         Map<String, String> data = at(secret, "data");
 
-        assertThat(data)
-                .containsOnlyKeys(
-                        "api-tokens",
-                        "internal-token",
-                        "accepted-internal-tokens",
-                        "operator-token",
-                        "border-operator-token-border-a");
+        // No Border in these values, so no Border's own operator token either.
+        assertThat(data).containsOnlyKeys("api-tokens", "internal-token", "accepted-internal-tokens", "operator-token");
         assertThat(decode(data.get("api-tokens"))).isEqualTo("test-api-token-0000000001\n");
         assertThat(decode(data.get("internal-token"))).isEqualTo("test-internal-token-00001");
         assertThat(decode(data.get("accepted-internal-tokens")))
