@@ -148,9 +148,9 @@ class EgressRouterTest {
 
     @Test
     void aSecondClaimIsAConflictWhateverTheOwnersStatus() {
-        // A draining, restarting or disabled owner still owns its dedicated IP: the second claimant never takes
-        // the tenant's traffic meanwhile, and the alert does not clear. The IP moves only when the old Border
-        // stops announcing it (an operator's hand: its configuration, or a release through the operator API).
+        // A draining (as before a restart) or disabled owner still owns its dedicated IP: the second claimant
+        // never takes the tenant's traffic meanwhile, and the alert does not clear. The IP moves only when the
+        // old Border stops claiming it (an operator's hand: its configuration, or a release through App's move).
         EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
         for (String ownerStatus : List.of("DRAINING", "DISABLED")) {
             publish(
