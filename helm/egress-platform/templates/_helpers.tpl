@@ -85,10 +85,14 @@ Schema) when logging.format is json; the default text pattern otherwise.
 {{- end }}
 {{- end }}
 
-{{/* The registry token Secret of a component: App's own read-only one when set, else the Borders'; pass (dict "ctx" $ "component" "app"|"border"). */}}
+{{/* The registry token Secret of a component: App's own read-only one, the Borders' for Borders; App never gets the
+     Borders' write token (a token for the Borders and none for App fails the render). Pass (dict "ctx" $ "component" "app"|"border"). */}}
 {{- define "egress.registryTokenSecret" -}}
 {{- $registry := .ctx.Values.registry -}}
-{{- if and (eq .component "app") $registry.appTokenSecret.name -}}
+{{- if eq .component "app" -}}
+{{- if and $registry.tokenSecret.name (not $registry.appTokenSecret.name) -}}
+{{- fail "registry.appTokenSecret.name: required when registry.tokenSecret is set (expected: a read-only YDB token for App, which never writes the registry; App must not hold the Borders' write token)" -}}
+{{- end -}}
 {{- toJson $registry.appTokenSecret -}}
 {{- else -}}
 {{- toJson $registry.tokenSecret -}}

@@ -131,7 +131,8 @@ class DecisionsProcessIT {
         }
 
         startBorder();
-        await().atMost(START).until(() -> readiness() == 200 && !history.isEmpty());
+        // Every IP DISABLED: registered, but not Ready (503), so a rollout stops here.
+        await().atMost(START).until(() -> readiness() == 503 && !history.isEmpty());
 
         assertThat(history)
                 .allSatisfy(a -> assertThat(a.ips())
@@ -146,6 +147,7 @@ class DecisionsProcessIT {
         assertThat(operatorPut(KEPT, "ACTIVE")).isEqualTo(200);
         await().atMost(Duration.ofSeconds(30)).until(() -> statusInRegistry(KEPT) == IpStatus.ACTIVE);
         assertThat(statusInRegistry(DISABLED)).isEqualTo(IpStatus.DISABLED);
+        assertThat(readiness()).isEqualTo(200);
     }
 
     private void startBorder() throws Exception {

@@ -186,4 +186,24 @@ class BorderWorkloadTest {
                 .hasMessageContaining(
                         "border.terminationGracePeriodSeconds 45 must be above border.shutdownPhaseTimeout 45s");
     }
+
+    @Test
+    void eachBorderRemembersItsLastDecisionRecordOnItsNodeWhenAHostPathIsGiven() {
+        Manifests remembering = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
+                .set("border.decisionsState.hostPath", "/var/lib/egress-platform/")
+                .manifests();
+
+        for (String id : List.of("border-a", "border-b")) {
+            Map<String, Object> border = remembering.border(id);
+            assertThat(Manifests.env(border))
+                    .containsEntry("EGRESS_DECISIONS_STATEFILE", "/var/lib/egress/decisions/state.json");
+            assertThat(Manifests.mounts(border)).containsEntry("/var/lib/egress/decisions", "decisions-state");
+            assertThat(Manifests.<Map<String, Object>>at(Manifests.volume(border, "decisions-state"), "hostPath"))
+                    .containsExactly(
+                            entry("path", "/var/lib/egress-platform/" + ChartRendering.PREFIX + "-" + id),
+                            entry("type", "Directory"));
+        }
+        assertThat(Manifests.env(hostNetwork.border("border-a"))).doesNotContainKey("EGRESS_DECISIONS_STATEFILE");
+    }
 }

@@ -7,6 +7,7 @@ import static dev.egress.helm.Manifests.podAnnotations;
 import static dev.egress.helm.Manifests.podLabels;
 import static dev.egress.helm.Manifests.podSpec;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import java.util.List;
@@ -284,11 +285,24 @@ class RenderedManifestsTest {
     }
 
     @Test
+    void aBorderRegistryTokenWithoutAppsOwnReadOnlyOneFailsTheRender() {
+        // App never writes the registry: sharing the Borders' write token would let a leaked App token write slots.
+        ChartRendering.Render render = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
+                .set("registry.connectionString", "grpcs://ydb.example:2135/prod")
+                .set("registry.tokenSecret.name", "ydb-border-token");
+
+        assertThatThrownBy(render::text)
+                .hasMessageContaining("registry.appTokenSecret.name: required when registry.tokenSecret is set");
+    }
+
+    @Test
     void registryTokenAndCaSecretsAreMountedIntoAppAndBordersAsFiles() {
         Manifests secured = ChartRendering.render()
                 .example("values-hostnetwork.yaml")
                 .set("registry.connectionString", "grpcs://ydb.example:2135/prod")
                 .set("registry.tokenSecret.name", "ydb-token")
+                .set("registry.appTokenSecret.name", "ydb-token")
                 .set("registry.caSecret.name", "ydb-ca")
                 .manifests();
 

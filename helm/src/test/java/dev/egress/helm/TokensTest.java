@@ -12,7 +12,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -102,6 +104,7 @@ class TokensTest {
         Map<String, Object> secret = ChartRendering.render().manifests().named("Secret", TOKENS);
         Map<String, String> data = at(secret, "data");
 
+        // No Border in these values, so no Border's own operator token either.
         assertThat(data).containsOnlyKeys("api-tokens", "internal-token", "accepted-internal-tokens", "operator-token");
         assertThat(decode(data.get("api-tokens"))).isEqualTo("test-api-token-0000000001\n");
         assertThat(decode(data.get("internal-token"))).isEqualTo("test-internal-token-00001");
@@ -127,7 +130,7 @@ class TokensTest {
     }
 
     @Test
-    void bordersReadOnlyTheAcceptedInternalTokensAndTheOperatorTokenFromMountedFiles() {
+    void bordersReadOnlyTheAcceptedInternalTokensAndTheirOwnOperatorTokenFromMountedFiles() {
         Map<String, Object> border = ChartRendering.render()
                 .example("values-multus.yaml")
                 .manifests()
@@ -135,12 +138,52 @@ class TokensTest {
 
         assertThat(env(border))
                 .containsEntry("EGRESS_SECURITY_INTERNALTOKENFILE", "/etc/egress/tokens/accepted-internal-tokens")
-                .containsEntry("EGRESS_SECURITY_OPERATORTOKENFILE", "/etc/egress/tokens/operator-token")
+                .containsEntry("EGRESS_SECURITY_OPERATORTOKENFILE", "/etc/egress/tokens/border-operator-token-border-a")
                 .doesNotContainKeys(
                         "EGRESS_SECURITY_INTERNALTOKEN",
                         "EGRESS_SECURITY_OPERATORTOKEN",
                         "EGRESS_SECURITY_APITOKENSFILE");
-        assertTokensMounted(border, "egress-tokens", "accepted-internal-tokens", "operator-token");
+        // Never the fleet's operator token: with it, one compromised Border could set any IP of any Border
+        // through App's operator API.
+        assertTokensMounted(border, "egress-tokens", "accepted-internal-tokens", "border-operator-token-border-a");
+    }
+
+    @Test
+    void eachBorderGetsAnOperatorTokenOfItsOwnDerivedFromEveryFleetTokenLine(@TempDir Path dir) throws Exception {
+        Path fleetTokens = Files.writeString(dir.resolve("tokens.yaml"), """
+                auth:
+                  existingSecret: ""
+                  operatorToken: |
+                    fleet-token-old
+                    fleet-token-new
+                """);
+        Manifests manifests = ChartRendering.render()
+                .example("values-multus.yaml")
+                .values(fleetTokens)
+                .manifests();
+        Map<String, String> data = at(manifests.named("Secret", TOKENS), "data");
+
+        String borderA = decode(data.get("border-operator-token-border-a"));
+        String borderB = decode(data.get("border-operator-token-border-b"));
+
+        assertThat(borderA.lines().toList())
+                .containsExactly(derived("border-a", "fleet-token-old"), derived("border-a", "fleet-token-new"));
+        assertThat(borderB.lines().toList())
+                .containsExactly(derived("border-b", "fleet-token-old"), derived("border-b", "fleet-token-new"));
+        assertThat(borderA).doesNotContain("fleet-token");
+        assertTokensMounted(
+                manifests.border("border-b"), TOKENS, "accepted-internal-tokens", "border-operator-token-border-b");
+        // App, where operators act, holds the fleet token and no Border's.
+        assertTokensMounted(manifests.app(), TOKENS, "api-tokens", "internal-token", "operator-token");
+    }
+
+    /** What docs/kubernetes.md tells an operator to compute: {@code printf 'border-operator-token/%s/%s' | sha256sum}. */
+    private static String derived(String borderId, String fleetToken) throws Exception {
+        byte[] digest = MessageDigest.getInstance("SHA-256")
+                .digest("border-operator-token/%s/%s"
+                        .formatted(borderId, fleetToken)
+                        .getBytes(StandardCharsets.UTF_8));
+        return HexFormat.of().formatHex(digest);
     }
 
     @Test

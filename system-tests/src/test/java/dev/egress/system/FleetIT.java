@@ -319,6 +319,56 @@ class FleetIT {
 
     @Test
     @Order(5)
+    void anOperatorMoveReleasesTheIpOnTheOtherBordersStoresItAndEndsTheConflict() {
+        awaitAllBorders();
+        EntityExchangeResult<byte[]> notThere = move("127.0.0.6", "border-c");
+        assertThat(notThere.getStatus().value()).isEqualTo(404);
+        assertThat(new String(notThere.getResponseBody())).contains("does not announce ip '127.0.0.6'");
+
+        EntityExchangeResult<byte[]> moved = move("127.0.0.6", "border-b");
+
+        assertThat(moved.getStatus().value())
+                .as(new String(moved.getResponseBody()))
+                .isEqualTo(200);
+        JsonNode body = JSON.readTree(moved.getResponseBody());
+        assertThat(body.get("to").stringValue()).isEqualTo("border-b");
+        assertThat(body.get("releasedOn")).extracting(JsonNode::stringValue).containsExactly("border-a");
+        assertThat(body.get("borders"))
+                .extracting(b -> b.get("id").stringValue() + "="
+                        + b.get("status").stringValue() + "/" + b.get("outcome").stringValue())
+                .containsExactly("border-a=RELEASED/applied", "border-b=CLAIMED/applied");
+        // App's own snapshot already shows it: border-a announces the IP as released, no claim, no conflict.
+        assertThat(table.current().conflicts()).doesNotContainKey(EgressIp.of("127.0.0.6"));
+        assertThat(table.current().announcements().get(BorderId.of("border-a")).ips())
+                .filteredOn(a -> a.ip().equals(EgressIp.of("127.0.0.6")))
+                .singleElement()
+                .satisfies(a -> assertThat(a.claims()).isFalse());
+        assertThat(fleet().get("conflicts")).isEmpty();
+
+        // And back: now border-b releases it and border-a claims it again.
+        EntityExchangeResult<byte[]> back = move("127.0.0.6", "border-a");
+        assertThat(back.getStatus().value())
+                .as(new String(back.getResponseBody()))
+                .isEqualTo(200);
+        assertThat(JSON.readTree(back.getResponseBody()).get("releasedOn"))
+                .extracting(JsonNode::stringValue)
+                .containsExactly("border-b");
+        assertThat(fleet().get("conflicts")).isEmpty();
+    }
+
+    private EntityExchangeResult<byte[]> move(String ip, String to) {
+        return client(OPERATOR_TOKEN)
+                .post()
+                .uri("/ops/v1/ips/" + ip + "/move")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("to", to))
+                .exchange()
+                .expectBody()
+                .returnResult();
+    }
+
+    @Test
+    @Order(5)
     void anIpNoLiveBorderHostsIs404AndABadStatusIs400() {
         EntityExchangeResult<byte[]> unknown = put("127.0.0.9", "DRAINING");
         assertThat(unknown.getStatus().value()).isEqualTo(404);

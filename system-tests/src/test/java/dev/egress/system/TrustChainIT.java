@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -285,6 +286,43 @@ class TrustChainIT {
         assertThat(egress.get("ips").toString())
                 .contains("{\"ip\":\"127.0.0.3\",\"available\":false}")
                 .contains("{\"ip\":\"127.0.0.4\",\"available\":true}");
+    }
+
+    @Test
+    void aSecondAuthorisedClaimStaysAConflictWhileTheOwnerIsDisabled() throws Exception {
+        // The runbook's own remedy (DISABLE the IP on its Border) used to hand 127.0.0.3 to any other Border whose
+        // certificate names it, and clear the alert: the owner's status must not matter.
+        TestPki.Issued twin = trust.borderCa().border("0-twin", "127.0.0.3");
+        RecordingSink twinServer = track(RecordingSink.startHttps(TestPki.context(twin)));
+        hold(new AnnouncementSigner(() -> identity(twin))
+                .write(Announcement.initial(
+                        BorderId.of("0-twin"),
+                        URI.create("https://127.0.0.1:" + twinServer.port()),
+                        List.of(new AnnouncedIp(EgressIp.of("127.0.0.3"), IpStatus.ACTIVE)),
+                        Instant.now())));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> table.current().announcements().containsKey(BorderId.of("0-twin")));
+        try {
+            assertThat(borderA.setStatus("127.0.0.3", "DISABLED")).isEqualTo(200);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> Optional.ofNullable(
+                                    table.current().announcements().get(BorderId.of("border-a")))
+                            .flatMap(a -> a.statusOf(EgressIp.of("127.0.0.3")))
+                            .filter(IpStatus.DISABLED::equals)
+                            .isPresent());
+
+            for (int i = 0; i < 10; i++) {
+                JsonNode delivery = deliver("acme");
+                assertThat(delivery.get("egressIp").asString()).isEqualTo("127.0.0.4");
+                assertThat(delivery.get("borderId").asString()).isEqualTo("border-a");
+            }
+            assertThat(twinServer.received()).isEmpty();
+            assertThat(getJson("/v1/egress/ips").get("conflicts").toString())
+                    .contains("\"ip\":\"127.0.0.3\"")
+                    .contains("0-twin");
+        } finally {
+            assertThat(borderA.setStatus("127.0.0.3", "ACTIVE")).isEqualTo(200);
+        }
     }
 
     @Test

@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * Asks a Border to set the status of one of its IPs ({@code PUT /internal/v1/ips/{ip}}), over the same pooled,
+ * Asks a Border to set the status of one of its IPs ({@code PUT /internal/v1/ips/{ip}}), or to release it
+ * ({@code PUT /internal/v1/ips/{ip}/release}), over the same pooled,
  * authenticated link as deliveries (the Border's handle in the {@link BorderFleet}). Never fails: a missing
  * answer is in the reply.
  */
@@ -44,6 +45,23 @@ final class IpStatusCall {
      * @return the reply
      */
     Mono<Reply> send(Route route, String ip, byte[] body, Duration timeout) {
+        return put(route, BorderPaths.ip(ip), body, timeout);
+    }
+
+    /**
+     * Sends a release of one IP ({@code PUT /internal/v1/ips/{ip}/release}, an operator's move).
+     *
+     * @param route   a route of the Border
+     * @param ip      the IP
+     * @param body    the JSON body, e.g. {@code {"released":true}}
+     * @param timeout how long to wait for the answer
+     * @return the reply
+     */
+    Mono<Reply> sendRelease(Route route, String ip, byte[] body, Duration timeout) {
+        return put(route, BorderPaths.ipRelease(ip), body, timeout);
+    }
+
+    private Mono<Reply> put(Route route, String path, byte[] body, Duration timeout) {
         return Mono.defer(() -> {
             if (fleet.unverifiable(route.endpoint()) != null) {
                 return Mono.just(new Reply(0, new byte[0], "cannot verify the Border's endpoint " + route.endpoint()));
@@ -55,7 +73,7 @@ final class IpStatusCall {
             }
             return link.http()
                     .put()
-                    .uri(link.url(BorderPaths.ip(ip)))
+                    .uri(link.url(path))
                     .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
                     .responseSingle((response, content) -> content.asByteArray()
                             .defaultIfEmpty(new byte[0])

@@ -141,7 +141,7 @@ final class IpStatusChanges {
         return change.borders().stream().allMatch(b -> b.outcome().equals("applied"));
     }
 
-    private String failure(IpStatusCall.Reply reply) {
+    String failure(IpStatusCall.Reply reply) {
         if (reply.failure() != null) {
             return reply.failure();
         }
@@ -163,7 +163,7 @@ final class IpStatusChanges {
                         "status: '%s' (expected: %s)".formatted(text, IpStatus.choices())));
     }
 
-    private static EgressIp parseIp(String text) {
+    static EgressIp parseIp(String text) {
         try {
             return EgressIp.of(text);
         } catch (IllegalArgumentException e) {

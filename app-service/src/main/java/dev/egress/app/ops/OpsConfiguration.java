@@ -57,6 +57,12 @@ class OpsConfiguration {
     }
 
     @Bean
+    IpMoves ipMoves(
+            RoutingTable table, BorderFleet fleet, IpStatusChanges changes, JsonMapper json, OpsProperties ops) {
+        return new IpMoves(table, new IpStatusCall(fleet), changes, json, ops.changeTimeout());
+    }
+
+    @Bean
     RouterFunction<ServerResponse> opsPage() {
         Resource index = new ClassPathResource("static/ops/index.html");
         return RouterFunctions.route()

@@ -18,6 +18,33 @@ final class OpsProblems {
         }
     }
 
+    /** 404: the Border a move names does not announce the IP (it must host it to take it over). */
+    static final class MoveTargetNotHostingException extends EgressProblemException {
+        MoveTargetNotHostingException(String ip, String border, List<String> hosting) {
+            super(Problem.of(
+                            ProblemType.IP_NOT_HOSTED,
+                            "Border '%s' does not announce ip '%s' (announced by %s): configure the IP on it first"
+                                    .formatted(border, ip, hosting))
+                    .with("ip", ip)
+                    .with("to", border));
+        }
+    }
+
+    /**
+     * 504: the bound passed before App's snapshot showed a move as done (the new owner claiming the IP, every
+     * other Border releasing it). The body carries the current state per Border.
+     */
+    static final class MoveNotConfirmedException extends EgressProblemException {
+        MoveNotConfirmedException(String detail, IpMove state) {
+            super(Problem.of(ProblemType.CHANGE_NOT_CONFIRMED, detail)
+                    .with("ip", state.ip())
+                    .with("to", state.to())
+                    .with("releasedOn", state.releasedOn())
+                    .with("borders", List.copyOf(state.borders()))
+                    .with("generation", state.generation()));
+        }
+    }
+
     /** 400: the body or the IP is not what the API takes. */
     static final class InvalidChangeException extends EgressProblemException {
         InvalidChangeException(String detail) {

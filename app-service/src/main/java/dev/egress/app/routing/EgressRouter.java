@@ -27,11 +27,15 @@ import org.jspecify.annotations.Nullable;
  * Routes a tenant to a Border from local state only: the tenant policy and the routing snapshot. Per
  * (policy, snapshot) pair the candidate routes of every tenant are precomputed once, so the request path
  * is two map lookups and a selector call. A dedicated tenant's candidates contain only routes through its
- * own IPs; there is no code path that widens them. A dedicated IP that two or more live Borders announce
- * ACTIVE is left out of its tenant's candidates: each claim is authorised (the Border certificates name the
- * IP), so one of them is a misconfiguration or a stolen key, and picking by Border id could hand the
- * tenant's traffic to the wrong one. Shared-pool IPs keep every route ({@code egress.routing.shared-strategy}
- * picks), because a shared IP carries no single tenant's allowlist.
+ * own IPs; there is no code path that widens them. A dedicated IP that two or more live Borders announce,
+ * whatever their statuses, is left out of its tenant's candidates: each claim is authorised (the Border
+ * certificates name the IP), so one of them is a misconfiguration or a stolen key, and picking by Border id
+ * could hand the tenant's traffic to the wrong one. Counting only ACTIVE claims would hand the IP to the
+ * second claimant whenever its owner drains or is disabled, and clear the alert at that moment; a dedicated
+ * IP moves only when an operator takes it off the old Border: its configuration, or a move through App's
+ * operator API, after which the old Border announces it as released, which is no claim
+ * ({@link RoutingSnapshot#conflicts()}). Shared-pool IPs keep every route
+ * ({@code egress.routing.shared-strategy} picks), because a shared IP carries no single tenant's allowlist.
  *
  * <p>Dedicated and shared-pool tenants have a strategy each: a dedicated tenant's few IPs are its own,
  * while a shared pool exists to spread load and sending reputation, so by default its tenants are
@@ -90,8 +94,8 @@ public final class EgressRouter {
                         "egress.routing.ips.conflicts.dedicated",
                         this,
                         r -> r.currentView().dedicatedConflicts())
-                .description("Dedicated IPs announced ACTIVE by two or more live Borders: they carry none of their"
-                        + " tenant's deliveries (fail closed)")
+                .description("Dedicated IPs announced by two or more live Borders, whatever their statuses: they"
+                        + " carry none of their tenant's deliveries (fail closed)")
                 .register(meters);
         table.addListener(snapshot -> refresh());
         tenants.addListener(policy -> refresh());
@@ -140,7 +144,7 @@ public final class EgressRouter {
         if (resolution.candidates().isEmpty()) {
             if (!resolution.conflicted().isEmpty()) {
                 throw new NoEgressAvailableException(
-                        "tenant '%s': %s announced ACTIVE by more than one live Border (fails closed)"
+                        "tenant '%s': %s announced by more than one live Border (fails closed)"
                                 .formatted(tenantId, resolution.conflicted()),
                         NoEgressReason.IP_CONFLICT,
                         properties.retryAfter());
@@ -283,12 +287,16 @@ public final class EgressRouter {
         return new View(policy, snapshot, Map.copyOf(byTenant), sharedPool, conflicted.size());
     }
 
-    /** A dedicated tenant's routes: through each allowed IP that exactly one live Border announces ACTIVE. */
+    /**
+     * A dedicated tenant's routes: through each allowed IP that at most one live Border claims (and that Border
+     * announces it ACTIVE). A second claim of any status is a conflict: a draining or disabled owner still owns
+     * it; only an IP an operator released on a Border is no claim of that Border.
+     */
     private static Resolution dedicated(Tenant tenant, List<EgressIp> allowed, RoutingSnapshot snapshot) {
         List<EgressIp> conflicted = new ArrayList<>(0);
         List<EgressIp> owned = new ArrayList<>(allowed.size());
         for (EgressIp ip : allowed) {
-            if (snapshot.eligibleRoutes(ip).size() > 1) {
+            if (snapshot.conflicts().containsKey(ip)) {
                 conflicted.add(ip);
             } else {
                 owned.add(ip);

@@ -13,8 +13,8 @@ import java.util.List;
  * @param allowedIps  its dedicated IPs, or the shared pool
  * @param candidates  eligible routes through the allowed IPs, in allowed-IP order then Border id
  * @param conflicted  a dedicated tenant's IPs left out of {@code candidates} because two or more live Borders
- *                    announce them ACTIVE (the platform does not pick an owner by id: it fails closed); always
- *                    empty for shared-pool tenants
+ *                    announce them, whatever their statuses (the platform does not pick an owner by id: it fails
+ *                    closed); always empty for shared-pool tenants
  */
 public record Resolution(Tenant tenant, List<EgressIp> allowedIps, List<Route> candidates, List<EgressIp> conflicted) {
 

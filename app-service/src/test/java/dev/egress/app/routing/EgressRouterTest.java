@@ -147,18 +147,68 @@ class EgressRouterTest {
     }
 
     @Test
-    void oneActiveClaimAndOtherDrainingOrDisabledOnesAreNoConflict() {
-        // The way to move a dedicated IP: DISABLED (or DRAINING) on the old Border, ACTIVE on the new one.
+    void aSecondClaimIsAConflictWhateverTheOwnersStatus() {
+        // A draining (as before a restart) or disabled owner still owns its dedicated IP: the second claimant
+        // never takes the tenant's traffic meanwhile, and the alert does not clear. The IP moves only when the
+        // old Border stops claiming it (an operator's hand: its configuration, or a release through App's move).
         EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
-        publish(
-                border("a", "127.0.0.2", "DRAINING"),
-                border("b", "127.0.0.2", "ACTIVE"),
-                border("c", "127.0.0.2", "DISABLED"));
+        for (String ownerStatus : List.of("DRAINING", "DISABLED")) {
+            publish(
+                    border("a", "127.0.0.2", ownerStatus, "127.0.0.3", "ACTIVE"),
+                    border("b", "127.0.0.2", "ACTIVE"),
+                    border("c", "127.0.0.2", "DISABLED"));
+
+            Resolution acme = router.resolve("acme");
+
+            assertThat(acme.candidates())
+                    .extracting(r -> r.ip().value() + "@" + r.borderId().value())
+                    .containsExactly("127.0.0.3@a");
+            assertThat(acme.conflicted()).extracting(EgressIp::value).containsExactly("127.0.0.2");
+            assertThat(meters.get("egress.routing.ips.conflicts.dedicated")
+                            .gauge()
+                            .value())
+                    .isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void anIpTheOldBorderNoLongerAnnouncesIsTheNewOnesAlone() {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        publish(border("a", "127.0.0.3", "ACTIVE"), border("b", "127.0.0.2", "ACTIVE"));
 
         Resolution acme = router.resolve("acme");
 
-        assertThat(acme.candidates()).extracting(r -> r.borderId().value()).containsExactly("b");
+        assertThat(acme.candidates())
+                .extracting(r -> r.ip().value() + "@" + r.borderId().value())
+                .containsExactly("127.0.0.2@b", "127.0.0.3@a");
         assertThat(acme.conflicted()).isEmpty();
+        assertThat(meters.get("egress.routing.ips.conflicts.dedicated").gauge().value())
+                .isZero();
+    }
+
+    @Test
+    void anIpAnOperatorReleasedOnTheOldBorderIsTheNewOnesAlone() {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        Announcement old = border("a", "127.0.0.2", "ACTIVE", "127.0.0.3", "ACTIVE");
+        Announcement released = new Announcement(
+                old.version(),
+                old.borderId(),
+                old.endpoint(),
+                List.of(
+                        old.ips().get(0).withheld(AnnouncedIp.RELEASED),
+                        old.ips().get(1)),
+                old.publishedAt(),
+                old.generation());
+        publish(released, border("b", "127.0.0.2", "ACTIVE"));
+
+        Resolution acme = router.resolve("acme");
+
+        assertThat(acme.candidates())
+                .extracting(r -> r.ip().value() + "@" + r.borderId().value())
+                .containsExactly("127.0.0.2@b", "127.0.0.3@a");
+        assertThat(acme.conflicted()).isEmpty();
+        assertThat(meters.get("egress.routing.ips.conflicts.dedicated").gauge().value())
+                .isZero();
     }
 
     @Test

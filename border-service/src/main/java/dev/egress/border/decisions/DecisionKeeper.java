@@ -10,19 +10,20 @@ import dev.egress.discovery.registry.EgressIp;
 import dev.egress.discovery.registry.IpStatus;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,8 +43,6 @@ public final class DecisionKeeper {
     /** A store that does not answer in this time counts as failed; the operator API waits 10 s in all. */
     static final Duration WRITE_WAIT = Duration.ofSeconds(5);
 
-    private static final Duration FIRST_RETRY = Duration.ofMillis(200);
-    private static final Duration MAX_RETRY = Duration.ofSeconds(2);
     private static final Duration RECOVERY_FIRST = Duration.ofSeconds(1);
     private static final Duration RECOVERY_MAX = Duration.ofSeconds(30);
     private static final Duration RECOVERY_READ_WAIT = Duration.ofSeconds(3);
@@ -58,7 +57,8 @@ public final class DecisionKeeper {
 
     private final DecisionStore store;
     private final BorderRegistrar registrar;
-    private final OperatorDecisionsCodec codec = new OperatorDecisionsCodec();
+    private final DecisionRecords records;
+    private final StateFile stateFile;
     private final BorderId borderId;
     private final List<EgressIp> configured;
     private final IpStatus initial;
@@ -75,7 +75,7 @@ public final class DecisionKeeper {
     });
 
     /**
-     * Creates the keeper; nothing is read before {@link #restore()}.
+     * Creates a keeper of unsigned records ({@code insecure-local}); nothing is read before {@link #restore()}.
      *
      * @param store       the registry record of this Border's decisions
      * @param registrar   the announcement's owner
@@ -91,9 +91,36 @@ public final class DecisionKeeper {
             IpStatus initial,
             Duration readTimeout,
             MeterRegistry meters) {
+        this(store, DecisionRecords.unsigned(), null, registrar, configured, initial, readTimeout, meters);
+    }
+
+    /**
+     * Creates the keeper; nothing is read before {@link #restore()}.
+     *
+     * @param store       the registry record of this Border's decisions
+     * @param records     the record's form: signed and verified on the trust chain
+     * @param stateFile   {@code egress.decisions.state-file}: where this Border remembers its last stored record;
+     *                    null when it cannot remember (a deleted or replayed record then goes unnoticed)
+     * @param registrar   the announcement's owner
+     * @param configured  the IPs this Border hosts, in configuration order
+     * @param initial     {@code egress.border.initial-status}
+     * @param readTimeout {@code egress.decisions.read-timeout}
+     * @param meters      metrics ({@code border.decisions.state}, one gauge per state, 1 for the current)
+     */
+    public DecisionKeeper(
+            DecisionStore store,
+            DecisionRecords records,
+            @Nullable Path stateFile,
+            BorderRegistrar registrar,
+            List<EgressIp> configured,
+            IpStatus initial,
+            Duration readTimeout,
+            MeterRegistry meters) {
         this.store = Objects.requireNonNull(store, "store");
+        this.records = Objects.requireNonNull(records, "records");
         this.registrar = Objects.requireNonNull(registrar, "registrar");
         this.borderId = registrar.current().borderId();
+        this.stateFile = new StateFile(stateFile, borderId);
         this.configured = List.copyOf(configured);
         this.initial = Objects.requireNonNull(initial, "initial");
         this.readTimeout = Objects.requireNonNull(readTimeout, "readTimeout");
@@ -115,8 +142,14 @@ public final class DecisionKeeper {
      * @return the resulting state
      */
     public DecisionsState restore() {
-        StartupDecisions.Read read = readWithRetries();
-        StartupDecisions start = StartupDecisions.decide(borderId, configured, initial, read, codec);
+        if (!stateFile.configured()) {
+            log.warn(
+                    "egress.decisions.state-file is not set: {} cannot tell a deleted or replayed decision record "
+                            + "from a Border that never stored one",
+                    borderId);
+        }
+        StartupDecisions.Read read = StartupRead.withRetries(store, readTimeout, borderId);
+        StartupDecisions start = decide(read);
         // Fail closed now, but keep reading after a failed read: when the registry answers, what the operator
         // decided applies without anyone having to set every IP of every Border again after an outage.
         recovering = read instanceof StartupDecisions.ReadFailed;
@@ -124,7 +157,28 @@ public final class DecisionKeeper {
         if (recovering) {
             scheduleRecovery(RECOVERY_FIRST);
         }
+        if (read instanceof StartupDecisions.Stored stored
+                && start.state().kind() == DecisionsState.Kind.RESTORED
+                && records.needsSigning(stored.record())) {
+            // Taken unsigned for the upgrade roll only: store it signed now, so that the next start needs no leave.
+            log.warn("Stored decisions of {} were unsigned; storing them again, signed", borderId);
+            synchronized (this) {
+                tail = tail.handle((ignored, failure) -> null)
+                        .thenCompose(ignored -> storeThenAnnounce(
+                                "re-signed", d -> d, () -> CompletableFuture.completedFuture(registrar.current())));
+            }
+        }
         return start.state();
+    }
+
+    private StartupDecisions decide(StartupDecisions.Read read) {
+        StartupDecisions.Memory memory = stateFile.read();
+        StartupDecisions start = StartupDecisions.decide(borderId, configured, initial, read, records, memory);
+        if (memory instanceof StartupDecisions.Remembers remembers
+                && start.decisions().sequence() > remembers.sequence()) {
+            stateFile.remember(start.decisions().sequence()); // a write whose remembering failed last time
+        }
+        return start;
     }
 
     private void apply(StartupDecisions start) {
@@ -137,6 +191,12 @@ public final class DecisionKeeper {
                     .isEmpty()) {
                 // Before register() this changes the local announcement only; afterwards it is announced.
                 registrar.setStatus(entry.getKey(), entry.getValue());
+            }
+        }
+        for (EgressIp ip : configured) {
+            boolean released = start.decisions().released().contains(ip);
+            if (registrar.isReleased(ip) != released) {
+                registrar.release(ip, released);
             }
         }
         held.set(new Held(start.decisions(), start.state()));
@@ -156,9 +216,10 @@ public final class DecisionKeeper {
                         start.state().reason());
             case RESTORED ->
                 log.info(
-                        "Restored the operator decisions of {}: {}",
+                        "Restored the operator decisions of {}: {}, released {}",
                         borderId,
-                        start.decisions().statuses());
+                        start.decisions().statuses(),
+                        start.decisions().released());
             default -> log.info("No operator decisions stored for {}; IPs start {}", borderId, initial);
         }
     }
@@ -201,7 +262,7 @@ public final class DecisionKeeper {
                                 log.info(
                                         "Read the operator decisions of {} after the failed start; applying them",
                                         borderId);
-                                apply(StartupDecisions.decide(borderId, configured, initial, read, codec));
+                                apply(decide(read));
                                 return null;
                             }));
         }
@@ -210,40 +271,6 @@ public final class DecisionKeeper {
     /** Stops the background read of a failed start. */
     public void close() {
         recovery.shutdownNow();
-    }
-
-    private StartupDecisions.Read readWithRetries() {
-        long deadline = System.nanoTime() + readTimeout.toNanos();
-        Duration delay = FIRST_RETRY;
-        int attempts = 0;
-        String last;
-        while (true) {
-            attempts++;
-            try {
-                long left = Math.max(1, deadline - System.nanoTime());
-                Optional<byte[]> record = store.read().get(left, TimeUnit.NANOSECONDS);
-                return record.<StartupDecisions.Read>map(StartupDecisions.Stored::new)
-                        .orElseGet(StartupDecisions.NothingStored::new);
-            } catch (ExecutionException e) {
-                last = String.valueOf(e.getCause());
-            } catch (TimeoutException e) {
-                last = "no answer in time";
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return new StartupDecisions.ReadFailed("interrupted");
-            }
-            if (System.nanoTime() + delay.toNanos() >= deadline) {
-                return new StartupDecisions.ReadFailed("%s (%d attempts in %s)".formatted(last, attempts, readTimeout));
-            }
-            log.warn("Reading the operator decisions of {} failed, retrying in {}: {}", borderId, delay, last);
-            try {
-                Thread.sleep(delay.toMillis()); // startup backoff, not a test wait
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return new StartupDecisions.ReadFailed("interrupted");
-            }
-            delay = delay.multipliedBy(2).compareTo(MAX_RETRY) > 0 ? MAX_RETRY : delay.multipliedBy(2);
-        }
     }
 
     /**
@@ -256,22 +283,50 @@ public final class DecisionKeeper {
      * @throws IpNotHostedException if the IP is not hosted here
      */
     public CompletableFuture<Announcement> change(EgressIp ip, IpStatus status) {
+        return decide(ip, ip + "=" + status, d -> d.with(ip, status), () -> registrar.setStatus(ip, status));
+    }
+
+    /**
+     * An operator's move of a hosted IP to another Border (release) or back here (claim again): stored in the
+     * registry, then applied and announced, like {@link #change}. A released IP is announced {@code DISABLED} with
+     * the reason {@code released}, which App reads as no claim of it.
+     *
+     * @param ip      a hosted IP
+     * @param release true to release it, false to claim it again
+     * @return completes with the published announcement
+     * @throws IpNotHostedException if the IP is not hosted here
+     */
+    public CompletableFuture<Announcement> release(EgressIp ip, boolean release) {
+        return decide(
+                ip,
+                ip + (release ? " released" : " claimed again"),
+                d -> d.withRelease(ip, release),
+                () -> registrar.release(ip, release));
+    }
+
+    private CompletableFuture<Announcement> decide(
+            EgressIp ip,
+            String what,
+            UnaryOperator<OperatorDecisions> edit,
+            Supplier<CompletableFuture<Announcement>> announce) {
         if (registrar.statusOf(ip).isEmpty()) {
             throw new IpNotHostedException("ip %s is not hosted by this Border".formatted(ip));
         }
         synchronized (this) {
-            CompletableFuture<Announcement> next =
-                    tail.handle((ignored, failure) -> null).thenCompose(ignored -> storeThenAnnounce(ip, status));
+            CompletableFuture<Announcement> next = tail.handle((ignored, failure) -> null)
+                    .thenCompose(ignored -> storeThenAnnounce(what, edit, announce));
             tail = next;
             return next;
         }
     }
 
-    private CompletableFuture<Announcement> storeThenAnnounce(EgressIp ip, IpStatus status) {
-        OperatorDecisions next = held.get().decisions().retainOnly(configured).with(ip, status);
+    private CompletableFuture<Announcement> storeThenAnnounce(
+            String what, UnaryOperator<OperatorDecisions> edit, Supplier<CompletableFuture<Announcement>> announce) {
+        OperatorDecisions previous = held.get().decisions();
+        OperatorDecisions next = edit.apply(previous.retainOnly(configured)).withSequence(previous.sequence() + 1);
         CompletableFuture<Void> stored;
         try {
-            stored = store.write(codec.encode(next)).orTimeout(WRITE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            stored = store.write(records.encode(next)).orTimeout(WRITE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RuntimeException e) {
             stored = CompletableFuture.failedFuture(e);
         }
@@ -279,9 +334,8 @@ public final class DecisionKeeper {
                     if (failure != null) {
                         Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
                         log.warn(
-                                "Could not store the operator decision {}={} of {}; nothing changed: {}",
-                                ip,
-                                status,
+                                "Could not store the operator decision {} of {}; nothing changed: {}",
+                                what,
                                 borderId,
                                 cause.toString());
                         throw new UnavailableException(
@@ -289,15 +343,16 @@ public final class DecisionKeeper {
                     }
                     recovering = false; // what the operator just stored wins over anything a late read finds
                     held.set(new Held(next, DecisionsState.of(DecisionsState.Kind.STORED)));
+                    stateFile.remember(next.sequence());
                     log.info(
-                            "Stored the operator decision {}={} of {}; decisions {}",
-                            ip,
-                            status,
+                            "Stored the operator decision {} of {}; decisions {}, released {}",
+                            what,
                             borderId,
-                            next.statuses());
+                            next.statuses(),
+                            next.released());
                     return next;
                 })
-                .thenCompose(decided -> registrar.setStatus(ip, status));
+                .thenCompose(decided -> announce.get());
     }
 
     /**
@@ -307,6 +362,19 @@ public final class DecisionKeeper {
      */
     public DecisionsState state() {
         return held.get().state();
+    }
+
+    /**
+     * Whether the operator's layer has every hosted IP {@code DISABLED} (readiness: such a Border sends nothing).
+     *
+     * @return true if no hosted IP is set to anything but {@code DISABLED}
+     */
+    public boolean everyIpDisabled() {
+        return configured.stream()
+                .allMatch(ip -> registrar
+                        .operatorStatusOf(ip)
+                        .filter(s -> s != IpStatus.DISABLED)
+                        .isEmpty());
     }
 
     /**

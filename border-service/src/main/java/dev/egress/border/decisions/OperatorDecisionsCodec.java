@@ -7,17 +7,22 @@ import dev.egress.discovery.registry.EgressIp;
 import dev.egress.discovery.registry.IpStatus;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Reads and writes a Border's decision record, ASCII JSON of at most {@link DecisionStore#MAX_BYTES} bytes:
- * <pre>{"version":1,"borderId":"border-a","decisions":{"127.0.0.3":"DISABLED"}}</pre>
+ * <pre>{"version":1,"borderId":"border-a","decisions":{"127.0.0.3":"DISABLED"},"released":["127.0.0.4"]}</pre>
+ * ({@code released}, the IPs an operator moved away, is written only when some are, and {@code sequence}, the
+ * record's number in this Border's writes, only when above 0; both are optional on read.)
  * Decoding is strict: the version, the Border's own id, canonical IP literals as keys (one spelling per
  * address), exact status names, no duplicate keys, no trailing data. A record that breaks any rule is
  * unreadable, and an unreadable record makes the Border start with every IP {@code DISABLED}; so doubt never
@@ -43,6 +48,13 @@ public final class OperatorDecisionsCodec {
         root.put("borderId", decisions.borderId().value());
         ObjectNode entries = root.putObject("decisions");
         decisions.statuses().forEach((ip, status) -> entries.put(ip.value(), status.name()));
+        if (decisions.sequence() > 0) {
+            root.put("sequence", decisions.sequence());
+        }
+        if (!decisions.released().isEmpty()) {
+            ArrayNode released = root.putArray("released");
+            decisions.released().forEach(ip -> released.add(ip.value()));
+        }
         byte[] bytes = JSON.writeValueAsBytes(root);
         if (bytes.length > DecisionStore.MAX_BYTES) {
             throw new InvalidDecisionsException(
@@ -70,7 +82,46 @@ public final class OperatorDecisionsCodec {
         if (borderId == null || !borderId.isString() || !borderId.asString().equals(expected.value())) {
             throw new InvalidDecisionsException("borderId", "%s (expected: \"%s\")".formatted(borderId, expected));
         }
-        return new OperatorDecisions(expected, statuses(root.get("decisions")));
+        return new OperatorDecisions(
+                expected,
+                statuses(root.get("decisions")),
+                released(root.get("released")),
+                sequence(root.get("sequence")));
+    }
+
+    private static long sequence(JsonNode node) {
+        if (node == null) {
+            return 0;
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToLong() || node.asLong() < 0) {
+            throw new InvalidDecisionsException("sequence", "%s (expected: a whole number >= 0)".formatted(node));
+        }
+        return node.asLong();
+    }
+
+    private static Set<EgressIp> released(JsonNode node) {
+        if (node == null) {
+            return Set.of();
+        }
+        if (!node.isArray() || node.size() > Announcement.MAX_IPS) {
+            throw new InvalidDecisionsException(
+                    "released", "%s (expected: an array of at most %d IPs)".formatted(node, Announcement.MAX_IPS));
+        }
+        Set<EgressIp> released = new TreeSet<>();
+        for (int i = 0; i < node.size(); i++) {
+            JsonNode entry = node.get(i);
+            String field = "released[" + i + "]";
+            EgressIp ip;
+            try {
+                ip = new EgressIp(entry.isString() ? entry.asString() : "");
+            } catch (IllegalArgumentException e) {
+                throw new InvalidDecisionsException(field, "not a canonical IP literal");
+            }
+            if (!released.add(ip)) {
+                throw new InvalidDecisionsException(field, "%s twice (expected: each IP once)".formatted(ip));
+            }
+        }
+        return released;
     }
 
     private static JsonNode parse(byte[] record) {

@@ -12,9 +12,12 @@ import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.EgressIp;
 import dev.egress.discovery.registry.IpStatus;
 import dev.egress.discovery.web.forward.BorderPaths;
+import dev.egress.discovery.web.forward.IpRelease;
 import dev.egress.discovery.web.forward.IpStatusChange;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -30,7 +33,9 @@ import reactor.core.publisher.Mono;
  * answer is 503 and nothing changes), then applied locally and republished as a whole announcement; the
  * answer comes when the registry holds both. The same change is offered to App at {@code PUT /internal/v1/ips/{ip}} (Bearer
  * internal token and, on the trust chain, App's client certificate, like every forward), so operators can
- * steer the whole fleet from App over App's own link to the Borders.
+ * steer the whole fleet from App over App's own link to the Borders. A release ({@code PUT .../release},
+ * {@link IpRelease}) is the Border's part of an operator's move of a dedicated IP to another Border: the IP stays
+ * hosted, announced {@code DISABLED} as released, and no longer counts as this Border's claim.
  */
 @RestController
 class OpsController {
@@ -107,15 +112,40 @@ class OpsController {
         return apply(ip, change);
     }
 
+    @PutMapping("/ops/v1/ips/{ip}/release")
+    Mono<BorderView> release(@PathVariable("ip") String ip, @RequestBody IpRelease release) {
+        return applyRelease(ip, release);
+    }
+
+    @PutMapping(BorderPaths.IP_RELEASE)
+    Mono<BorderView> releaseFromApp(
+            ServerWebExchange exchange, @PathVariable("ip") String ip, @RequestBody IpRelease release) {
+        clients.requireApp(exchange);
+        return applyRelease(ip, release);
+    }
+
+    private Mono<BorderView> applyRelease(String ip, @Nullable IpRelease release) {
+        if (release == null || release.released() == null) {
+            return Mono.error(new InvalidRequestException("released: missing (expected: true or false)"));
+        }
+        boolean released = release.released();
+        return decided(ip, egressIp -> decisions.release(egressIp, released));
+    }
+
     private Mono<BorderView> apply(String ip, @Nullable IpStatusChange change) {
         IpStatus status = parseStatus(change == null ? null : change.status());
+        return decided(ip, egressIp -> decisions.change(egressIp, status));
+    }
+
+    /** Stores and announces a decision on one hosted IP; answers with the Border's view once published. */
+    private Mono<BorderView> decided(String ip, Function<EgressIp, CompletableFuture<Announcement>> decision) {
         EgressIp egressIp;
         try {
             egressIp = EgressIp.of(ip);
         } catch (IllegalArgumentException e) {
             return Mono.error(new IpNotHostedException("ip '%s' is not hosted by this Border".formatted(ip)));
         }
-        return Mono.fromFuture(() -> decisions.change(egressIp, status))
+        return Mono.fromFuture(() -> decision.apply(egressIp))
                 .timeout(PUBLISH_WAIT)
                 .onErrorMap(
                         // Not hosted (404) and not stored (503, nothing changed) say so themselves.

@@ -10,9 +10,11 @@ import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrationState;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
@@ -26,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * <p>The announcement is two layers: the statuses the operator set (and shutdown's DRAINING), and on top
  * of them the IPs the Border withholds by itself ({@link #withhold}, from the egress identity check), which
  * are announced {@code DISABLED} with their reason whatever the operator set, and come back with the
- * operator's status once no longer withheld.
+ * operator's status once no longer withheld. An IP the operator released ({@link #release}: moved to another
+ * Border) is announced {@code DISABLED} with the reason {@link AnnouncedIp#RELEASED} above both, which App reads
+ * as no claim of the IP.
  */
 public final class BorderRegistrar {
 
@@ -36,6 +40,7 @@ public final class BorderRegistrar {
     private final AtomicReference<Announcement> operator;
     private final AtomicReference<Announcement> local;
     private volatile Map<EgressIp, String> withheld = Map.of();
+    private volatile Set<EgressIp> released = Set.of();
     private volatile Registration registration;
     private boolean closed;
 
@@ -167,6 +172,37 @@ public final class BorderRegistrar {
     }
 
     /**
+     * Releases a hosted IP (an operator moved it to another Border) or claims it again; republishes only if the
+     * announcement changes. Before {@link #register()} this changes the local announcement only.
+     *
+     * @param ip     a hosted IP
+     * @param release true to release it, false to claim it again
+     * @return completes with the published (or unchanged) announcement
+     * @throws IpNotHostedException if the IP is not hosted here
+     */
+    public synchronized CompletableFuture<Announcement> release(EgressIp ip, boolean release) {
+        if (statusOf(ip).isEmpty()) {
+            throw new IpNotHostedException("ip %s is not hosted by this Border".formatted(ip));
+        }
+        Set<EgressIp> next = new HashSet<>(released);
+        if (!(release ? next.add(ip) : next.remove(ip))) {
+            return CompletableFuture.completedFuture(local.get());
+        }
+        released = Set.copyOf(next);
+        return publish(a -> a);
+    }
+
+    /**
+     * Whether an operator released a hosted IP here.
+     *
+     * @param ip the IP
+     * @return true if released
+     */
+    public boolean isReleased(EgressIp ip) {
+        return released.contains(ip);
+    }
+
+    /**
      * Publishes the same content again as a new generation: after a certificate rotation, so that the
      * registry holds an announcement signed with the new key before the old certificate expires.
      *
@@ -179,7 +215,7 @@ public final class BorderRegistrar {
     // Synchronized so that updates reach the registration in the order they were applied locally.
     private synchronized CompletableFuture<Announcement> publish(UnaryOperator<Announcement> change) {
         Announcement base = operator.updateAndGet(change);
-        Announcement next = local.updateAndGet(previous -> overlay(base, withheld));
+        Announcement next = local.updateAndGet(previous -> overlay(base, withheld, released));
         log.info("Announcing {}: ips {}", next.borderId(), next.ips());
         Registration r = registration;
         if (r == null) {
@@ -188,12 +224,14 @@ public final class BorderRegistrar {
         return r.update(next);
     }
 
-    private static Announcement overlay(Announcement base, Map<EgressIp, String> withheld) {
-        if (withheld.isEmpty()) {
+    private static Announcement overlay(Announcement base, Map<EgressIp, String> withheld, Set<EgressIp> released) {
+        if (withheld.isEmpty() && released.isEmpty()) {
             return base;
         }
         List<AnnouncedIp> ips = base.ips().stream()
-                .map(ip -> withheld.containsKey(ip.ip()) ? ip.withheld(withheld.get(ip.ip())) : ip)
+                .map(ip -> released.contains(ip.ip())
+                        ? ip.withheld(AnnouncedIp.RELEASED)
+                        : withheld.containsKey(ip.ip()) ? ip.withheld(withheld.get(ip.ip())) : ip)
                 .toList();
         return new Announcement(
                 base.version(), base.borderId(), base.endpoint(), ips, base.publishedAt(), base.generation());

@@ -10,9 +10,12 @@ import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.EgressIp;
 import dev.egress.discovery.registry.IpStatus;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -47,13 +50,38 @@ class DecisionsAtStartupTest {
     }
 
     @Test
+    void aReleasedIpStaysReleasedFromTheFirstAnnouncement() {
+        // An operator moved 127.0.0.3 away: after a restart this Border must not claim it again, even briefly.
+        InMemoryBorderRegistry registry = new InMemoryBorderRegistry();
+        registry.decisions()
+                .preset(bytes("{\"version\":1,\"borderId\":\"border-start\",\"decisions\":{},"
+                        + "\"released\":[\"127.0.0.3\"]}"));
+        try (ConfigurableApplicationContext border = start(registry)) {
+            Announcement first = firstPublished(registry);
+            assertThat(first.ips())
+                    .filteredOn(ip -> ip.ip().equals(IP3))
+                    .singleElement()
+                    .satisfies(ip -> {
+                        assertThat(ip.claims()).isFalse();
+                        assertThat(ip.status()).isEqualTo(IpStatus.DISABLED);
+                    });
+            assertThat(first.statusOf(IP2)).contains(IpStatus.ACTIVE);
+        }
+    }
+
+    @Test
     void aCorruptRecordStartsEveryIpDisabledUntilAnOperatorSetsIt() {
         InMemoryBorderRegistry registry = new InMemoryBorderRegistry();
         registry.decisions().preset(bytes("{\"version\":1,\"borderId\":\"border-start\",\"decisions\":{\"127.0.0.3\""));
         try (ConfigurableApplicationContext border = start(registry)) {
             Announcement first = firstPublished(registry);
             assertThat(first.ips()).allSatisfy(ip -> assertThat(ip.status()).isEqualTo(IpStatus.DISABLED));
+            // Not Ready: a rollout that waits for Ready stops on this Border instead of carrying on.
             readiness(border)
+                    .jsonPath("$.status")
+                    .isEqualTo("DOWN")
+                    .jsonPath("$.components.decisions.details.everyIpDisabled")
+                    .isEqualTo(true)
                     .jsonPath("$.components.decisions.details.state")
                     .isEqualTo("FAIL_CLOSED")
                     .jsonPath("$.components.decisions.details.reason")
@@ -74,8 +102,46 @@ class DecisionsAtStartupTest {
             // What runs is what is stored: the other IP stays DISABLED across the next restart too.
             assertThat(new String(registry.decisions().stored(), StandardCharsets.UTF_8))
                     .isEqualTo("{\"version\":1,\"borderId\":\"border-start\",\"decisions\":"
-                            + "{\"127.0.0.2\":\"ACTIVE\",\"127.0.0.3\":\"DISABLED\"}}");
-            readiness(border).jsonPath("$.components.decisions.details.state").isEqualTo("STORED");
+                            + "{\"127.0.0.2\":\"ACTIVE\",\"127.0.0.3\":\"DISABLED\"},\"sequence\":1}");
+            readiness(border)
+                    .jsonPath("$.components.decisions.details.state")
+                    .isEqualTo("STORED")
+                    .jsonPath("$.status")
+                    .isEqualTo("UP");
+        }
+    }
+
+    @Test
+    void aDeletedRecordOfABorderThatRemembersStoringOneStartsEveryIpDisabled(@TempDir Path dir) throws Exception {
+        Path state = dir.resolve("decisions-state.json");
+        InMemoryBorderRegistry registry = new InMemoryBorderRegistry();
+        try (ConfigurableApplicationContext border = start(registry, "--egress.decisions.state-file=" + state)) {
+            web(border)
+                    .put()
+                    .uri("/ops/v1/ips/{ip}", "127.0.0.3")
+                    .header("Authorization", "Bearer " + Tokens.OPERATOR)
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(Map.of("status", "DISABLED"))
+                    .exchange()
+                    .expectStatus()
+                    .isOk();
+        }
+        assertThat(Files.readString(state)).isEqualTo("{\"borderId\":\"border-start\",\"sequence\":1}\n");
+        assertThat(new String(registry.decisions().stored(), StandardCharsets.UTF_8))
+                .contains("\"sequence\":1");
+
+        // A registry writer deletes the record (a registry without it): without the state file this Border would
+        // start every IP ACTIVE.
+        InMemoryBorderRegistry restarted = new InMemoryBorderRegistry();
+        try (ConfigurableApplicationContext border = start(restarted, "--egress.decisions.state-file=" + state)) {
+            assertThat(firstPublished(restarted).ips())
+                    .allSatisfy(ip -> assertThat(ip.status()).isEqualTo(IpStatus.DISABLED));
+            readiness(border)
+                    .jsonPath("$.status")
+                    .isEqualTo("DOWN")
+                    .jsonPath("$.components.decisions.details.reason")
+                    .value(reason -> assertThat((String) reason)
+                            .contains("the stored record is missing, though this Border stored record number 1"));
         }
     }
 

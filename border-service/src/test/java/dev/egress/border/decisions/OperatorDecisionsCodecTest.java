@@ -45,6 +45,23 @@ class OperatorDecisionsCodecTest {
     }
 
     @Test
+    void writesAndReadsReleasedIpsOnlyWhenThereAreSome() {
+        OperatorDecisions decisions = OperatorDecisions.none(BORDER_A)
+                .with(EgressIp.of("127.0.0.3"), IpStatus.DISABLED)
+                .withRelease(EgressIp.of("127.0.0.4"), true)
+                .withRelease(EgressIp.of("127.0.0.2"), true);
+
+        assertThat(text(codec.encode(decisions)))
+                .isEqualTo("{\"version\":1,\"borderId\":\"border-a\",\"decisions\":{\"127.0.0.3\":\"DISABLED\"},"
+                        + "\"released\":[\"127.0.0.2\",\"127.0.0.4\"]}");
+        assertThat(codec.decode(codec.encode(decisions), BORDER_A)).isEqualTo(decisions);
+        assertThat(text(codec.encode(decisions
+                        .withRelease(EgressIp.of("127.0.0.2"), false)
+                        .withRelease(EgressIp.of("127.0.0.4"), false))))
+                .doesNotContain("released");
+    }
+
+    @Test
     void ignoresUnknownTopLevelFields() {
         OperatorDecisions read = codec.decode(
                 bytes("{\"version\":1,\"borderId\":\"border-a\",\"decisions\":{\"127.0.0.3\":\"DISABLED\"},"
@@ -74,6 +91,9 @@ class OperatorDecisionsCodecTest {
                 "a lower-case status|{\"version\":1,\"borderId\":\"border-a\",\"decisions\":{\"127.0.0.3\":\"disabled\"}}|decisions.127.0.0.3: \"disabled\" (expected: ACTIVE, DRAINING or DISABLED)",
                 "an unknown status|{\"version\":1,\"borderId\":\"border-a\",\"decisions\":{\"127.0.0.3\":\"OFF\"}}|decisions.127.0.0.3: \"OFF\"",
                 "a status as a number|{\"version\":1,\"borderId\":\"border-a\",\"decisions\":{\"127.0.0.3\":2}}|decisions.127.0.0.3: 2",
+                "released as an object|{\"version\":1,\"borderId\":\"border-a\",\"decisions\":{},\"released\":{}}|released: {}",
+                "a released non-ip|{\"version\":1,\"borderId\":\"border-a\",\"decisions\":{},\"released\":[\"host\"]}|released[0]: not a canonical",
+                "a released ip twice|{\"version\":1,\"borderId\":\"border-a\",\"decisions\":{},\"released\":[\"127.0.0.3\",\"127.0.0.3\"]}|released[1]: 127.0.0.3 twice",
                 "a duplicate ip|{\"version\":1,\"borderId\":\"border-a\",\"decisions\":{\"127.0.0.3\":\"ACTIVE\",\"127.0.0.3\":\"DISABLED\"}}|record: not JSON (Duplicate Object property",
             })
     void refusesARecordThatBreaksARule(String name, String record, String message) {

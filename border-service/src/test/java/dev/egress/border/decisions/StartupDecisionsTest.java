@@ -8,6 +8,7 @@ import dev.egress.discovery.registry.IpStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class StartupDecisionsTest {
@@ -19,6 +20,7 @@ class StartupDecisionsTest {
     private static final List<EgressIp> CONFIGURED = List.of(IP3, IP2);
 
     private final OperatorDecisionsCodec codec = new OperatorDecisionsCodec();
+    private final DecisionRecords records = DecisionRecords.unsigned();
 
     @Test
     void everyIpStartsWithTheInitialStatusWhenNothingWasStored() {
@@ -92,8 +94,73 @@ class StartupDecisionsTest {
         assertThat(start.ignored()).isEmpty();
     }
 
+    @Test
+    void aMissingRecordOfABorderThatRemembersStoringOneStartsEveryIpDisabled() {
+        StartupDecisions start = StartupDecisions.decide(
+                BORDER_A,
+                CONFIGURED,
+                IpStatus.ACTIVE,
+                new StartupDecisions.NothingStored(),
+                records,
+                new StartupDecisions.Remembers(3));
+
+        assertThat(start.statuses().values()).containsOnly(IpStatus.DISABLED).hasSize(2);
+        assertThat(start.state().reason()).contains("missing").contains("record number 3");
+        // The next write outnumbers what the Border remembers.
+        assertThat(start.decisions().sequence()).isEqualTo(3);
+    }
+
+    @Test
+    void aRecordOlderThanTheRememberedOneIsAReplayAndStartsEveryIpDisabled() {
+        byte[] older = codec.encode(new OperatorDecisions(BORDER_A, Map.of(IP3, IpStatus.ACTIVE), Set.of(), 2));
+
+        StartupDecisions replayed = StartupDecisions.decide(
+                BORDER_A,
+                CONFIGURED,
+                IpStatus.ACTIVE,
+                new StartupDecisions.Stored(older),
+                records,
+                new StartupDecisions.Remembers(3));
+        StartupDecisions current = StartupDecisions.decide(
+                BORDER_A,
+                CONFIGURED,
+                IpStatus.ACTIVE,
+                new StartupDecisions.Stored(older),
+                records,
+                new StartupDecisions.Remembers(2));
+
+        assertThat(replayed.statuses().values()).containsOnly(IpStatus.DISABLED);
+        assertThat(replayed.state().reason())
+                .contains("number 2, older than number 3")
+                .contains("replay");
+        assertThat(current.state().kind()).isEqualTo(DecisionsState.Kind.RESTORED);
+        assertThat(current.statuses()).containsEntry(IP3, IpStatus.ACTIVE);
+    }
+
+    @Test
+    void anUnreadableStateFileStartsEveryIpDisabledAndNothingRememberedIsANewBorder() {
+        StartupDecisions unreadable = StartupDecisions.decide(
+                BORDER_A,
+                CONFIGURED,
+                IpStatus.ACTIVE,
+                new StartupDecisions.NothingStored(),
+                records,
+                new StartupDecisions.Unreadable("state.json: not JSON"));
+        StartupDecisions fresh = StartupDecisions.decide(
+                BORDER_A,
+                CONFIGURED,
+                IpStatus.ACTIVE,
+                new StartupDecisions.NothingStored(),
+                records,
+                new StartupDecisions.Remembers(0));
+
+        assertThat(unreadable.statuses().values()).containsOnly(IpStatus.DISABLED);
+        assertThat(unreadable.state().reason()).contains("egress.decisions.state-file is unreadable");
+        assertThat(fresh.state().kind()).isEqualTo(DecisionsState.Kind.NOTHING_STORED);
+    }
+
     private StartupDecisions decide(StartupDecisions.Read read, IpStatus initial) {
-        return StartupDecisions.decide(BORDER_A, CONFIGURED, initial, read, codec);
+        return StartupDecisions.decide(BORDER_A, CONFIGURED, initial, read, records);
     }
 
     private StartupDecisions.Stored stored(Map<EgressIp, IpStatus> statuses) {

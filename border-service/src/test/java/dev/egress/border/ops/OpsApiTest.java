@@ -6,6 +6,7 @@ import dev.egress.border.testing.BorderTestProperties;
 import dev.egress.border.testing.InMemoryBorderRegistry;
 import dev.egress.border.testing.LocalBorderTest;
 import dev.egress.border.testing.Tokens;
+import dev.egress.discovery.registry.AnnouncedIp;
 import dev.egress.discovery.registry.EgressIp;
 import dev.egress.discovery.registry.IpStatus;
 import java.nio.charset.StandardCharsets;
@@ -70,6 +71,43 @@ class OpsApiTest {
 
         put("127.0.0.8", "ACTIVE").expectStatus().isOk().expectBody().returnResult();
         assertThat(registry.held().statusOf(EgressIp.of("127.0.0.8"))).contains(IpStatus.ACTIVE);
+    }
+
+    @Test
+    void aReleasedIpIsStoredThenAnnouncedDisabledAsReleasedAndClaimedAgainOnRequest() {
+        release("127.0.0.8", true)
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .jsonPath("$.ips[?(@.ip == '127.0.0.8')].status")
+                .isEqualTo("DISABLED")
+                .jsonPath("$.ips[?(@.ip == '127.0.0.8')].reason")
+                .isEqualTo("released");
+
+        assertThat(new String(registry.decisions().stored(), StandardCharsets.UTF_8))
+                .contains("\"released\":[\"127.0.0.8\"]");
+        AnnouncedIp held = registry.held().ips().stream()
+                .filter(ip -> ip.ip().equals(EgressIp.of("127.0.0.8")))
+                .findFirst()
+                .orElseThrow();
+        assertThat(held.claims()).isFalse();
+        assertThat(held.status()).isEqualTo(IpStatus.DISABLED);
+
+        release("127.0.0.8", false).expectStatus().isOk().expectBody().returnResult();
+        assertThat(registry.held().statusOf(EgressIp.of("127.0.0.8"))).contains(IpStatus.ACTIVE);
+        assertThat(registry.held().ips())
+                .allSatisfy(ip -> assertThat(ip.claims()).isTrue());
+        assertThat(new String(registry.decisions().stored(), StandardCharsets.UTF_8))
+                .doesNotContain("released");
+    }
+
+    private WebTestClient.ResponseSpec release(String ip, boolean released) {
+        return web.put()
+                .uri("/ops/v1/ips/{ip}/release", ip)
+                .header("Authorization", "Bearer " + Tokens.OPERATOR)
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("released", released))
+                .exchange();
     }
 
     @Test

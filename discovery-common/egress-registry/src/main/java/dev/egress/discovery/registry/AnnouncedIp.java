@@ -14,7 +14,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@code reason} says why the Border itself withholds an IP that its operator did not take out, such as
  * {@code egress-identity-mismatch} when the egress identity check saw the IP leave as another address; it
- * is absent for an operator's own DRAINING or DISABLED and never accompanies ACTIVE.
+ * is absent for an operator's own DRAINING or DISABLED and never accompanies ACTIVE. The reason
+ * {@value #RELEASED} says an operator moved the IP away from this Border: the Border still hosts it but no longer
+ * claims it, so its announcement is no claim in the one-owner rule of dedicated IPs ({@link #claims()}).
  *
  * @param ip     the public address: what customers allowlist and App routes by
  * @param bind   the local address the Border binds for {@code ip} (equal to {@code ip} without NAT)
@@ -26,6 +28,9 @@ public record AnnouncedIp(
         EgressIp bind,
         IpStatus status,
         @Nullable String reason) {
+
+    /** The reason of an IP an operator moved away from this Border: announced, but no longer claimed. */
+    public static final String RELEASED = "released";
 
     private static final Pattern REASON = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
 
@@ -66,6 +71,16 @@ public record AnnouncedIp(
      */
     public AnnouncedIp(EgressIp ip, IpStatus status) {
         this(ip, ip, status);
+    }
+
+    /**
+     * Whether this Border claims the IP: every announced IP does, unless an operator released it here
+     * ({@value #RELEASED}). Two claims of one IP by live Borders are a conflict, whatever their statuses.
+     *
+     * @return false only for a released IP
+     */
+    public boolean claims() {
+        return !RELEASED.equals(reason);
     }
 
     /**

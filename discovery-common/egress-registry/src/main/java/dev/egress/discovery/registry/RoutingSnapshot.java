@@ -17,8 +17,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Immutable map {@code IP -> [Route]} built from the registry's owner payloads. Everything the request
  * path needs is precomputed: per IP the routes sorted by Border id, and the eligible (ACTIVE) ones.
- * Malformed payloads are skipped and counted; IPs announced by more than one Border are kept and
- * reported as conflicts.
+ * Malformed payloads are skipped and counted; IPs claimed by more than one Border (announced, whatever the
+ * status, and not released: {@link AnnouncedIp#claims()}) are kept and reported as conflicts.
  */
 public final class RoutingSnapshot {
 
@@ -165,10 +165,14 @@ public final class RoutingSnapshot {
         }
         // Sized up front: a build of 1,000 Borders x 8 IPs would otherwise rehash several times.
         Map<EgressIp, List<Route>> routes = new HashMap<>(capacityFor(ipCount));
+        Map<EgressIp, List<BorderId>> claims = new HashMap<>(capacityFor(ipCount));
         for (Announcement a : byBorder.values()) {
             for (AnnouncedIp ip : a.ips()) {
                 routes.computeIfAbsent(ip.ip(), k -> new ArrayList<>(1))
                         .add(new Route(ip.ip(), a.borderId(), a.endpoint(), ip.status(), ip.bind()));
+                if (ip.claims()) {
+                    claims.computeIfAbsent(ip.ip(), k -> new ArrayList<>(1)).add(a.borderId());
+                }
             }
         }
         Map<EgressIp, List<Route>> routesByIp = new HashMap<>(capacityFor(routes.size()));
@@ -179,8 +183,9 @@ public final class RoutingSnapshot {
             List<Route> all = List.copyOf(e.getValue());
             routesByIp.put(e.getKey(), all);
             eligibleByIp.put(e.getKey(), eligibleOf(all));
-            if (all.size() > 1) {
-                conflicts.put(e.getKey(), all.stream().map(Route::borderId).toList());
+            List<BorderId> claimants = claims.getOrDefault(e.getKey(), List.of());
+            if (claimants.size() > 1) {
+                conflicts.put(e.getKey(), List.copyOf(claimants)); // sorted: Borders were visited in id order
             }
         }
         return new RoutingSnapshot(
@@ -318,7 +323,8 @@ public final class RoutingSnapshot {
     }
 
     /**
-     * IPs announced by more than one live Border (computed once, at build time).
+     * IPs claimed by more than one live Border, whatever the statuses (computed once, at build time). An IP
+     * a Border announces as released ({@link AnnouncedIp#claims()}) is no claim of that Border.
      *
      * @return IP to the Borders announcing it, both sorted; unmodifiable
      */

@@ -134,6 +134,33 @@ class RoutingSnapshotTest {
     }
 
     @Test
+    void anIpReleasedOnABorderIsNoClaimOfItsAndNoConflict() {
+        Announcement old = Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2", "127.0.0.3");
+        Announcement released = new Announcement(
+                old.version(),
+                old.borderId(),
+                old.endpoint(),
+                List.of(
+                        old.ips().get(0).withheld(AnnouncedIp.RELEASED),
+                        old.ips().get(1)),
+                old.publishedAt(),
+                old.generation());
+        RoutingSnapshot snapshot = build(payloads(
+                released,
+                Announcements.of("border-b", "http://127.0.0.1:8182", "127.0.0.2"),
+                Announcements.of("border-c", "http://127.0.0.1:8183", "127.0.0.3")));
+
+        // The released announcement is still a route (DISABLED, shown), but only 127.0.0.3 is claimed twice.
+        assertThat(snapshot.routes(IP2))
+                .extracting(route -> route.borderId().value())
+                .containsExactly("border-a", "border-b");
+        assertThat(snapshot.conflicts())
+                .containsExactly(Map.entry(IP3, List.of(BorderId.of("border-a"), BorderId.of("border-c"))));
+        assertThat(released.ips().get(0).claims()).isFalse();
+        assertThat(released.ips().get(0).status()).isEqualTo(IpStatus.DISABLED);
+    }
+
+    @Test
     void aBorderHoldingTwoSlotsKeepsItsNewestPublish() {
         Announcement old = Announcements.of("border-a", "http://127.0.0.1:8181", "127.0.0.2")
                 .republished(6, NOW.minusSeconds(60));

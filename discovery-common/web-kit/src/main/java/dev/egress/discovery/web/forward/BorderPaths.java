@@ -12,6 +12,12 @@ public final class BorderPaths {
     /** App's side of the fleet-wide IP change: {@code PUT} an {@link IpStatusChange} (the mapping's template). */
     public static final String IP = "/internal/v1/ips/{ip}";
 
+    /**
+     * App's side of an operator's move of a dedicated IP: {@code PUT} an {@link IpRelease} to release the IP on a
+     * Border (it keeps hosting it but no longer claims it) or to claim it again (the mapping's template).
+     */
+    public static final String IP_RELEASE = "/internal/v1/ips/{ip}/release";
+
     private static final String IPS = "/internal/v1/ips/";
 
     private BorderPaths() {}
@@ -24,5 +30,15 @@ public final class BorderPaths {
      */
     public static String ip(String ip) {
         return IPS + ip;
+    }
+
+    /**
+     * The path of one IP's release.
+     *
+     * @param ip the IP, as written in the announcement
+     * @return {@link #IP_RELEASE} with the IP filled in
+     */
+    public static String ipRelease(String ip) {
+        return IPS + ip + "/release";
     }
 }
