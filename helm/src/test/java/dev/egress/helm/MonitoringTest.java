@@ -237,7 +237,7 @@ class MonitoringTest {
                         "Registry propagation lag (publish to App)",
                         "Routing snapshot age per App",
                         "Proxy tunnels open / opened / refused",
-                        "Proxy tunnel connect time (p99) / closes by reason",
+                        "Proxy tunnel connect time (mean / max) / closes by reason",
                         "HTTP answers by status and uri",
                         "JVM heap used / max per pod",
                         "JVM GC pause time / live threads per pod",
