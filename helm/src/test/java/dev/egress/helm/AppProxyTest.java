@@ -20,9 +20,29 @@ import org.junit.jupiter.api.Test;
  */
 class AppProxyTest {
 
+    /** The proxy turned on: it is off by default, so tokens never cross a VPC in clear unless asked. */
+    private static ChartRendering.Render proxy() {
+        return ChartRendering.render().set("app.proxy.enabled", true);
+    }
+
     @Test
-    void theProxyIsOnByDefaultOnANamedPortOfTheContainerAndTheService() {
+    void theProxyIsOffByDefault() {
         Manifests manifests = ChartRendering.render().manifests();
+        Map<String, Object> app = manifests.app();
+
+        assertThat(Manifests.<List<Map<String, Object>>>at(containers(app).get(0), "ports"))
+                .extracting(p -> p.get("name"))
+                .doesNotContain("proxy");
+        assertThat(Manifests.<List<Map<String, Object>>>at(
+                        manifests.named("Service", PREFIX + "-app"), "spec", "ports"))
+                .extracting(p -> p.get("name"))
+                .doesNotContain("proxy");
+        assertThat(env(app)).containsEntry("EGRESS_PROXY_ENABLED", "false");
+    }
+
+    @Test
+    void anEnabledProxyListensOnANamedPortOfTheContainerAndTheService() {
+        Manifests manifests = proxy().manifests();
         Map<String, Object> app = manifests.app();
 
         assertThat(Manifests.<List<Map<String, Object>>>at(containers(app).get(0), "ports"))
@@ -50,8 +70,7 @@ class AppProxyTest {
 
     @Test
     void everyProxyValueReachesItsProperty() {
-        Map<String, Object> app = ChartRendering.render()
-                .set("app.proxy.port", 8888)
+        Map<String, Object> app = proxy().set("app.proxy.port", 8888)
                 .set("app.proxy.connectTimeout", "3s")
                 .set("app.proxy.idleTimeout", "90s")
                 .set("app.proxy.maxLifetime", "30m")
@@ -78,8 +97,7 @@ class AppProxyTest {
 
     @Test
     void unauthenticatedSourcesReachTheirPropertyOnlyWhenListed() {
-        Map<String, Object> app = ChartRendering.render()
-                .set("app.proxy.unauthenticatedSources[0]", "10.42.7.0/24")
+        Map<String, Object> app = proxy().set("app.proxy.unauthenticatedSources[0]", "10.42.7.0/24")
                 .set("app.proxy.unauthenticatedSources[1]", "fd00::/8")
                 .manifests()
                 .app();
@@ -109,8 +127,7 @@ class AppProxyTest {
 
     @Test
     void theNetworkPolicyAdmitsTheProxyFromTheApiPeersByDefault() {
-        Manifests manifests = ChartRendering.render()
-                .set("app.networkPolicy.apiFrom[0].namespaceSelector.matchLabels.team", "callers")
+        Manifests manifests = proxy().set("app.networkPolicy.apiFrom[0].namespaceSelector.matchLabels.team", "callers")
                 .manifests();
         List<Map<String, Object>> rules = rules(manifests);
 
@@ -124,8 +141,7 @@ class AppProxyTest {
 
     @Test
     void proxyFromGivesTheProxyPortARuleOfItsOwn() {
-        Manifests manifests = ChartRendering.render()
-                .set("app.networkPolicy.apiFrom[0].namespaceSelector.matchLabels.team", "callers")
+        Manifests manifests = proxy().set("app.networkPolicy.apiFrom[0].namespaceSelector.matchLabels.team", "callers")
                 .set("app.networkPolicy.proxyFrom[0].podSelector.matchLabels.app", "svix-server")
                 .set("app.proxy.port", 3129)
                 .manifests();
@@ -141,8 +157,7 @@ class AppProxyTest {
 
     @Test
     void proxyTlsServesAppsCertificateWithoutTurningTheApiToTls() {
-        Map<String, Object> app = ChartRendering.render()
-                .set("app.proxy.tls.enabled", true)
+        Map<String, Object> app = proxy().set("app.proxy.tls.enabled", true)
                 .set("app.tls.secretName", "app-server-tls")
                 .manifests()
                 .app();
@@ -164,8 +179,7 @@ class AppProxyTest {
 
     @Test
     void proxyTlsBesideApiTlsSharesTheOneBundle() {
-        Map<String, Object> app = ChartRendering.render()
-                .set("app.tls.enabled", true)
+        Map<String, Object> app = proxy().set("app.tls.enabled", true)
                 .set("app.proxy.tls.enabled", true)
                 .set("app.tls.secretName", "app-server-tls")
                 .manifests()
@@ -181,8 +195,7 @@ class AppProxyTest {
 
     @Test
     void apiTlsAloneLeavesTheProxyInPlainText() {
-        Map<String, Object> app = ChartRendering.render()
-                .set("app.tls.enabled", true)
+        Map<String, Object> app = proxy().set("app.tls.enabled", true)
                 .set("app.tls.secretName", "app-server-tls")
                 .manifests()
                 .app();
@@ -192,22 +205,19 @@ class AppProxyTest {
 
     @Test
     void proxyTlsWithoutASecretFailsTheRender() {
-        assertThatThrownBy(ChartRendering.render().set("app.proxy.tls.enabled", true)::text)
+        assertThatThrownBy(proxy().set("app.proxy.tls.enabled", true)::text)
                 .hasMessageContaining("app.tls.secretName is required when app.proxy.tls.enabled is true");
     }
 
     @Test
     void theSchemaRefusesAProxyPortOutOfRangeAndAnUnknownKey() {
-        assertThatThrownBy(ChartRendering.render().set("app.proxy.port", 70000)::text)
-                .hasMessageContaining("/app/proxy/port");
-        assertThatThrownBy(ChartRendering.render().set("app.proxy.allowedPort[0]", 443)::text)
-                .hasMessageContaining("allowedPort");
+        assertThatThrownBy(proxy().set("app.proxy.port", 70000)::text).hasMessageContaining("/app/proxy/port");
+        assertThatThrownBy(proxy().set("app.proxy.allowedPort[0]", 443)::text).hasMessageContaining("allowedPort");
     }
 
     @Test
     void tenantsMayListDestinationsInThePolicy() {
-        Map<String, Object> configMap = ChartRendering.render()
-                .set("app.tenants.policy.tenants[0].id", "acme")
+        Map<String, Object> configMap = proxy().set("app.tenants.policy.tenants[0].id", "acme")
                 .set("app.tenants.policy.tenants[0].dedicatedIps[0]", "198.51.100.10")
                 .set("app.tenants.policy.tenants[0].destinations[0]", "*.acme.example")
                 .manifests()

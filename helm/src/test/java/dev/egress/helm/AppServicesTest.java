@@ -55,10 +55,10 @@ class AppServicesTest {
         Map<String, Object> management = manifests.named("Service", MANAGEMENT);
 
         assertThat(Manifests.<String>at(api, "spec", "type")).isEqualTo("LoadBalancer");
-        // The API and the forward proxy (app.proxy.enabled, on by default); never the management port.
+        // The API (the forward proxy is off by default); never the management port.
         assertThat(Manifests.<List<Map<String, Object>>>at(api, "spec", "ports"))
                 .extracting(p -> p.get("name"), p -> p.get("port"))
-                .containsExactly(tuple("http", 8080), tuple("proxy", 3128));
+                .containsExactly(tuple("http", 8080));
         assertThat(Manifests.<String>at(management, "spec", "type")).isEqualTo("ClusterIP");
         assertThat(Manifests.<Map<String, String>>at(management, "metadata", "annotations"))
                 .isNull();
@@ -69,5 +69,46 @@ class AppServicesTest {
         assertThat(Manifests.podLabels(manifests.app()))
                 .containsAllEntriesOf(at(management, "spec", "selector"))
                 .containsAllEntriesOf(at(api, "spec", "selector"));
+    }
+
+    @Test
+    void theOperatorApiSharesTheApiPortByDefault() {
+        Manifests manifests = ChartRendering.render().manifests();
+
+        assertThat(Manifests.env(manifests.app())).doesNotContainKey("EGRESS_OPS_PORT");
+        assertThat(manifests.names()).doesNotContain("Service/" + API + "-ops");
+    }
+
+    @Test
+    void anOperatorPortGetsItsContainerPortClusterIpServiceAndNetworkPolicyRule() {
+        Manifests manifests = ChartRendering.render()
+                .set("app.containerPorts.ops", 9443)
+                .set("app.networkPolicy.opsFrom[0].namespaceSelector.matchLabels.team", "operators")
+                .manifests();
+        Map<String, Object> app = manifests.app();
+        Map<String, Object> ops = manifests.named("Service", API + "-ops");
+
+        assertThat(Manifests.env(app)).containsEntry("EGRESS_OPS_PORT", "9443");
+        assertThat(Manifests.<List<Map<String, Object>>>at(
+                        Manifests.containers(app).get(0), "ports"))
+                .extracting(p -> p.get("name"), p -> p.get("containerPort"))
+                .contains(tuple("ops", 9443));
+        assertThat(Manifests.<String>at(ops, "spec", "type")).isEqualTo("ClusterIP");
+        assertThat(Manifests.<List<Map<String, Object>>>at(ops, "spec", "ports"))
+                .extracting(p -> p.get("port"), p -> p.get("targetPort"))
+                .containsExactly(tuple(9443, "ops"));
+        assertThat(Manifests.<List<Map<String, Object>>>at(manifests.named("Service", API), "spec", "ports"))
+                .extracting(p -> p.get("name"))
+                .doesNotContain("ops");
+        List<Map<String, Object>> rules = at(manifests.named("NetworkPolicy", API), "spec", "ingress");
+        assertThat(rules)
+                .filteredOn(r -> Manifests.<List<Map<String, Object>>>at(r, "ports")
+                        .get(0)
+                        .get("port")
+                        .equals(9443))
+                .singleElement()
+                .satisfies(r -> assertThat(r.toString()).contains("team=operators"));
+        KubernetesApiSchema.validate(ops);
+        KubernetesApiSchema.validate(manifests.named("NetworkPolicy", API));
     }
 }

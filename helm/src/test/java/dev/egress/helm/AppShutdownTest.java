@@ -7,7 +7,6 @@ import static dev.egress.helm.Manifests.podSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -22,8 +21,11 @@ class AppShutdownTest {
         Map<String, Object> app = ChartRendering.render().manifests().app();
         Map<String, Object> container = containers(app).get(0);
 
-        assertThat(Manifests.<List<String>>at(container, "lifecycle", "preStop", "exec", "command"))
-                .containsExactly("sleep", "10");
+        assertThat(Manifests.<Map<String, Object>>at(container, "lifecycle", "preStop"))
+                .as("the native sleep action, no exec")
+                .containsOnlyKeys("sleep");
+        assertThat(Manifests.<Integer>at(container, "lifecycle", "preStop", "sleep", "seconds"))
+                .isEqualTo(10);
         assertThat(env(app))
                 .containsEntry("SPRING_LIFECYCLE_TIMEOUTPERSHUTDOWNPHASE", "75s")
                 .containsEntry("EGRESS_DISPATCH_ATTEMPTTIMEOUT", "40s")
@@ -43,8 +45,8 @@ class AppShutdownTest {
                 .manifests()
                 .app();
 
-        assertThat(Manifests.<List<String>>at(containers(app).get(0), "lifecycle", "preStop", "exec", "command"))
-                .containsExactly("sleep", "5");
+        assertThat(Manifests.<Integer>at(containers(app).get(0), "lifecycle", "preStop", "sleep", "seconds"))
+                .isEqualTo(5);
         assertThat(env(app))
                 .containsEntry("SPRING_LIFECYCLE_TIMEOUTPERSHUTDOWNPHASE", "40s")
                 .containsEntry("EGRESS_DISPATCH_OVERALLTIMEOUT", "30s");

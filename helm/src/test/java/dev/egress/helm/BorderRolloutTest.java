@@ -152,4 +152,12 @@ class BorderRolloutTest {
                         .set("border.rollout.image.tag", "v1")::text)
                 .hasMessageContaining("border.rollout.automatic needs border.updateStrategy=OnDelete");
     }
+
+    @Test
+    void theReleaseNotesStateTheSupportedVersionSkew() {
+        assertThat(notes)
+                .contains("across one release of skew, in either order")
+                .contains("skipping one is not supported")
+                .contains("\"Upgrades and version skew\"");
+    }
 }

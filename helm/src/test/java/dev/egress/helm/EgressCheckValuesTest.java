@@ -41,4 +41,14 @@ class EgressCheckValuesTest {
 
         assertThatThrownBy(render::text).hasMessageContaining("schema");
     }
+
+    @Test
+    void theAwsExampleTurnsTheIdentityCheckOnForEveryBorder() {
+        Manifests manifests = ChartRendering.bare().example("values-aws.yaml").manifests();
+
+        assertThat(manifests.ofKind("StatefulSet").toList())
+                .isNotEmpty()
+                .allSatisfy(border -> assertThat(Manifests.env(border))
+                        .containsEntry("EGRESS_BORDER_EGRESSCHECK_URL", "https://checkip.amazonaws.com"));
+    }
 }

@@ -8,6 +8,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -56,6 +59,42 @@ class ExamplesTest {
                 .isTrue();
         assertThat(REPOSITORY.resolve(line.group(2)).normalize()).isEqualTo(ChartRendering.CHART);
         assertThat(REPOSITORY.resolve(line.group(4)).normalize()).isEqualTo(ChartRendering.EXAMPLES.resolve(example));
+    }
+
+    /**
+     * An example that brings its own token Secret ({@code auth.existingSecret}) shows how to create it with
+     * every key any pod of that example mounts from it; a key left out keeps those pods from starting.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("examples")
+    void anExampleWithItsOwnTokenSecretCreatesItWithEveryKeyThePodsMount(String example) {
+        String text = ChartRendering.read(ChartRendering.EXAMPLES.resolve(example));
+        Manifests manifests = ChartRendering.bare().example(example).manifests();
+        Set<String> mounted = new TreeSet<>();
+        for (Map<String, Object> workload : manifests.objects()) {
+            if (!List.of("Deployment", "StatefulSet").contains(workload.get("kind"))) {
+                continue;
+            }
+            List<Map<String, Object>> volumes = Manifests.at(Manifests.podSpec(workload), "volumes");
+            for (Map<String, Object> volume : volumes) {
+                Map<String, Object> secret = Manifests.at(volume, "secret");
+                if (secret != null && "egress-tokens".equals(secret.get("secretName"))) {
+                    Manifests.<List<Map<String, Object>>>at(secret, "items")
+                            .forEach(item -> mounted.add((String) item.get("key")));
+                }
+            }
+        }
+        Set<String> created = new TreeSet<>();
+        Matcher key = Pattern.compile("--from-(?:literal|file)=([a-z-]+)=").matcher(text);
+        while (key.find()) {
+            created.add(key.group(1));
+        }
+
+        assertThat(text).contains("existingSecret: egress-tokens");
+        assertThat(mounted).contains("accepted-internal-tokens", "api-tokens");
+        assertThat(created)
+                .as("keys the example's `kubectl create secret` line sets")
+                .containsAll(mounted);
     }
 
     /**

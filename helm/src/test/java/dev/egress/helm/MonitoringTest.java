@@ -1,6 +1,7 @@
 package dev.egress.helm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
@@ -33,7 +34,11 @@ class MonitoringTest {
     private static final Path WORK = Path.of("target", "promtool");
     private static final Path RUNBOOK = Path.of("..", "docs", "operations.md");
 
-    /** With Borders (the hostNetwork example's border-a and border-b): some alerts are per configured Border. */
+    /**
+     * With Borders (the hostNetwork example's border-a and border-b: some alerts are per configured Border),
+     * its ServiceMonitors and cert-manager issuer, so that every rule renders; every threshold is the chart's
+     * default (the example sets none).
+     */
     private static Map<String, Object> prometheusRule() {
         return ChartRendering.render()
                 .example("values-hostnetwork.yaml")
@@ -65,8 +70,66 @@ class MonitoringTest {
     }
 
     @Test
+    void theExampleUsedForThePromtoolTestsKeepsTheChartsAlertDefaults() {
+        Map<String, Object> example = ChartRendering.yaml()
+                .load(ChartRendering.read(Path.of("egress-platform", "examples", "values-hostnetwork.yaml")));
+        assertThat(Manifests.<Map<String, Object>>at(example, "metrics")).doesNotContainKey("prometheusRule");
+        assertThat(Manifests.<Map<String, Object>>at(example, "tls", "certManager"))
+                .containsOnlyKeys("issuerRef");
+    }
+
+    @Test
+    void certificateAlertFiresUnderHalfOfRenewBeforeSoA72hCertificateNeverTriggersIt() {
+        Map<String, Object> defaults = rule("EgressCertificateExpiresSoon", prometheusRule());
+        // 72h certificates renewed 24h ahead: under 12h left, renewal is overdue.
+        assertThat(((String) defaults.get("expr")).strip()).endsWith("< 43200");
+        Map<String, Object> custom = rule(
+                "EgressCertificateExpiresSoon",
+                ChartRendering.render()
+                        .example("values-hostnetwork.yaml")
+                        .set("metrics.prometheusRule.enabled", true)
+                        .set("tls.certManager.duration", "720h")
+                        .set("tls.certManager.renewBefore", "240h")
+                        .manifests()
+                        .named("PrometheusRule", "egress-egress-platform"));
+        assertThat(((String) custom.get("expr")).strip()).endsWith("< 432000");
+        assertThatThrownBy(ChartRendering.render()
+                        .example("values-hostnetwork.yaml")
+                        .set("metrics.prometheusRule.enabled", true)
+                        .set("tls.certManager.renewBefore", "72h")::text)
+                .hasMessageContaining("renewBefore (72h) must be below tls.certManager.duration (72h)");
+    }
+
+    @Test
+    void absentAlertsComeOnlyWithTheServiceMonitorsAndTheCertificateAlertOnlyWithCertManager() {
+        Map<String, Object> unscraped = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
+                .set("metrics.prometheusRule.enabled", true)
+                .set("metrics.serviceMonitor.enabled", false)
+                .manifests()
+                .named("PrometheusRule", "egress-egress-platform");
+        assertThat(alertNames(unscraped))
+                .doesNotContain("EgressAppAbsent", "EgressBorderPodNotRunning")
+                .contains("EgressCertificateExpiresSoon");
+        assertThat(alertNames(prometheusRule())).contains("EgressAppAbsent", "EgressBorderPodNotRunning");
+        Map<String, Object> ownSecrets = ChartRendering.render()
+                .set("metrics.prometheusRule.enabled", true)
+                .manifests()
+                .named("PrometheusRule", "egress-egress-platform");
+        assertThat(alertNames(ownSecrets)).doesNotContain("EgressCertificateExpiresSoon");
+    }
+
+    private static Map<String, Object> rule(String alert, Map<String, Object> prometheusRule) {
+        return rules(prometheusRule).stream()
+                .filter(r -> alert.equals(r.get("alert")))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
     void theRuleCarriesTheOnCallAlertsWithRunbookLinksAndFollowsMaxStaleness() {
         Map<String, Object> rule = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
                 .set("metrics.prometheusRule.enabled", true)
                 .set("app.routing.maxStaleness", "1m")
                 .manifests()
@@ -74,6 +137,10 @@ class MonitoringTest {
 
         assertThat(alertNames(rule))
                 .containsExactlyInAnyOrder(
+                        "EgressBorderPodNotRunning",
+                        "EgressTokenFileRevoked",
+                        "EgressBorderAllIpsDisabled",
+                        "EgressTenantsFileRefused",
                         "EgressDedicatedTenantWithoutUsableIp",
                         "EgressRoutingSnapshotStale",
                         "EgressIpClaimedByTwoBorders",
@@ -168,7 +235,13 @@ class MonitoringTest {
                         "Traffic per egress IP (App's Border calls)",
                         "Errors per egress IP",
                         "Registry propagation lag (publish to App)",
-                        "Routing snapshot age per App");
+                        "Routing snapshot age per App",
+                        "Proxy tunnels open / opened / refused",
+                        "Proxy tunnel connect time (mean / max) / closes by reason",
+                        "HTTP answers by status and uri",
+                        "JVM heap used / max per pod",
+                        "JVM GC pause time / live threads per pod",
+                        "Process CPU per pod");
     }
 
     @SuppressWarnings("unchecked")

@@ -60,11 +60,8 @@ class RenderedManifestsTest {
             assertThat(Manifests.<String>at(container, "readinessProbe", "httpGet", "port"))
                     .isEqualTo("management");
             List<Map<String, Object>> ports = at(container, "ports");
-            // App also serves the forward proxy (app.proxy.enabled, on by default).
-            String[] names = "app".equals(Manifests.podLabels(deployment).get("app.kubernetes.io/component"))
-                    ? new String[] {"http", "management", "proxy"}
-                    : new String[] {"http", "management"};
-            assertThat(ports).extracting(p -> p.get("name")).containsExactlyInAnyOrder((Object[]) names);
+            // The forward proxy (app.proxy.enabled) is off by default, so no proxy port.
+            assertThat(ports).extracting(p -> p.get("name")).containsExactlyInAnyOrder("http", "management");
         }
     }
 
@@ -101,6 +98,16 @@ class RenderedManifestsTest {
     }
 
     @Test
+    void bothBudgetsLetUnreadyPodsBeEvictedSoADrainNeverWaitsForARegistryOutage() {
+        for (String pdb : List.of(PREFIX + "-app", PREFIX + "-border")) {
+            assertThat(Manifests.<String>at(
+                            hostNetwork.named("PodDisruptionBudget", pdb), "spec", "unhealthyPodEvictionPolicy"))
+                    .as(pdb)
+                    .isEqualTo("AlwaysAllow");
+        }
+    }
+
+    @Test
     void networkPolicyTargetsBorderPodsAndAdmitsOnlyAppPodsOnTheBorderHttpPort() {
         Map<String, Object> policy = multus.named("NetworkPolicy", PREFIX + "-border");
         Map<String, String> target = at(policy, "spec", "podSelector", "matchLabels");
@@ -132,20 +139,20 @@ class RenderedManifestsTest {
     }
 
     @Test
-    void appPodsCarryAChecksumOfTheTenantPolicyThatChangesWithIt() {
-        String before =
-                podAnnotations(hostNetwork.named("Deployment", PREFIX + "-app")).get("checksum/tenants");
+    void aTenantPolicyChangeLeavesAppsPodTemplateAloneSoNothingRestarts() {
         Manifests changed = ChartRendering.render()
                 .example("values-hostnetwork.yaml")
                 .set("app.tenants.policy.sharedPool[0]", "198.51.100.99")
                 .manifests();
-        String after =
-                podAnnotations(changed.named("Deployment", PREFIX + "-app")).get("checksum/tenants");
+        Map<String, Object> before = at(hostNetwork.named("Deployment", PREFIX + "-app"), "spec", "template");
+        Map<String, Object> after = at(changed.named("Deployment", PREFIX + "-app"), "spec", "template");
 
-        assertThat(before).matches("[0-9a-f]{64}");
-        assertThat(after).matches("[0-9a-f]{64}").isNotEqualTo(before);
+        // App reloads the mounted file live; a rolled pod would close every proxy tunnel it holds.
+        assertThat(after).isEqualTo(before);
+        assertThat(Manifests.<String>at(changed.named("ConfigMap", PREFIX + "-tenants"), "data", "tenants.yaml"))
+                .contains("198.51.100.99");
         assertThat(podAnnotations(hostNetwork.named("Deployment", PREFIX + "-app")))
-                .doesNotContainKey("checksum/secret");
+                .doesNotContainKeys("checksum/tenants", "checksum/secret");
     }
 
     @Test

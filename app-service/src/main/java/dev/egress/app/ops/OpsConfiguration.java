@@ -11,11 +11,17 @@ import java.net.URI;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.reactor.netty.NettyServerCustomizer;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.boot.web.server.autoconfigure.ServerProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.Resource;
 import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -82,5 +88,31 @@ class OpsConfiguration {
     @Bean
     OpsPageHeaders opsPageHeaders() {
         return new OpsPageHeaders();
+    }
+
+    /** The operator API on its own port ({@code egress.ops.port}); without it, nothing here exists. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "egress.ops.port")
+    static class OwnPort {
+
+        @Bean
+        OpsListener opsListener(
+                OpsProperties ops,
+                ServerProperties server,
+                SslBundles bundles,
+                ObjectProvider<NettyServerCustomizer> customizers,
+                ObjectProvider<HttpHandler> handler) {
+            return new OpsListener(
+                    ops.port(),
+                    server.getSsl(),
+                    bundles,
+                    customizers.orderedStream().toList(),
+                    handler::getObject);
+        }
+
+        @Bean
+        OpsPortFilter opsPortFilter(OpsProperties ops) {
+            return new OpsPortFilter(ops.port());
+        }
     }
 }

@@ -8,8 +8,6 @@ import dev.egress.discovery.registry.EgressIp;
 import dev.egress.discovery.registry.IpStatus;
 import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrationState;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -45,22 +43,16 @@ public final class BorderRegistrar {
     private boolean closed;
 
     /**
-     * Creates the registrar; nothing is published before {@link #register()}.
+     * Creates the registrar; nothing is published before {@link #register()}. Its state is exported once, by
+     * the registry adapter's {@code egress.registry.registration.state} gauge.
      *
      * @param registry the registry port
      * @param initial  the first announcement
-     * @param meters   metrics registry ({@code border.registration.state}, one gauge per state, 1 for the current)
      */
-    public BorderRegistrar(BorderRegistry registry, Announcement initial, MeterRegistry meters) {
+    public BorderRegistrar(BorderRegistry registry, Announcement initial) {
         this.registry = registry;
         this.operator = new AtomicReference<>(initial);
         this.local = new AtomicReference<>(initial);
-        for (RegistrationState s : RegistrationState.values()) {
-            Gauge.builder("border.registration.state", () -> state() == s ? 1 : 0)
-                    .tag("state", s.name())
-                    .description("1 for the registration's current state")
-                    .register(meters);
-        }
     }
 
     /** Starts holding the slot (returns at once; see {@link #state()}). */

@@ -41,7 +41,9 @@ class RegistrationConfiguration {
                         BorderId.of(border.id()), border.advertisedUrl(), ips, Instant.now())
                 // The signed window is part of the announcement, so the local copy is what Apps read.
                 .withValidity(writer.validity().orElse(null));
-        return new BorderRegistrar(registry, initial, meters);
+        BorderRegistrar registrar = new BorderRegistrar(registry, initial);
+        IpStatusGauges.bind(registrar, meters);
+        return registrar;
     }
 
     /** Republishes within the signed window; nothing to do for unsigned announcements, which never expire. */

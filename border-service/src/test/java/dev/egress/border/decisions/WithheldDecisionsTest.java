@@ -40,8 +40,7 @@ class WithheldDecisionsTest {
                         BorderId.of("border-w"),
                         URI.create("https://127.0.0.1:8181"),
                         List.of(new AnnouncedIp(IP2, IpStatus.ACTIVE), new AnnouncedIp(IP3, IpStatus.ACTIVE)),
-                        Instant.now()),
-                new SimpleMeterRegistry());
+                        Instant.now()));
         // The identity check withholds both IPs before anything is announced, as at every start with it on.
         registrar.withhold(Map.of(IP2, "egress-identity-unverified", IP3, "egress-identity-unverified"));
         DecisionKeeper keeper = new DecisionKeeper(

@@ -424,7 +424,10 @@ class ForwardEndpointTest {
                         "reason=\"DENIED_RANGE\"",
                         "border_egress_latency_seconds_bucket{",
                         "border_egress_in_flight{",
-                        "border_registration_state{");
+                        "border_ips{",
+                        "status=\"DISABLED\"");
+        // The registration's state is the registry adapter's egress_registry_registration_state alone.
+        assertThat(scrape).as("one registration gauge").doesNotContain("border_registration_state");
     }
 
     @Test
