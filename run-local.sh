@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole egress platform on this machine, on loopback only:
-#   coordination-embedded  127.0.0.1:2136  (YDB-protocol coordination node, database /local)
+#   ydb-embedded  127.0.0.1:2136  (YDB-protocol coordination node, database /local)
 #   border-a               127.0.0.1:8181  dedicated IPs 127.0.0.2, 127.0.0.3
 #   border-b               127.0.0.1:8182  dedicated IPs 127.0.0.4, 127.0.0.5 (+ spare 127.0.0.6)
 #   app                    127.0.0.1:8080  dispatch API, tenants from local/tenants.yaml
@@ -55,7 +55,7 @@ STOP_TIMEOUT="${RUN_LOCAL_STOP_TIMEOUT:-60}"
 DEFAULT_JAVA_OPTS="-Xms32m -Xmx256m -XX:+UseSerialGC -XX:MaxDirectMemorySize=128m -XX:ReservedCodeCacheSize=96m -XX:MaxMetaspaceSize=128m -XX:+ExitOnOutOfMemoryError"
 read -r -a JAVA_OPTS <<<"$DEFAULT_JAVA_OPTS ${RUN_LOCAL_JAVA_OPTS:-}"
 
-COORD_JAR="coordination-embedded/target/coordination-embedded.jar"
+COORD_JAR="ydb-embedded/target/ydb-embedded.jar"
 BORDER_JAR="border-service/target/border-service.jar"
 APP_JAR="app-service/target/app-service.jar"
 
@@ -183,11 +183,11 @@ needs_build() {
   for jar in "$COORD_JAR" "$BORDER_JAR" "$APP_JAR"; do
     [ -f "$jar" ] || return 0
   done
-  [ -d coordination-embedded/target/lib ] || return 0
+  [ -d ydb-embedded/target/lib ] || return 0
   # Any source or POM newer than the oldest jar: rebuild.
   local oldest
   oldest=$(ls -t "$COORD_JAR" "$BORDER_JAR" "$APP_JAR" | tail -n 1)
-  [ -n "$(find pom.xml egress-registry trust registry-ydb web-kit coordination-embedded border-service app-service \
+  [ -n "$(find pom.xml egress-registry trust registry-ydb web-kit ydb-embedded border-service app-service \
             -path '*/target' -prune -o -type f -newer "$oldest" -print 2>/dev/null | head -n 1)" ]
 }
 
@@ -195,7 +195,7 @@ mkdir -p "$LOG_DIR"
 if $REBUILD || needs_build; then
   say "building the jars: ./mvnw -B -ntp -DskipTests package (log: .run-local/logs/build.log)"
   say "the first build downloads dependencies and takes a few minutes"
-  if ! ./mvnw -B -ntp -DskipTests package -pl coordination-embedded,border-service,app-service -am \
+  if ! ./mvnw -B -ntp -DskipTests package -pl ydb-embedded,border-service,app-service -am \
       >"$LOG_DIR/build.log" 2>&1; then
     grep -E '^\[ERROR\]' "$LOG_DIR/build.log" | head -n 30 >&2 || tail -n 30 "$LOG_DIR/build.log" >&2
     die "build failed (full output: .run-local/logs/build.log)."

@@ -1,6 +1,5 @@
 package dev.egress.app.support;
 
-import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.AnnouncedIp;
 import dev.egress.discovery.Announcement;
 import dev.egress.discovery.BorderId;
@@ -12,6 +11,7 @@ import dev.egress.discovery.forward.ForwardRequest;
 import dev.egress.discovery.forward.ForwardResponse;
 import dev.egress.discovery.problem.Problem;
 import dev.egress.discovery.problem.ProblemType;
+import dev.egress.ydb.coordination.testing.ListenPorts;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
