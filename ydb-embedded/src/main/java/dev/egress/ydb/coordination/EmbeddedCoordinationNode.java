@@ -6,6 +6,8 @@ import dev.egress.ydb.coordination.node.NodeStateReport;
 import dev.egress.ydb.coordination.server.CoordinationGrpcService;
 import dev.egress.ydb.coordination.server.DiscoveryGrpcService;
 import dev.egress.ydb.coordination.server.TokenCheck;
+import dev.egress.ydb.query.TableOptions;
+import dev.egress.ydb.query.Tables;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
@@ -20,8 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An in-memory, YDB-protocol-compatible coordination service (Discovery + Coordination gRPC) that the official
- * YDB SDK talks to as to real YDB. Start it on a port (0 for an ephemeral one), hand {@link #connectionString()}
+ * The embedded YDB node: a YDB-protocol-compatible server (Discovery, Coordination and the Query service over
+ * tables, on one port and one database path) that the official YDB SDK talks to as to real YDB. Coordination state
+ * is in memory; tables are in memory or, with {@link TableOptions#dataDir()}, in a data directory. Start it on a port (0 for an ephemeral one), hand {@link #connectionString()}
  * to the SDK, and {@link #close()} it to simulate a YDB restart: all state is lost, and the same port can be
  * bound again right away.
  */
@@ -45,6 +48,7 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
     private final CoordinationNodes nodes;
     private final CoordinationGrpcService coordination;
     private final ScheduledExecutorService pinger;
+    private final Tables tables;
     private volatile boolean closed;
 
     private EmbeddedCoordinationNode(
@@ -54,7 +58,8 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
             Server server,
             CoordinationNodes nodes,
             CoordinationGrpcService coordination,
-            ScheduledExecutorService pinger) {
+            ScheduledExecutorService pinger,
+            Tables tables) {
         this.host = host;
         this.database = database;
         this.tls = tls;
@@ -63,6 +68,7 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
         this.nodes = nodes;
         this.coordination = coordination;
         this.pinger = pinger;
+        this.tables = tables;
     }
 
     /**
@@ -106,7 +112,18 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
      * @throws UncheckedIOException when the port cannot be bound or the TLS files cannot be read
      */
     public static EmbeddedCoordinationNode start(String host, int port, String database, NodeAccess access) {
+        return start(host, port, database, access, TableOptions.IN_MEMORY);
+    }
+
+    /**
+     * Starts a node with access control and table options (a data directory, TTL period, limits).
+     *
+     * @throws UncheckedIOException when the port cannot be bound, the TLS files or the data directory cannot be read
+     */
+    public static EmbeddedCoordinationNode start(
+            String host, int port, String database, NodeAccess access, TableOptions tableOptions) {
         String db = normalizeDatabase(database);
+        Tables tables = Tables.open(db, tableOptions);
         CoordinationNodes nodes = new CoordinationNodes(db);
         ScheduledThreadPoolExecutor pinger = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, "coordination-pinger");
@@ -120,6 +137,7 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .addService(discovery)
                 .addService(coordination)
+                .addService(tables.service())
                 .permitKeepAliveTime(PERMIT_KEEPALIVE_SECONDS, TimeUnit.SECONDS)
                 .permitKeepAliveWithoutCalls(true)
                 .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES);
@@ -136,10 +154,11 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
             server.start();
         } catch (IOException e) {
             pinger.shutdownNow();
+            tables.close();
             throw new UncheckedIOException("cannot bind the coordination node to " + host + ":" + port, e);
         }
         EmbeddedCoordinationNode node =
-                new EmbeddedCoordinationNode(host, db, access.tls(), server, nodes, coordination, pinger);
+                new EmbeddedCoordinationNode(host, db, access.tls(), server, nodes, coordination, pinger, tables);
         log.info("Embedded coordination node ready at {} ({})", node.connectionString(), access);
         return node;
     }
@@ -181,6 +200,11 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
         return new StateReport(reports, coordination.openStreams());
     }
 
+    /** The table side (its database and metrics). */
+    public Tables tables() {
+        return tables;
+    }
+
     /** Stops serving: ends all streams, drops all state, frees the port. Idempotent. */
     @Override
     public void close() {
@@ -200,6 +224,7 @@ public final class EmbeddedCoordinationNode implements AutoCloseable {
         }
         nodes.close();
         pinger.shutdownNow();
+        tables.close();
         log.info("Embedded coordination node at {} stopped", connectionString());
     }
 
