@@ -1,15 +1,17 @@
 package dev.egress.ydb.coordination;
 
+import dev.egress.ydb.query.TableOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 
 /**
  * Command-line entry point: {@code java -jar ydb-embedded.jar [--host H] [--port N] [--database /path]
- * [--token-file F] [--tls-cert F --tls-key F]}.
+ * [--token-file F] [--tls-cert F --tls-key F] [--data-dir D] [--ttl-period-ms N] [--metrics-port N]}.
  * Serves until SIGTERM/SIGINT, then stops cleanly through a shutdown hook.
  */
 public final class EmbeddedCoordinationMain {
@@ -22,7 +24,11 @@ public final class EmbeddedCoordinationMain {
      * @param args {@code --port N} (default 2136), {@code --database /path} (default /local),
      *             {@code --host H} (default 127.0.0.1), {@code --token-file F} (accepted access tokens, one
      *             per line; default: anonymous), {@code --tls-cert F} and {@code --tls-key F} (PEM chain
-     *             and PKCS#8 key: serve grpcs); {@code --name=value} is accepted too
+     *             and PKCS#8 key: serve grpcs), {@code --data-dir D} (keep tables on disk; default: in memory),
+     *             {@code --ttl-period-ms N} (TTL sweep period, default 1000), {@code --compact-bytes N} (log size that
+     *             triggers a snapshot, default 64 MiB), {@code --metrics-port N} (HTTP
+     *             {@code /metrics} and {@code /healthz} on the same host; default: none); {@code --name=value} is
+     *             accepted too
      * @throws InterruptedException if interrupted while waiting for the stop
      */
     public static void main(String[] args) throws InterruptedException {
@@ -36,6 +42,8 @@ public final class EmbeddedCoordinationMain {
         Set<String> tokens = Set.of();
         Path tlsCert = null;
         Path tlsKey = null;
+        TableOptions tables = TableOptions.IN_MEMORY;
+        int metricsPort = -1;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg;
@@ -56,6 +64,10 @@ public final class EmbeddedCoordinationMain {
                 case "--token-file" -> tokens = readTokens(value);
                 case "--tls-cert" -> tlsCert = Path.of(value);
                 case "--tls-key" -> tlsKey = Path.of(value);
+                case "--data-dir" -> tables = tables.withDataDir(Path.of(value));
+                case "--ttl-period-ms" -> tables = tables.withTtlPeriod(Duration.ofMillis(parsePort(value)));
+                case "--metrics-port" -> metricsPort = parsePort(value);
+                case "--compact-bytes" -> tables = tables.withCompactBytes(Long.parseLong(value));
                 default -> throw usage("unknown option " + name);
             }
         }
@@ -65,11 +77,15 @@ public final class EmbeddedCoordinationMain {
         } catch (IllegalArgumentException e) {
             throw usage("--tls-cert and --tls-key go together");
         }
-        EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start(host, port, database, access);
+        EmbeddedCoordinationNode node = EmbeddedCoordinationNode.start(host, port, database, access, tables);
+        MetricsEndpoint metrics = metricsPort < 0 ? null : MetricsEndpoint.start(host, metricsPort, node);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
+                            if (metrics != null) {
+                                metrics.close();
+                            }
                             node.close();
                             stopped.countDown();
                         },
@@ -108,6 +124,7 @@ public final class EmbeddedCoordinationMain {
     private static IllegalArgumentException usage(String problem) {
         return new IllegalArgumentException(problem
                 + "; usage: java -jar ydb-embedded.jar [--host 127.0.0.1] [--port 2136] [--database /local]"
-                + " [--token-file F] [--tls-cert F --tls-key F]");
+                + " [--token-file F] [--tls-cert F --tls-key F] [--data-dir D] [--ttl-period-ms N]"
+                + " [--metrics-port N]");
     }
 }
