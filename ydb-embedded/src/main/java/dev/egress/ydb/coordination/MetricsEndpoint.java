@@ -41,6 +41,11 @@ final class MetricsEndpoint implements AutoCloseable {
         }
     }
 
+    /** The port actually bound. */
+    int port() {
+        return http.getAddress().getPort();
+    }
+
     @Override
     public void close() {
         http.stop(0);
