@@ -109,7 +109,12 @@ public final class Executor {
     }
 
     private static IssueMessage unsuitableIndex(String index) {
+        // YDB reports the position of the query's start, 1:1 - 1:1 (SDK test testQueryWarnings).
+        IssueMessage.Position start =
+                IssueMessage.Position.newBuilder().setRow(1).setColumn(1).build();
         IssueMessage inner = IssueMessage.newBuilder()
+                .setPosition(start)
+                .setEndPosition(start)
                 .setIssueCode(2503)
                 .setSeverity(2)
                 .setMessage("Given predicate is not suitable for used index: " + index)
