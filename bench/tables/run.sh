@@ -5,22 +5,18 @@
 # loopback only. Prints the load average before and after: the numbers mean little on a busy machine.
 #
 #   ./mvnw -B -ntp -Pbench -pl bench -am package -DskipTests
-#   bench/tables/run.sh                       # SECONDS=10 WARMUP=3 WRITERS=8 MODES="memory data-dir"
+#   bench/tables/run.sh                       # DURATION=10 WARMUP=3 WRITERS=8 MODES="memory data-dir"
 #   bench/tables/run.sh grpc://127.0.0.1:2136/local     # any YDB (or a node started with --data-dir)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-SECONDS_EACH=${SECONDS:-10}; WARMUP=${WARMUP:-3}; WRITERS=${WRITERS:-8}
+SECONDS_EACH=${DURATION:-10}; WARMUP=${WARMUP:-3}; WRITERS=${WRITERS:-8}
 MODES=${*:-${MODES:-memory data-dir}}
-CP="$ROOT/bench/target/classes:$(cat "$ROOT/bench/target/classpath.txt" 2>/dev/null || true)"
-if [[ ! -s $ROOT/bench/target/classpath.txt ]]; then
-  (cd "$ROOT" && ./mvnw -B -ntp -q -Pbench -pl bench dependency:build-classpath \
-    -Dmdep.outputFile=target/classpath.txt >/dev/null)
-  CP="$ROOT/bench/target/classes:$(cat "$ROOT/bench/target/classpath.txt")"
-fi
+JAR="$ROOT/bench/target/benchmarks.jar"
+[[ -f $JAR ]] || { echo "missing $JAR: ./mvnw -B -ntp -Pbench -pl bench -am package -DskipTests" >&2; exit 1; }
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)  cores: $(nproc 2>/dev/null || echo '?')"
 for mode in $MODES; do
   java -Xmx1g -XX:+UseParallelGC -Dseconds="$SECONDS_EACH" -Dwarmup="$WARMUP" -Dwriters="$WRITERS" \
-    -Dlogback.configurationFile=ydb-embedded-logback.xml -cp "$CP" dev.egress.bench.tables.TablesBench "$mode" \
+    -Dlogback.configurationFile=ydb-embedded-logback.xml -cp "$JAR" dev.egress.bench.tables.TablesBench "$mode" \
     2>&1 | grep -E '^(memory|data-dir|grpc)' || true
 done
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
