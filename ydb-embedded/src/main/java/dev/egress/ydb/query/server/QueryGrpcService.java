@@ -109,21 +109,28 @@ public final class QueryGrpcService extends QueryServiceGrpc.QueryServiceImplBas
             YdbQuery.ExecuteQueryRequest request, StreamObserver<YdbQuery.ExecuteQueryResponsePart> out) {
         long started = System.nanoTime();
         QuerySession session = null;
+        QueryRunner.Answer answer = null;
+        YdbError error = null;
         try {
             validate(request);
             session = enter(request.getSessionId());
-            QueryRunner.Answer answer = runner.run(session, request);
+            answer = runner.run(session, request);
             db.awaitDurable(answer.outcome().durableAt());
-            streamer.send(request, answer, started, out);
         } catch (YdbError e) {
-            streamer.fail(e, out);
+            error = e;
         } catch (RuntimeException e) {
             log.warn("Query failed unexpectedly: {}", request.getQueryContent().getText(), e);
-            streamer.fail(new YdbError(StatusCode.INTERNAL_ERROR, String.valueOf(e)), out);
+            error = new YdbError(StatusCode.INTERNAL_ERROR, String.valueOf(e));
         } finally {
+            // Free the session before the answer ends: a client reusing it at once must not meet SESSION_BUSY.
             if (session != null) {
                 session.leave();
             }
+        }
+        if (error != null) {
+            streamer.fail(error, out);
+        } else {
+            streamer.send(request, answer, started, out);
         }
         db.maybeCompact();
     }

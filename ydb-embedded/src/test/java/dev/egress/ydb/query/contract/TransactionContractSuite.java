@@ -184,4 +184,14 @@ public abstract class TransactionContractSuite extends QueryContractFixture {
         }
         assertThat(ok("SELECT 1").getResultSetCount()).isEqualTo(1); // the retry context gets a fresh session
     }
+
+    @Test
+    void aSessionServesQueriesBackToBackWithoutSessionBusy() {
+        try (QuerySession s = session()) {
+            for (int i = 0; i < 200; i++) {
+                Result<QueryReader> r = get(QueryReader.readFrom(s.createQuery("SELECT " + i, TxMode.NONE)));
+                assertThat(r.getStatus().getCode()).as("query %d", i).isEqualTo(StatusCode.SUCCESS);
+            }
+        }
+    }
 }
