@@ -19,8 +19,6 @@ import java.util.Locale;
  */
 final class Evaluator {
 
-    private static final TypedValue NULL = new TypedValue(null, YqlType.of(Kind.NULL));
-
     private Evaluator() {}
 
     static TypedValue eval(Expr e, Object[] row, Scope scope) {
@@ -203,9 +201,5 @@ final class Evaluator {
         } catch (DateTimeParseException e) {
             throw YdbError.generic("Invalid value \"" + iso + "\" for " + fn);
         }
-    }
-
-    static TypedValue nullValue() {
-        return NULL;
     }
 }

@@ -7,7 +7,6 @@ import dev.egress.ydb.query.sql.Statement;
 import dev.egress.ydb.query.store.Table;
 import dev.egress.ydb.query.store.TableSchema;
 import dev.egress.ydb.query.store.Transaction;
-import dev.egress.ydb.query.value.Kind;
 import dev.egress.ydb.query.value.Typed;
 import dev.egress.ydb.query.value.Values;
 import dev.egress.ydb.query.value.YqlType;
@@ -97,9 +96,6 @@ final class Selects {
                     ? item.alias()
                     : item.expr() instanceof Expr.Column c ? c.name() : "column" + i;
             YqlType type = Evaluator.eval(item.expr(), typeRow, scope).type();
-            if (type.kind() == Kind.NULL) {
-                type = YqlType.of(Kind.NULL);
-            }
             out.add(new Out(name, item.expr(), type));
         }
         return out;

@@ -93,12 +93,14 @@ public final class Database implements AutoCloseable {
     }
 
     public Transaction begin(TxMode mode) {
-        Transaction tx = new Transaction(UUID.randomUUID().toString(), mode, this);
-        return tx;
+        return new Transaction(UUID.randomUUID().toString(), mode, this);
     }
 
-    /** Registers (or moves) a transaction's snapshot so that collection keeps what it may read. */
-    void retake(Transaction tx, long previous) {
+    /**
+     * Registers (or moves) a transaction's snapshot so that collection keeps what it may read; registered before
+     * the snapshot is read, so the registered version is never newer than the snapshot.
+     */
+    void retake(Transaction tx) {
         open.put(tx, lastVersion);
     }
 

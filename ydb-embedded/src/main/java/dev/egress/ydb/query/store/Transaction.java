@@ -47,7 +47,7 @@ public final class Transaction {
     /** Takes the snapshot (at the first statement); OnlineRO/StaleRO take a fresh one per statement. */
     public void beginStatement() {
         if (snapshot < 0 || mode == TxMode.ONLINE_RO || mode == TxMode.STALE_RO) {
-            database.retake(this, snapshot);
+            database.retake(this);
             snapshot = database.lastVersion();
         }
     }

@@ -76,10 +76,7 @@ public final class Typed {
      */
     public static Object convert(Object value, YqlType from, YqlType to, boolean literal, String what) {
         if (value == null) {
-            if (!to.optional() && from.kind() != Kind.NULL && !from.optional()) {
-                return null;
-            }
-            return null;
+            return null; // NOT NULL columns are checked by the writer, which knows the column
         }
         Kind f = from.kind();
         Kind t = to.kind();
