@@ -70,7 +70,7 @@ public record TableSchema(
             }
             if (columns != null && !columns.get(p).type().kind().keyable()) {
                 throw YdbError.generic("Column " + names.get(i) + " of type "
-                        + columns.get(p).type().kind().yqlName() + " cannot be in a " + what);
+                        + columns.get(p).type().kind().yqlName() + " cannot be a key column of " + what);
             }
             out[i] = p;
         }
