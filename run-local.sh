@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole egress platform on this machine, on loopback only:
-#   coordination-embedded  127.0.0.1:2136  (YDB-protocol coordination node, database /local)
+#   ydb-embedded           127.0.0.1:2136  (YDB-protocol node, database /local: coordination in memory, tables
+#                                           kept in .run-local/ydb-data; delete that directory to start clean)
 #   border-a               127.0.0.1:8181  dedicated IPs 127.0.0.2, 127.0.0.3
 #   border-b               127.0.0.1:8182  dedicated IPs 127.0.0.4, 127.0.0.5 (+ spare 127.0.0.6)
 #   app                    127.0.0.1:8080  dispatch API, tenants from local/tenants.yaml
@@ -20,6 +21,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$ROOT"
 
 RUN_DIR="$ROOT/.run-local"
+YDB_DATA_DIR="$RUN_DIR/ydb-data"
 LOG_DIR="$RUN_DIR/logs"
 PKI_DIR="$RUN_DIR/pki"
 
@@ -55,7 +57,7 @@ STOP_TIMEOUT="${RUN_LOCAL_STOP_TIMEOUT:-60}"
 DEFAULT_JAVA_OPTS="-Xms32m -Xmx256m -XX:+UseSerialGC -XX:MaxDirectMemorySize=128m -XX:ReservedCodeCacheSize=96m -XX:MaxMetaspaceSize=128m -XX:+ExitOnOutOfMemoryError"
 read -r -a JAVA_OPTS <<<"$DEFAULT_JAVA_OPTS ${RUN_LOCAL_JAVA_OPTS:-}"
 
-COORD_JAR="coordination-embedded/target/coordination-embedded.jar"
+COORD_JAR="ydb-embedded/target/ydb-embedded.jar"
 BORDER_JAR="border-service/target/border-service.jar"
 APP_JAR="app-service/target/app-service.jar"
 
@@ -91,6 +93,8 @@ Environment: RUN_LOCAL_READY_TIMEOUT (s, default 180), RUN_LOCAL_STOP_TIMEOUT (s
              and any EGRESS_* property as an environment variable for every service, e.g.
              EGRESS_ROUTING_STRATEGY=round-robin (see README, "Configuring the local run").
 Logs: .run-local/logs/*.log
+YDB tables (the embedded node's Query service): kept in .run-local/ydb-data across runs;
+  rm -rf .run-local/ydb-data while the platform is stopped to start with no tables.
 EOF
 }
 
@@ -183,11 +187,11 @@ needs_build() {
   for jar in "$COORD_JAR" "$BORDER_JAR" "$APP_JAR"; do
     [ -f "$jar" ] || return 0
   done
-  [ -d coordination-embedded/target/lib ] || return 0
+  [ -d ydb-embedded/target/lib ] || return 0
   # Any source or POM newer than the oldest jar: rebuild.
   local oldest
   oldest=$(ls -t "$COORD_JAR" "$BORDER_JAR" "$APP_JAR" | tail -n 1)
-  [ -n "$(find pom.xml discovery-common coordination-embedded border-service app-service \
+  [ -n "$(find pom.xml discovery-common ydb-embedded border-service app-service \
             -path '*/target' -prune -o -type f -newer "$oldest" -print 2>/dev/null | head -n 1)" ]
 }
 
@@ -195,7 +199,7 @@ mkdir -p "$LOG_DIR"
 if $REBUILD || needs_build; then
   say "building the jars: ./mvnw -B -ntp -DskipTests package (log: .run-local/logs/build.log)"
   say "the first build downloads dependencies and takes a few minutes"
-  if ! ./mvnw -B -ntp -DskipTests package -pl coordination-embedded,border-service,app-service -am \
+  if ! ./mvnw -B -ntp -DskipTests package -pl ydb-embedded,border-service,app-service -am \
       >"$LOG_DIR/build.log" 2>&1; then
     grep -E '^\[ERROR\]' "$LOG_DIR/build.log" | head -n 30 >&2 || tail -n 30 "$LOG_DIR/build.log" >&2
     die "build failed (full output: .run-local/logs/build.log)."
@@ -345,7 +349,11 @@ say "            sink; App, the Borders, the coordination node and every other p
 say "            stay denied, as in production."
 echo $$ >"$RUN_DIR/supervisor.pid"
 
-start coordination "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} -jar "$COORD_JAR" --port "$COORD_PORT" --database /local
+# The node's tables live in a data directory that outlives runs; rm -rf .run-local/ydb-data starts clean.
+mkdir -p "$YDB_DATA_DIR"
+say "YDB tables are kept in $YDB_DATA_DIR (rm -rf it while stopped to start clean)"
+start coordination "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} -jar "$COORD_JAR" --port "$COORD_PORT" --database /local \
+  --data-dir "$YDB_DATA_DIR"
 wait_until coordination "listening on $REGISTRY" log_has coordination "$REGISTRY"
 
 start sink "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} local/DemoSink.java "$SINK_PORT" 127.0.0.1
@@ -621,7 +629,7 @@ The egress platform is running on loopback:
   App (forward proxy)     http://127.0.0.1:$PROXY_PORT        user = tenant id, password = the API token
   border-a (127.0.0.2/3)  https://127.0.0.1:$BORDER_A_PORT       operator token: $OPERATOR_TOKEN
   border-b (127.0.0.4/5)  https://127.0.0.1:$BORDER_B_PORT       internal token: $INTERNAL_TOKEN (App -> Border)
-  coordination node       $REGISTRY
+  YDB node                $REGISTRY   (coordination; tables kept in $YDB_DATA_DIR)
   demo sink               http://127.0.0.1:$SINK_PORT/   (tail -f .run-local/logs/sink.log)
   operator page           http://127.0.0.1:$APP_PORT/ops/   sign in with the operator token: $OPERATOR_TOKEN
 These tokens are fixed, local-only values. Local mode allows 127.0.0.1/32 as a webhook target.

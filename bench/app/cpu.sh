@@ -3,7 +3,7 @@
 # the requests that run completed. Unlike req/s this barely moves when other work shares the machine, so it is
 # the figure to compare before/after a change. Loopback only; every process is stopped at exit.
 #
-#   ./mvnw -B -ntp -pl app-service,coordination-embedded -am package -DskipTests
+#   ./mvnw -B -ntp -pl app-service,ydb-embedded -am package -DskipTests
 #   bench/app/cpu.sh                 # plaintext (insecure-local); TLS=1: Borders on https, App on mutual TLS
 #   CONNS=8 DUR=20 WARMUP=20 RUNS=3 bench/app/cpu.sh
 #

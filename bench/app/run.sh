@@ -3,7 +3,7 @@
 # the sink (and against the Border alone, to isolate App's share), at fixed concurrency, in the same run (same sink, same client, same machine). Not part of
 # `verify`. Everything listens on loopback only.
 #
-#   ./mvnw -B -ntp -pl app-service,coordination-embedded -am package -DskipTests   # app, border, coord jars
+#   ./mvnw -B -ntp -pl app-service,ydb-embedded -am package -DskipTests   # app, border, coord jars
 #   bench/app/run.sh               # CONNS="1 8 32" DUR=20s THREADS=2; PROFILE=1 records a JFR of App
 #                                  # (15 s, from 25 s after start: during the warm-up) into the work dir
 #
@@ -19,9 +19,9 @@ APP_PORT=${APP_PORT:-19090}; BORDER_PORT=${BORDER_PORT:-19181}; COORD_PORT=${COO
 export SRC_IP=${SRC_IP:-127.0.0.3} INTERNAL_TOKEN=bench-internal-token
 APP_JAR="$ROOT/app-service/target/app-service.jar"
 BORDER_JAR="$ROOT/border-service/target/border-service.jar"
-COORD_JAR="$ROOT/coordination-embedded/target/coordination-embedded.jar"
+COORD_JAR="$ROOT/ydb-embedded/target/ydb-embedded.jar"
 for jar in "$APP_JAR" "$BORDER_JAR" "$COORD_JAR"; do
-  [[ -f $jar ]] || { echo "missing $jar: ./mvnw -B -ntp -pl app-service,coordination-embedded -am package -DskipTests" >&2; exit 1; }
+  [[ -f $jar ]] || { echo "missing $jar: ./mvnw -B -ntp -pl app-service,ydb-embedded -am package -DskipTests" >&2; exit 1; }
 done
 command -v wrk nginx curl >/dev/null || { echo "needs wrk, nginx, curl (apt-get install -y wrk nginx-light curl)" >&2; exit 1; }
 

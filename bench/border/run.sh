@@ -14,7 +14,7 @@ export SINK_PORT=${SINK_PORT:-18080} SRC_IP=${SRC_IP:-127.0.0.2} BORDER_TOKEN=be
 export INTERNAL_TOKEN=$BORDER_TOKEN   # what post.lua sends to the Border
 BORDER_PORT=${BORDER_PORT:-18181}; SQUID_PORT=${SQUID_PORT:-13128}; COORD_PORT=${COORD_PORT:-12136}
 BORDER_JAR="$ROOT/border-service/target/border-service.jar"
-COORD_JAR="$ROOT/coordination-embedded/target/coordination-embedded.jar"
+COORD_JAR="$ROOT/ydb-embedded/target/ydb-embedded.jar"
 for jar in "$BORDER_JAR" "$COORD_JAR"; do
   [[ -f $jar ]] || { echo "missing $jar: ./mvnw -B -ntp -pl border-service -am package -DskipTests" >&2; exit 1; }
 done

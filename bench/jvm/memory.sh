@@ -7,7 +7,7 @@
 # Per phase and service: RSS at the end and the largest of 1 s samples (VmRSS), and CPU per request =
 # (utime + stime from /proc/<pid>/stat over the phase) / requests wrk completed in it.
 #
-#   ./mvnw -B -ntp -pl app-service,coordination-embedded -am package -DskipTests
+#   ./mvnw -B -ntp -pl app-service,ydb-embedded -am package -DskipTests
 #   APP_OPTS="-Xmx512m" BORDER_OPTS="-Xmx512m" bench/jvm/memory.sh      # the JVM options under test
 #   (default: the JVM options of run-local.sh; CONN=8 WARMUP=30 DUR=20; NMT=1 adds a native-memory summary)
 #

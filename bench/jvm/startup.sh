@@ -5,7 +5,7 @@
 # coordination node runs throughout (both services need the registry); nothing else is started.
 # Not part of `verify`; loopback only.
 #
-#   ./mvnw -B -ntp -pl app-service,coordination-embedded -am package -DskipTests
+#   ./mvnw -B -ntp -pl app-service,ydb-embedded -am package -DskipTests
 #   bench/jvm/startup.sh                       # RUNS=5; JVM options: OPTS (default: run-local.sh's)
 #   CDS=1 bench/jvm/startup.sh                 # the Dockerfile's way: extracted jars + an AppCDS archive
 #

@@ -6,7 +6,7 @@
 LIB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 APP_JAR=${APP_JAR:-"$LIB_ROOT/app-service/target/app-service.jar"}
 BORDER_JAR=${BORDER_JAR:-"$LIB_ROOT/border-service/target/border-service.jar"}
-COORD_JAR=${COORD_JAR:-"$LIB_ROOT/coordination-embedded/target/coordination-embedded.jar"}
+COORD_JAR=${COORD_JAR:-"$LIB_ROOT/ydb-embedded/target/ydb-embedded.jar"}
 BENCH_JAR="$LIB_ROOT/bench/target/benchmarks.jar"
 INTERNAL_TOKEN=${INTERNAL_TOKEN:-bench-internal-token}
 OPERATOR_TOKEN=${OPERATOR_TOKEN:-bench-operator-token}

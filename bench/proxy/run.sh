@@ -3,7 +3,7 @@
 # trust chain as run-local.sh runs it), through Debian's Squid (tcp_outgoing_address), and straight to the
 # target, in one run, all on loopback, with one client (bench/proxy/ProxyLoad.java) for every path.
 #
-#   ./mvnw -B -ntp -DskipTests package -pl coordination-embedded,border-service,app-service -am
+#   ./mvnw -B -ntp -DskipTests package -pl ydb-embedded,border-service,app-service -am
 #   bench/proxy/run.sh            # WARMUP=30 DURATION=20 CONC=8 HOLD=1000 ROUNDS=2; ROWS="direct squid egress"
 #
 # Target: nginx on 127.0.0.1:29443 (PORT_BASE + 443) with its own throwaway certificate (openssl, EC P-256, not the platform's

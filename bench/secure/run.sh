@@ -7,7 +7,7 @@
 #   - App path / Border alone, req/s (both insecure-local: wrk cannot present App's client certificate).
 # It prints the JVM, its options and the TLS provider each service chose at the top.
 #
-#   ./mvnw -B -ntp -pl app-service,border-service,coordination-embedded -am package -DskipTests
+#   ./mvnw -B -ntp -pl app-service,border-service,ydb-embedded -am package -DskipTests
 #   bench/secure/run.sh                          # 20 s warm-up per App, ROUNDS=3 alternating 20 s rows
 #   TLS_PROVIDER=jdk bench/secure/run.sh         # force a provider on every service (egress.tls.provider)
 #   APP_JAR=/tmp/before/app-service.jar BORDER_JAR=/tmp/before/border-service.jar bench/secure/run.sh

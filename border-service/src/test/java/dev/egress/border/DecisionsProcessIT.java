@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.egress.border.testing.Tokens;
-import dev.egress.coordination.EmbeddedCoordinationNode;
-import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.AnnouncementWriter;
 import dev.egress.discovery.registry.BorderId;
@@ -17,6 +15,8 @@ import dev.egress.discovery.registry.ydb.YdbBorderRegistry;
 import dev.egress.discovery.registry.ydb.YdbRegistry;
 import dev.egress.discovery.registry.ydb.YdbRegistryWatcher;
 import dev.egress.discovery.trust.AnnouncementVerifier;
+import dev.egress.ydb.coordination.EmbeddedCoordinationNode;
+import dev.egress.ydb.coordination.testing.ListenPorts;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.File;
 import java.net.URI;

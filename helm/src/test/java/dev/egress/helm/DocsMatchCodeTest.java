@@ -28,18 +28,25 @@ class DocsMatchCodeTest {
     private static final Path REPOSITORY = ChartRendering.CHART.getParent().getParent();
     private static final Path RULES = ChartRendering.CHART.resolve("templates/monitoring/prometheusrule.yaml");
     private static final Path DASHBOARD = ChartRendering.CHART.resolve("files/grafana-dashboard.json");
-    private static final List<String> MODULES =
-            List.of("app-service", "border-service", "egress-registry", "registry-ydb", "trust", "web-kit");
+    private static final List<String> MODULES = List.of(
+            "app-service",
+            "border-service",
+            "discovery-common/egress-registry",
+            "discovery-common/registry-ydb",
+            "discovery-common/trust",
+            "discovery-common/web-kit",
+            "discovery-common/watched-files");
     /** Where the docs' class names (tests included) may come from, besides the services. */
     private static final List<String> ALL_MODULES = List.of(
             "app-service",
             "border-service",
-            "egress-registry",
-            "registry-ydb",
-            "trust",
-            "web-kit",
+            "discovery-common/egress-registry",
+            "discovery-common/registry-ydb",
+            "discovery-common/trust",
+            "discovery-common/web-kit",
+            "discovery-common/watched-files",
             "system-tests",
-            "coordination-embedded",
+            "ydb-embedded",
             "helm");
     /** Backticked words shaped like chart values that are something else: a Java package, Secret keys. */
     private static final Set<String> NOT_VALUES = Set.of("registry.ydb", "tls.crt", "tls.key");

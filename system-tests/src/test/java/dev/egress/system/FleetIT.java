@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.egress.app.AppApplication;
-import dev.egress.coordination.EmbeddedCoordinationNode;
 import dev.egress.discovery.registry.BorderId;
 import dev.egress.discovery.registry.EgressIp;
 import dev.egress.discovery.registry.IpStatus;
 import dev.egress.discovery.registry.RoutingTable;
+import dev.egress.ydb.coordination.EmbeddedCoordinationNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,8 +2,8 @@ package dev.egress.system;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.trust.testing.TestPki;
+import dev.egress.ydb.coordination.testing.ListenPorts;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

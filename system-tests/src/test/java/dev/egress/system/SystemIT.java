@@ -3,8 +3,8 @@ package dev.egress.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.web.testing.RecordingSink;
+import dev.egress.ydb.coordination.testing.ListenPorts;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.egress.system;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.egress.coordination.testing.ListenPorts;
+import dev.egress.ydb.coordination.testing.ListenPorts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

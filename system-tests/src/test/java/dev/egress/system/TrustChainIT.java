@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.egress.app.AppApplication;
-import dev.egress.coordination.EmbeddedCoordinationNode;
 import dev.egress.discovery.registry.AnnouncedIp;
 import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.AnnouncementCodec;
@@ -17,6 +16,7 @@ import dev.egress.discovery.trust.AnnouncementVerifier;
 import dev.egress.discovery.trust.Identity;
 import dev.egress.discovery.trust.testing.TestPki;
 import dev.egress.discovery.web.testing.RecordingSink;
+import dev.egress.ydb.coordination.EmbeddedCoordinationNode;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

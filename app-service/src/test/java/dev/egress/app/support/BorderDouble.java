@@ -1,6 +1,5 @@
 package dev.egress.app.support;
 
-import dev.egress.coordination.testing.ListenPorts;
 import dev.egress.discovery.registry.AnnouncedIp;
 import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.BorderId;
@@ -12,6 +11,7 @@ import dev.egress.discovery.web.forward.ForwardRequest;
 import dev.egress.discovery.web.forward.ForwardResponse;
 import dev.egress.discovery.web.problem.Problem;
 import dev.egress.discovery.web.problem.ProblemType;
+import dev.egress.ydb.coordination.testing.ListenPorts;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;

@@ -1,6 +1,6 @@
 package dev.egress.bench.coordination;
 
-import dev.egress.coordination.EmbeddedCoordinationNode;
+import dev.egress.ydb.coordination.EmbeddedCoordinationNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,6 @@
 package dev.egress.bench.registry;
 
 import ch.qos.logback.classic.Level;
-import dev.egress.coordination.EmbeddedCoordinationNode;
 import dev.egress.discovery.registry.AnnouncedIp;
 import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.AnnouncementWriter;
@@ -16,6 +15,7 @@ import dev.egress.discovery.registry.ydb.YdbBorderRegistry;
 import dev.egress.discovery.registry.ydb.YdbRegistry;
 import dev.egress.discovery.registry.ydb.YdbRegistryWatcher;
 import dev.egress.discovery.trust.AnnouncementVerifier;
+import dev.egress.ydb.coordination.EmbeddedCoordinationNode;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.BufferedReader;

@@ -4,11 +4,11 @@ import static dev.egress.discovery.registry.ydb.RegistryFixture.announcement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.egress.coordination.NodeAccess;
 import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrationState;
 import dev.egress.discovery.registry.RegistryAuth;
 import dev.egress.discovery.trust.testing.TestCertificates;
+import dev.egress.ydb.coordination.NodeAccess;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,5 @@
 package dev.egress.discovery.registry.ydb;
 
-import dev.egress.coordination.EmbeddedCoordinationNode;
-import dev.egress.coordination.NodeAccess;
 import dev.egress.discovery.registry.AnnouncedIp;
 import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.AnnouncementReader;
@@ -14,6 +12,8 @@ import dev.egress.discovery.registry.RegistrySettings;
 import dev.egress.discovery.registry.RoutingGauges;
 import dev.egress.discovery.registry.RoutingTable;
 import dev.egress.discovery.trust.AnnouncementVerifier;
+import dev.egress.ydb.coordination.EmbeddedCoordinationNode;
+import dev.egress.ydb.coordination.NodeAccess;
 import io.grpc.ClientInterceptor;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -4,12 +4,12 @@ import static dev.egress.discovery.registry.ydb.RegistryFixture.announcement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.egress.coordination.testing.StreamCutter;
 import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.IpStatus;
 import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrationState;
 import dev.egress.discovery.registry.RoutingSnapshot;
+import dev.egress.ydb.coordination.testing.StreamCutter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;

@@ -3,7 +3,6 @@ package dev.egress.discovery.registry.ydb.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.egress.coordination.EmbeddedCoordinationNode;
 import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.AnnouncementReader;
 import dev.egress.discovery.registry.AnnouncementWriter;
@@ -17,6 +16,7 @@ import dev.egress.discovery.registry.testing.Announcements;
 import dev.egress.discovery.registry.ydb.YdbBorderRegistry;
 import dev.egress.discovery.registry.ydb.YdbRegistryWatcher;
 import dev.egress.discovery.trust.AnnouncementVerifier;
+import dev.egress.ydb.coordination.EmbeddedCoordinationNode;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
