@@ -2,7 +2,7 @@ package dev.egress.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.offset;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import com.standardwebhooks.Webhook;
@@ -164,7 +164,7 @@ class SignedDeliveryIT {
         assertThat(received.headers().get("webhook-id"))
                 .isEqualTo(response.json().get("id").asString());
         assertThat(Long.parseLong(received.headers().get("webhook-timestamp")))
-                .isCloseTo(Instant.now().getEpochSecond(), offset(60L));
+                .isCloseTo(Instant.now().getEpochSecond(), within(60L));
         assertThat(received.peer().getHostAddress()).isEqualTo("127.0.0.3");
         verify(first, received);
         assertThatThrownBy(() -> verify(second, received)).isInstanceOf(WebhookVerificationException.class);
