@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.egress.app.tenants.RetryDelays;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -118,17 +117,5 @@ class RetryScheduleTest {
                 .hasMessageContaining("retry-after-ceiling: PT4S (expected: from the floor PT5S to PT168H)");
         assertThatThrownBy(() -> new RetrySchedule(delays, 0.2, floor, Duration.ofDays(8)))
                 .hasMessageContaining("retry-after-ceiling");
-    }
-
-    @Test
-    void delaysHoldOneToThirtyAttemptsOfAtMostAWeek() {
-        assertThatThrownBy(() -> new RetryDelays(List.of())).hasMessage("0 entries (expected: 1 to 30 attempts)");
-        assertThatThrownBy(() -> new RetryDelays(Collections.nCopies(31, Duration.ZERO)))
-                .hasMessage("31 entries (expected: 1 to 30 attempts)");
-        assertThatThrownBy(() -> new RetryDelays(List.of(Duration.ZERO, Duration.ofSeconds(-1))))
-                .hasMessage("[1]: -1s (expected: 0s to 168h)");
-        assertThat(new RetryDelays(List.of(Duration.ofDays(7))).attempts()).isEqualTo(1);
-        assertThat(RetryDelays.parse(List.of("0s", "250ms", "2H", " 3m ")).delays())
-                .containsExactly(Duration.ZERO, Duration.ofMillis(250), Duration.ofHours(2), Duration.ofMinutes(3));
     }
 }
