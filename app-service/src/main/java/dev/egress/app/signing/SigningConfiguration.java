@@ -2,6 +2,7 @@ package dev.egress.app.signing;
 
 import dev.egress.app.tenants.TenantPolicyStore;
 import dev.egress.discovery.files.WatchedFile;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.function.Supplier;
@@ -40,8 +41,17 @@ class SigningConfiguration {
     }
 
     @Bean
-    WebhookSigner webhookSigner(TenantPolicyStore tenants, SecretsSource secrets, Clock clock) {
-        return new WebhookSigner(tenants, secrets.current(), clock);
+    WebhookSigner webhookSigner(TenantPolicyStore tenants, SecretsSource secrets, Clock clock, MeterRegistry meters) {
+        WebhookSigner signer = new WebhookSigner(tenants, secrets.current(), clock);
+        // Computed when scraped: both files change on their own, and a scrape is rare next to deliveries.
+        Gauge.builder(
+                        "egress.signing.tenants.without.secret",
+                        signer,
+                        s -> s.tenantsWithoutSecret().size())
+                .description("Tenants with signing: true but no secret in the signing secrets file (their deliveries"
+                        + " are refused)")
+                .register(meters);
+        return signer;
     }
 
     /**

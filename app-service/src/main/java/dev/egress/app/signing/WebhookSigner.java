@@ -47,6 +47,20 @@ public final class WebhookSigner {
     }
 
     /**
+     * The signing tenants whose deliveries are refused now, for lack of a secret: an operator's mistake to see
+     * before a customer does ({@code egress.signing.tenants.without.secret}).
+     *
+     * @return their ids
+     */
+    public List<String> tenantsWithoutSecret() {
+        SigningSecrets current = secrets.get();
+        return tenants.current().tenants().values().stream()
+                .filter(tenant -> tenant.signing() && current.of(tenant.id()).isEmpty())
+                .map(Tenant::id)
+                .toList();
+    }
+
+    /**
      * The headers to send a webhook with: the caller's, and for a signing tenant the three Standard Webhooks
      * headers in place of any the caller gave under those names (in any case), so the receiver sees one
      * signature, ours. The body is read, never changed: what is signed is what the target receives.

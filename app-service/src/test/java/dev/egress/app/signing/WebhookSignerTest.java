@@ -169,4 +169,13 @@ class WebhookSignerTest {
                 .isInstanceOf(SigningUnavailableException.class);
         assertThatCode(() -> signer.sign("plain", "d-9", Map.of(), new byte[0])).doesNotThrowAnyException();
     }
+
+    @Test
+    void namesTheSigningTenantsWithoutASecret() {
+        assertThat(signer.tenantsWithoutSecret()).containsExactly("forgotten");
+
+        secrets.set(SigningSecrets.NONE);
+
+        assertThat(signer.tenantsWithoutSecret()).containsExactlyInAnyOrder("acme", "rotating", "forgotten");
+    }
 }
