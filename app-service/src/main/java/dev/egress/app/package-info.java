@@ -8,7 +8,8 @@
  * <p>Sub-packages by feature: {@code dispatch} ({@code POST /v1/deliveries} and the forward calls),
  * {@code routing} (tenant → candidate routes → selection; the registry watcher's wiring), {@code tenants}
  * (the tenants file), {@code fleet} (one handle per live Border: link, breaker, ejection, traffic),
- * {@code resilience} (breakers, passive health, retry budget), {@code status}
+ * {@code resilience} (breakers, passive health, retry budget), {@code signing} (Standard Webhooks signatures),
+ * {@code delivery} (durable delivery: the retry schedule and the verdict of an attempt), {@code status}
  * (read-only views and readiness), {@code ops} (the fleet view, fleet-wide IP changes, the operator page),
  * {@code trust} (signed announcements and mutual TLS towards Borders), {@code server} (deadlines of the
  * listening port), {@code config} (API authentication, OpenAPI), {@code proxy} (the forward-proxy listener:

@@ -31,6 +31,8 @@ class ValuesSchemaTest {
                 "auth.internalToken                          | short               | /auth/internalToken",
                 "app.unknownKey                              | x                   | /app",
                 "app.tenants.policy.tenants[0].id            | -acme               | /app/tenants/policy/tenants/0/id",
+                "app.tenants.policy.tenants[0].signing       | yes                 | /app/tenants/policy/tenants/0/signing",
+                "app.tenants.policy.tenants[0].retrySchedule[0] | 5w               | /app/tenants/policy/tenants/0/retrySchedule/0",
                 "border.placement.pinBy                      | hostname            | /border/placement/pinBy",
                 "border.updateStrategy                       | Recreate            | /border/updateStrategy",
                 "app.shutdown.preStopSeconds                 | -1                  | /app/shutdown/preStopSeconds",

@@ -5,6 +5,7 @@ import dev.egress.app.fleet.LinkSettings;
 import dev.egress.app.resilience.RetryBudget;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.RoutingProperties;
+import dev.egress.app.signing.WebhookSigner;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.tracing.propagation.Propagator;
 import org.springframework.beans.factory.ObjectProvider;
@@ -51,8 +52,10 @@ class DispatchConfiguration {
             DispatchProperties properties,
             RoutingProperties routing,
             DispatchMetrics metrics,
-            DeliveryAdmission admission) {
-        return new Dispatcher(router, fleet, forward, budget, properties, routing.retryAfter(), metrics, admission);
+            DeliveryAdmission admission,
+            WebhookSigner signer) {
+        return new Dispatcher(
+                router, fleet, forward, budget, properties, routing.retryAfter(), metrics, admission, signer);
     }
 
     @Bean

@@ -7,6 +7,8 @@ import dev.egress.app.resilience.RetryBudget;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.NoEgressAvailableException;
 import dev.egress.app.routing.Resolution;
+import dev.egress.app.signing.SigningUnavailableException;
+import dev.egress.app.signing.WebhookSigner;
 import dev.egress.discovery.registry.BorderId;
 import dev.egress.discovery.registry.LogText;
 import dev.egress.discovery.registry.RateLimitedLog;
@@ -21,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -43,8 +46,11 @@ final class Dispatcher {
 
     /** Mutable per-delivery state; touched by one attempt at a time, read by the overall timeout. */
     private static final class Delivery {
-        final String id = UUID.randomUUID().toString();
+        final String id;
         final DeliveryRequest request;
+        /** The caller's headers, signed for a signing tenant: the same on every attempt. */
+        final Map<String, String> headers;
+
         final Resolution resolution;
         final long key;
         /** When App gives up on the whole delivery, in epoch millis: no attempt's deadline goes past it. */
@@ -55,9 +61,16 @@ final class Dispatcher {
         int sent;
         AttemptResult last;
 
-        Delivery(DeliveryRequest request, Resolution resolution, long overallDeadlineMillis) {
+        Delivery(
+                String id,
+                DeliveryRequest request,
+                Map<String, String> headers,
+                Resolution resolution,
+                long overallDeadlineMillis) {
             this.overallDeadlineMillis = overallDeadlineMillis;
+            this.id = id;
             this.request = request;
+            this.headers = headers;
             this.resolution = resolution;
             this.key = mix(request.tenantId().hashCode() * 31L + request.url().hashCode());
         }
@@ -82,6 +95,7 @@ final class Dispatcher {
     private final AttemptProblems problems;
     private final DispatchMetrics metrics;
     private final DeliveryAdmission admission;
+    private final WebhookSigner signer;
     private final RateLimitedLog refusedTargets = new RateLimitedLog(log, Duration.ofSeconds(10));
 
     Dispatcher(
@@ -92,7 +106,8 @@ final class Dispatcher {
             DispatchProperties properties,
             Duration retryAfter,
             DispatchMetrics metrics,
-            DeliveryAdmission admission) {
+            DeliveryAdmission admission,
+            WebhookSigner signer) {
         this.router = router;
         this.fleet = fleet;
         this.forward = forward;
@@ -101,6 +116,7 @@ final class Dispatcher {
         this.problems = new AttemptProblems(properties.attemptTimeout(), properties.overallTimeout(), retryAfter);
         this.metrics = metrics;
         this.admission = admission;
+        this.signer = signer;
     }
 
     /**
@@ -135,16 +151,22 @@ final class Dispatcher {
     Mono<DeliveryResponse> dispatch(DeliveryRequest request, Resolution resolution) {
         return Mono.defer(() -> {
             long start = System.nanoTime();
+            String id = UUID.randomUUID().toString();
+            Map<String, String> headers;
             DeliveryAdmission.Permit permit;
             try {
+                // Signed once, with the delivery's id: every attempt carries the same webhook-id and signature.
+                headers = signer.sign(request.tenantId(), id, request.headers(), request.body());
                 permit = admission.admit(request.tenantId());
-            } catch (TooManyInFlightException e) {
+            } catch (SigningUnavailableException | TooManyInFlightException e) {
                 metrics.delivery(e.slug(), resolution.tenantClass(), System.nanoTime() - start);
                 return Mono.error(e);
             }
             budget.onDelivery();
             Delivery delivery = new Delivery(
+                    id,
                     request,
+                    headers,
                     resolution,
                     System.currentTimeMillis() + properties.overallTimeout().toMillis());
             return next(delivery)
@@ -189,7 +211,7 @@ final class Dispatcher {
                 route.ip().value(),
                 delivery.request.url(),
                 delivery.request.method(),
-                delivery.request.headers(),
+                delivery.headers,
                 delivery.request.body());
         long start = System.nanoTime();
         if (handle != null) {

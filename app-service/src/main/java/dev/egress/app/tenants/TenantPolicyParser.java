@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -23,7 +24,8 @@ final class TenantPolicyParser {
 
     private static final Pattern TENANT_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
     private static final Set<String> TOP_KEYS = Set.of("sharedPool", "tenants");
-    private static final Set<String> TENANT_KEYS = Set.of("id", "dedicatedIps", "destinations");
+    private static final Set<String> TENANT_KEYS =
+            Set.of("id", "dedicatedIps", "destinations", "signing", "retrySchedule");
 
     private TenantPolicyParser() {}
 
@@ -78,8 +80,8 @@ final class TenantPolicyParser {
     private static Tenant tenant(Object raw, String where, Set<EgressIp> sharedSet, Map<EgressIp, String> owners)
             throws InvalidTenantsFileException {
         if (!(raw instanceof Map<?, ?> entry)) {
-            throw new InvalidTenantsFileException(
-                    where + ": expected a mapping with id, optional dedicatedIps and destinations");
+            throw new InvalidTenantsFileException(where
+                    + ": expected a mapping with id, optional dedicatedIps, destinations, signing and retrySchedule");
         }
         for (Object key : entry.keySet()) {
             if (!TENANT_KEYS.contains(String.valueOf(key))) {
@@ -110,7 +112,39 @@ final class TenantPolicyParser {
         }
         List<Destination> destinations =
                 entry.containsKey("destinations") ? destinations(entry.get("destinations"), where, id) : List.of();
-        return new Tenant(id, dedicated, destinations);
+        return new Tenant(id, dedicated, destinations, signing(entry, where, id), retrySchedule(entry, where, id));
+    }
+
+    /** The tenant's {@code signing} switch: a YAML boolean, so that a quoted "false" is not read as true. */
+    private static boolean signing(Map<?, ?> entry, String where, String id) throws InvalidTenantsFileException {
+        Object value = entry.get("signing");
+        if (value == null && !entry.containsKey("signing")) {
+            return false;
+        }
+        if (!(value instanceof Boolean on)) {
+            throw new InvalidTenantsFileException(
+                    "%s.signing (tenant '%s'): %s (expected: true or false)".formatted(where, id, value));
+        }
+        return on;
+    }
+
+    /** The tenant's own {@code retrySchedule}, or null for the global one. */
+    private static @Nullable RetryDelays retrySchedule(Map<?, ?> entry, String where, String id)
+            throws InvalidTenantsFileException {
+        if (!entry.containsKey("retrySchedule")) {
+            return null;
+        }
+        try {
+            return RetryDelays.parse(entry.get("retrySchedule"));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidTenantsFileException(
+                    "%s.retrySchedule%s (tenant '%s')".formatted(where, located(e.getMessage()), id));
+        }
+    }
+
+    /** "[3]: ..." stays glued to the key it indexes; any other message follows a colon. */
+    private static String located(String message) {
+        return message.startsWith("[") ? message : ": " + message;
     }
 
     /**

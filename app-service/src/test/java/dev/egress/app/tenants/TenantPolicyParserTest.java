@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.egress.discovery.registry.EgressIp;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -58,7 +59,16 @@ class TenantPolicyParserTest {
                 "destination, two tenants  | 'sharedPool: [127.0.0.8]\ntenants: [{id: acme, destinations: [\"*.x.test:443\"]}, {id: globex, destinations: [\"*.X.test.:443\"]}]' | tenants[1].destinations: *.x.test:443 is claimed by both 'acme' and 'globex'",
                 "ipv6 claimed twice        | 'sharedPool: [127.0.0.8]\ntenants: [{id: acme, destinations: [\"2001:db8::7\"]}, {id: globex, destinations: [\"[2001:DB8:0::7]\"]}]' | 2001:db8::7 is claimed by both 'acme' and 'globex'",
                 "duplicate id, same claim  | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, destinations: [x.test]}, {id: a, destinations: [x.test]}]' | defined twice",
-                "destination unknown key   | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, destination: [x.test]}]' | unknown key"
+                "destination unknown key   | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, destination: [x.test]}]' | unknown key",
+                "signing quoted            | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, signing: \"true\"}]'   | tenants[0].signing (tenant 'a'): true (expected: true or false)",
+                "signing empty             | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, signing: }]'           | tenants[0].signing (tenant 'a'): null (expected: true or false)",
+                "schedule not a list       | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, retrySchedule: 5s}]'   | tenants[0].retrySchedule: expected a list of durations",
+                "schedule empty            | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, retrySchedule: []}]'   | tenants[0].retrySchedule: 0 entries (expected: 1 to 30 attempts) (tenant 'a')",
+                "schedule bare number      | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, retrySchedule: [0s, 5]}]' | tenants[0].retrySchedule[1]: '5' (expected: a whole number with a unit",
+                "schedule bad unit         | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, retrySchedule: [5w]}]' | tenants[0].retrySchedule[0]: '5w'",
+                "schedule negative         | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, retrySchedule: [-5s]}]' | tenants[0].retrySchedule[0]: '-5s'",
+                "schedule step too long    | 'sharedPool: [127.0.0.8]\ntenants: [{id: a}, {id: b, retrySchedule: [0s, 8d]}]' | tenants[1].retrySchedule[1]: 192h (expected: 0s to 168h) (tenant 'b')",
+                "schedule misspelt         | 'sharedPool: [127.0.0.8]\ntenants: [{id: a, retry-schedule: [0s]}]' | unknown key"
             })
     void rejectsBrokenFilesNamingTheRule(String name, String yaml, String message) {
         assertThatThrownBy(() -> TenantPolicyParser.parse(yaml.replace("\\n", "\n")))
@@ -113,6 +123,51 @@ class TenantPolicyParserTest {
 
         assertThat(policy.claimant("acme.example.test", 443)).map(Tenant::id).contains("acme");
         assertThat(policy.claimant("127.0.0.1", 9999)).isEmpty();
+    }
+
+    @Test
+    void readsSigningAndATenantsOwnRetrySchedule() throws Exception {
+        TenantPolicy policy = TenantPolicyParser.parse("""
+                sharedPool: [127.0.0.8]
+                tenants:
+                  - id: acme
+                    signing: true
+                    retrySchedule: [0s, 500ms, 10s, 1m, 2h, 1d]
+                  - id: quiet
+                    signing: false
+                  - id: plain
+                """);
+
+        Tenant acme = policy.tenants().get("acme");
+        assertThat(acme.signing()).isTrue();
+        assertThat(acme.retrySchedule()).isNotNull();
+        assertThat(acme.retrySchedule().delays())
+                .containsExactly(
+                        Duration.ZERO,
+                        Duration.ofMillis(500),
+                        Duration.ofSeconds(10),
+                        Duration.ofMinutes(1),
+                        Duration.ofHours(2),
+                        Duration.ofDays(1));
+        assertThat(policy.tenants().get("quiet").signing()).isFalse();
+        assertThat(policy.tenants().get("plain").signing()).isFalse();
+        assertThat(policy.tenants().get("plain").retrySchedule()).isNull();
+    }
+
+    @Test
+    void aSigningOrScheduleChangeChangesTheTenant() throws Exception {
+        String before = "sharedPool: [127.0.0.8]\ntenants: [{id: a, retrySchedule: [0s, 5s]}]";
+        Tenant tenant = TenantPolicyParser.parse(before).tenants().get("a");
+
+        assertThat(TenantPolicyParser.parse(before).tenants().get("a")).isEqualTo(tenant);
+        assertThat(TenantPolicyParser.parse(before.replace("5s", "6s"))
+                        .tenants()
+                        .get("a"))
+                .isNotEqualTo(tenant);
+        assertThat(TenantPolicyParser.parse(before.replace("}", ", signing: true}"))
+                        .tenants()
+                        .get("a"))
+                .isNotEqualTo(tenant);
     }
 
     @Test
