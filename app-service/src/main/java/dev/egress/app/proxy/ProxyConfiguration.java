@@ -1,7 +1,8 @@
 package dev.egress.app.proxy;
 
+import dev.egress.app.attempts.AttemptLoop;
 import dev.egress.app.config.ApiTokenFilter;
-import dev.egress.app.dispatch.TunnelDispatcher;
+import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.tenants.Tenant;
 import dev.egress.app.tenants.TenantPolicyStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,6 +16,7 @@ import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Wires the forward proxy when {@code egress.proxy.enabled=true}; without it there is no listener at all. */
 @Configuration(proxyBeanMethods = false)
@@ -35,7 +37,9 @@ class ProxyConfiguration {
     ProxyServer proxyServer(
             ProxyProperties properties,
             ApiTokenFilter tokens,
-            TunnelDispatcher dispatcher,
+            EgressRouter router,
+            AttemptLoop loop,
+            JsonMapper json,
             TunnelLimits limits,
             ProxyMetrics metrics,
             TenantPolicyStore tenants,
@@ -45,6 +49,7 @@ class ProxyConfiguration {
         DestinationClaims claims =
                 (host, port) -> tenants.current().claimant(host, port).map(Tenant::id);
         ProxyAuthenticator authenticator = new ProxyAuthenticator(tokens, claims, properties.unauthenticatedRanges());
+        TunnelDispatcher dispatcher = TunnelDispatcher.of(router, loop, new TunnelStream(loop.policy(), json));
         ProxyContext context = new ProxyContext(properties, authenticator, dispatcher, limits, metrics);
         return new ProxyServer(context, tls(properties, bundles));
     }

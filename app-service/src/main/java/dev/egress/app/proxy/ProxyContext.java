@@ -1,7 +1,5 @@
 package dev.egress.app.proxy;
 
-import dev.egress.app.dispatch.TunnelDispatcher;
-
 /**
  * What every proxy connection shares.
  *

@@ -56,9 +56,8 @@ final class ProxyServer implements SmartLifecycle {
                     protected void initChannel(SocketChannel channel) {
                         tls.ifPresent(ssl -> channel.pipeline().addLast("proxy.tls", ssl.newHandler(channel.alloc())));
                         channel.pipeline()
-                                .addLast(
-                                        ProxyFrontend.DECODER, new HttpRequestDecoder(MAX_HEAD_LINE, MAX_HEADERS, 8192))
-                                .addLast("proxy.frontend", new ProxyFrontend(context));
+                                .addLast(ProxyHead.DECODER, new HttpRequestDecoder(MAX_HEAD_LINE, MAX_HEADERS, 8192))
+                                .addLast(ProxyHead.NAME, new ProxyHead(context));
                     }
                 });
         InetSocketAddress address = new InetSocketAddress(properties.address(), properties.port());

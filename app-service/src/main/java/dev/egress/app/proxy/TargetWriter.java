@@ -2,9 +2,7 @@ package dev.egress.app.proxy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelHandlerContext;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import io.netty.channel.Channel;
 import org.reactivestreams.Subscription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,16 +24,14 @@ final class TargetWriter extends BaseSubscriber<ByteBuf> {
     /** Buffers (each at most one 16 KiB DATA frame) held per tunnel: at most 256 KiB of App's memory. */
     static final int IN_FLIGHT = 16;
 
-    private final ChannelHandlerContext ctx;
+    private final Channel sender;
     private final MonoSink<Void> done;
-    private final AtomicLong down;
-    private final Consumer<String> end;
+    private final Tunnel tunnel;
 
-    TargetWriter(ChannelHandlerContext ctx, MonoSink<Void> done, AtomicLong down, Consumer<String> end) {
-        this.ctx = ctx;
+    TargetWriter(Channel sender, MonoSink<Void> done, Tunnel tunnel) {
+        this.sender = sender;
         this.done = done;
-        this.down = down;
-        this.end = end;
+        this.tunnel = tunnel;
     }
 
     @Override
@@ -45,13 +41,13 @@ final class TargetWriter extends BaseSubscriber<ByteBuf> {
 
     @Override
     protected void hookOnNext(ByteBuf bytes) {
-        down.addAndGet(bytes.readableBytes());
-        ctx.writeAndFlush(bytes).addListener(future -> {
+        tunnel.received(bytes.readableBytes());
+        sender.writeAndFlush(bytes).addListener(future -> {
             if (future.isSuccess()) {
                 request(1);
             } else {
                 cancel();
-                ctx.close();
+                sender.close();
             }
         });
     }
@@ -60,15 +56,15 @@ final class TargetWriter extends BaseSubscriber<ByteBuf> {
     protected void hookOnComplete() {
         // After the writes still in flight (they complete in order): closing at once would drop the target's last
         // bytes, which is the whole answer of an absolute-form request.
-        ctx.executor()
-                .execute(() ->
-                        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(written -> end.accept("target-closed")));
+        sender.eventLoop()
+                .execute(() -> sender.writeAndFlush(Unpooled.EMPTY_BUFFER)
+                        .addListener(written -> tunnel.end(sender, "target-closed")));
     }
 
     @Override
     protected void hookOnError(Throwable error) {
         log.debug("Tunnel stream ended with {}", error.toString());
-        ctx.executor().execute(() -> end.accept("border-lost"));
+        sender.eventLoop().execute(() -> tunnel.end(sender, "border-lost"));
     }
 
     @Override
