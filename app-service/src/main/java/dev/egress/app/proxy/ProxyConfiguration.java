@@ -36,6 +36,7 @@ class ProxyConfiguration {
     @Bean
     ProxyServer proxyServer(
             ProxyProperties properties,
+            ProxyLimitsProperties limitSettings,
             ApiTokenFilter tokens,
             EgressRouter router,
             AttemptLoop loop,
@@ -50,7 +51,17 @@ class ProxyConfiguration {
                 (host, port) -> tenants.current().claimant(host, port).map(Tenant::id);
         ProxyAuthenticator authenticator = new ProxyAuthenticator(tokens, claims, properties.unauthenticatedRanges());
         TunnelDispatcher dispatcher = TunnelDispatcher.of(router, loop, new TunnelStream(loop.policy(), json));
-        ProxyContext context = new ProxyContext(properties, authenticator, dispatcher, limits, metrics);
+        ProxyContext context = new ProxyContext(
+                properties,
+                limitSettings,
+                authenticator,
+                dispatcher,
+                limits,
+                metrics,
+                new HeadSlots(limitSettings.headConnections(), limitSettings.headConnectionsPerSource()),
+                new TunnelMemory(
+                        limitSettings.bufferMemory().toBytes(),
+                        limitSettings.bufferMemoryPerTenant().toBytes()));
         return new ProxyServer(context, tls(properties, bundles));
     }
 

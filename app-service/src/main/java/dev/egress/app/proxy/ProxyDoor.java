@@ -17,8 +17,17 @@ import java.util.Locale;
  */
 final class ProxyDoor {
 
-    /** A request that may open a tunnel: for this tenant, through these candidates. */
-    record Admitted(String tenant, Resolution resolution, TunnelCall target) {}
+    /**
+     * A request that may open a tunnel: for this tenant, through these candidates.
+     *
+     * @param tenant     the tenant (or the shared pool)
+     * @param resolution its candidates
+     * @param target     where the tunnel goes
+     * @param quota      the key its tunnels and buffers count under: the tenant, or for the shared pool and the
+     *                   credential-less door the tenant and the sender's address, so those senders do not share one
+     *                   quota with everybody
+     */
+    record Admitted(String tenant, Resolution resolution, TunnelCall target, String quota) {}
 
     private ProxyDoor() {}
 
@@ -55,7 +64,10 @@ final class ProxyDoor {
             Resolution resolution = sender.tenantId() == null
                     ? context.dispatcher().resolveSharedPool()
                     : context.dispatcher().resolve(sender.tenantId());
-            return new Admitted(resolution.tenant().id(), resolution, target);
+            String tenant = resolution.tenant().id();
+            boolean shared = sender.tenantId() == null || sender.credentialless();
+            return new Admitted(
+                    tenant, resolution, target, shared ? tenant + " from " + peer.getHostAddress() : tenant);
         } catch (ProblemException e) {
             throw new ProxyAuthenticator.Refused(e.problem());
         }

@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +38,8 @@ final class ProxyHead extends ChannelInboundHandlerAdapter {
     private @Nullable HttpRequest connect;
     /** Cancelled when this phase ends: a pending task would keep the connection reachable. */
     private @Nullable ScheduledFuture<?> deadline;
+    /** This connection's place among those still sending a head; given back when this phase ends. */
+    private HeadSlots.@Nullable Slot slot;
 
     ProxyHead(ProxyContext context) {
         this.context = context;
@@ -44,6 +47,15 @@ final class ProxyHead extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
+        slot = context.heads().tryTake(peer(ctx));
+        if (slot == null) {
+            // Over the listener's or this source's share: closed at once, not kept waiting for a head.
+            Refused.logged(
+                    ctx, "too-many-connections", "connections still sending their request head are at the limit");
+            context.metrics().refused("too-many-connections", "unknown");
+            ctx.close();
+            return;
+        }
         long millis = context.properties().requestHeaderTimeout().toMillis();
         deadline = ctx.executor().schedule(() -> timedOut(ctx), millis, TimeUnit.MILLISECONDS);
         ctx.fireChannelActive();
@@ -61,6 +73,14 @@ final class ProxyHead extends ChannelInboundHandlerAdapter {
         if (timer != null) {
             timer.cancel(false);
         }
+        HeadSlots.Slot place = slot;
+        if (place != null) {
+            place.release();
+        }
+    }
+
+    private static InetAddress peer(ChannelHandlerContext ctx) {
+        return ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress();
     }
 
     @Override
@@ -103,17 +123,16 @@ final class ProxyHead extends ChannelInboundHandlerAdapter {
     private void admit(ChannelHandlerContext ctx, ProxyRequest request) {
         ProxyDoor.Admitted admitted;
         try {
-            admitted = ProxyDoor.admit(
-                    context, request, ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress());
+            admitted = ProxyDoor.admit(context, request, peer(ctx));
         } catch (ProxyAuthenticator.Refused e) {
             refuse(ctx, e.problem(), "unknown", request.bodyMayFollow());
             return;
         }
-        String tenant = admitted.tenant();
-        if (!context.limits().tryTenant(tenant)) {
+        if (!context.limits().tryTenant(admitted.quota())) {
             refuse(
                     ctx,
-                    ProxyAnswers.tooManyTunnels(tenant, context.properties().maxTunnelsPerTenant()),
+                    ProxyAnswers.tooManyTunnels(
+                            admitted.tenant(), context.properties().maxTunnelsPerTenant()),
                     admitted.resolution().tenantClass(),
                     request.bodyMayFollow());
             return;

@@ -4,6 +4,7 @@ import dev.egress.discovery.forward.TunnelCall;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.ScheduledFuture;
@@ -13,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One tunnel's life from the proxy's side: the bytes each way, how it ended, and its limits once a Border has it
- * up (the idle timeout and the maximum lifetime). Its one transition is {@link #end}: the first reason wins and the
+ * up (the idle timeout, the maximum lifetime, and a sender that does not read what waits for it). Its one transition is {@link #end}: the first reason wins and the
  * connection closes; closing ends the splice both ways. In the pipeline from the moment the tunnel is up, so it
  * sees the idle event and the close.
  */
@@ -60,11 +61,14 @@ final class Tunnel extends ChannelInboundHandlerAdapter {
         this.writer = writer;
         establishedNanos = System.nanoTime();
         ProxyProperties properties = context.properties();
+        // All idle: no byte either way (idle-timeout). Writer idle: no write to the sender finished for the stall
+        // timeout, which with bytes waiting for it is a sender that does not read (sender-stalled).
+        long stall = context.limitSettings().senderStallTimeout().toMillis();
         opening.pipeline()
                 .addBefore(
                         opening.name(),
                         "proxy.idle",
-                        new IdleStateHandler(0, 0, properties.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                        new IdleStateHandler(0, stall, properties.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
                 .addBefore(opening.name(), NAME, this);
         Channel channel = opening.channel();
         lifetime = opening.executor()
@@ -123,8 +127,13 @@ final class Tunnel extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-        if (event instanceof IdleStateEvent) {
-            end(ctx.channel(), "idle-timeout");
+        if (event instanceof IdleStateEvent idle) {
+            TargetWriter reader = writer;
+            if (idle.state() == IdleState.ALL_IDLE) {
+                end(ctx.channel(), "idle-timeout");
+            } else if (idle.state() == IdleState.WRITER_IDLE && reader != null && reader.pending() > 0) {
+                end(ctx.channel(), "sender-stalled");
+            }
             return;
         }
         ctx.fireUserEventTriggered(event);

@@ -60,7 +60,7 @@ final class TunnelOpening extends ChannelInboundHandlerAdapter {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        String tenant = admitted.tenant();
+        String quota = admitted.quota();
         Flux<ByteBuf> fromSender = Flux.<ByteBuf>create(sink -> ctx.executor().execute(() -> senderStream(ctx, sink)))
                 .doOnNext(bytes -> tunnel.sent(bytes.readableBytes()))
                 .doOnDiscard(ByteBuf.class, ReferenceCountUtil::release);
@@ -72,7 +72,7 @@ final class TunnelOpening extends ChannelInboundHandlerAdapter {
                         context.properties().connectTimeout(),
                         fromSender,
                         splice)
-                .doFinally(signal -> context.limits().releaseTenant(tenant))
+                .doFinally(signal -> context.limits().releaseTenant(quota))
                 .subscribe(tunnel::ended, error -> ctx.executor().execute(() -> failed(ctx, error)));
     }
 
@@ -184,7 +184,8 @@ final class TunnelOpening extends ChannelInboundHandlerAdapter {
                 return;
             }
             up = true;
-            TargetWriter writer = new TargetWriter(ctx.channel(), done, tunnel);
+            TargetWriter writer = new TargetWriter(
+                    ctx.channel(), done, tunnel, context.memory().account(admitted.quota()));
             tunnel.established(ctx, writer);
             request.established(ctx);
             target.subscribe(writer);
