@@ -6,16 +6,14 @@ import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.tenants.Tenant;
 import dev.egress.app.tenants.TenantPolicyStore;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import java.util.Optional;
 import javax.net.ssl.SSLException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Wires the forward proxy when {@code egress.proxy.enabled=true}; without it there is no listener at all. */
@@ -44,7 +42,8 @@ class ProxyConfiguration {
             TunnelLimits limits,
             ProxyMetrics metrics,
             TenantPolicyStore tenants,
-            ObjectProvider<SslBundles> bundles)
+            ObjectProvider<SslBundles> bundles,
+            Environment environment)
             throws SSLException {
         // Read per request from the current policy: a reloaded tenants file moves destinations at once.
         DestinationClaims claims =
@@ -62,13 +61,14 @@ class ProxyConfiguration {
                 new TunnelMemory(
                         limitSettings.bufferMemory().toBytes(),
                         limitSettings.bufferMemoryPerTenant().toBytes()));
-        return new ProxyServer(context, tls(properties, bundles));
+        return new ProxyServer(context, tls(properties, bundles, environment));
     }
 
-    private static Optional<SslContext> tls(ProxyProperties properties, ObjectProvider<SslBundles> bundles)
+    private static @Nullable ProxyTls tls(
+            ProxyProperties properties, ObjectProvider<SslBundles> bundles, Environment environment)
             throws SSLException {
         if (properties.sslBundle() == null) {
-            return Optional.empty();
+            return null;
         }
         SslBundles available = bundles.getIfAvailable();
         if (available == null) {
@@ -76,8 +76,6 @@ class ProxyConfiguration {
                     "egress.proxy.ssl-bundle: '%s' (expected: a bundle under spring.ssl.bundle.*)"
                             .formatted(properties.sslBundle()));
         }
-        SslBundle bundle = available.getBundle(properties.sslBundle());
-        return Optional.of(SslContextBuilder.forServer(bundle.getManagers().getKeyManagerFactory())
-                .build());
+        return ProxyTls.of(properties.sslBundle(), available, environment);
     }
 }

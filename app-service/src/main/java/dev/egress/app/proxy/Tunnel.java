@@ -14,9 +14,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One tunnel's life from the proxy's side: the bytes each way, how it ended, and its limits once a Border has it
- * up (the idle timeout, the maximum lifetime, and a sender that does not read what waits for it). Its one transition is {@link #end}: the first reason wins and the
- * connection closes; closing ends the splice both ways. In the pipeline from the moment the tunnel is up, so it
- * sees the idle event and the close.
+ * up (the idle timeout, the maximum lifetime, and a sender that does not read what waits for it). Its one
+ * transition is {@link #end}: the first reason wins and the connection closes; closing ends the splice both ways.
+ * In the pipeline from the moment the tunnel is up, so it sees the idle events and the close.
  */
 final class Tunnel extends ChannelInboundHandlerAdapter {
 

@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,7 +37,7 @@ class ProxyHeadTest {
 
     @BeforeEach
     void start() {
-        server = new ProxyServer(TestProxyContexts.of(new SimpleMeterRegistry(), lookups), Optional.empty());
+        server = new ProxyServer(TestProxyContexts.of(new SimpleMeterRegistry(), lookups), null);
         server.start();
         refusals.start();
         ((Logger) LoggerFactory.getLogger(Refused.LOG)).addAppender(refusals);
