@@ -388,8 +388,11 @@ class FleetIT {
 
         CompletableFuture<EntityExchangeResult<byte[]>> answer =
                 CompletableFuture.supplyAsync(() -> put("127.0.0.3", "DISABLED"));
-        // Give the request time to reach the frozen Border, then let it die with the request open.
-        await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> true);
+        // The frozen Border holds the request: it stays unanswered, then the Border dies with it open.
+        await("the change stays unanswered while the Border is frozen")
+                .during(Duration.ofMillis(500))
+                .atMost(Duration.ofSeconds(2))
+                .until(() -> !answer.isDone());
         borderC.kill();
         EntityExchangeResult<byte[]> result = answer.get();
 

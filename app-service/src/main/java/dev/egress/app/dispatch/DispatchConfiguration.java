@@ -1,5 +1,10 @@
 package dev.egress.app.dispatch;
 
+import dev.egress.app.attempts.AttemptLoop;
+import dev.egress.app.attempts.AttemptProblems;
+import dev.egress.app.attempts.ForwardAttempts;
+import dev.egress.app.attempts.ForwardCall;
+import dev.egress.app.attempts.TraceHeaders;
 import dev.egress.app.fleet.BorderFleet;
 import dev.egress.app.fleet.LinkSettings;
 import dev.egress.app.resilience.RetryBudget;
@@ -14,8 +19,9 @@ import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Wires the dispatch path: the forward call, the dispatcher, the retry budget, idempotency, and the settings of
- * the fleet's links to Borders (which {@code egress.dispatch.*} holds).
+ * Wires the dispatch path: the attempt engine (shared with the proxy's tunnels) under {@code egress.dispatch.*}'s
+ * rules, the forward call, the dispatcher, the retry budget, idempotency, and the settings of the fleet's links to
+ * Borders (which {@code egress.dispatch.*} holds).
  */
 @Configuration(proxyBeanMethods = false)
 class DispatchConfiguration {
@@ -26,11 +32,15 @@ class DispatchConfiguration {
     }
 
     @Bean
-    ForwardCall forwardCall(DispatchProperties properties, JsonMapper json, ObjectProvider<Propagator> propagator) {
-        // With tracing on the class path (it is, by default) the caller's trace continues to the Border.
-        TraceHeaders trace =
-                propagator.stream().findFirst().map(TraceHeaders::propagatedBy).orElse(TraceHeaders.NONE);
-        return new ForwardCall(properties, json, trace);
+    AttemptLoop attemptLoop(
+            EgressRouter router,
+            BorderFleet fleet,
+            RetryBudget budget,
+            DispatchProperties properties,
+            RoutingProperties routing) {
+        AttemptProblems problems =
+                new AttemptProblems(properties.attemptTimeout(), properties.overallTimeout(), routing.retryAfter());
+        return AttemptLoop.over(router, fleet, budget, problems, properties.attemptPolicy());
     }
 
     @Bean
@@ -46,28 +56,18 @@ class DispatchConfiguration {
     @Bean
     Dispatcher dispatcher(
             EgressRouter router,
-            BorderFleet fleet,
-            ForwardCall forward,
-            RetryBudget budget,
+            AttemptLoop loop,
             DispatchProperties properties,
-            RoutingProperties routing,
+            JsonMapper json,
+            ObjectProvider<Propagator> propagator,
             DispatchMetrics metrics,
             DeliveryAdmission admission,
             WebhookSigner signer) {
-        return new Dispatcher(
-                router, fleet, forward, budget, properties, routing.retryAfter(), metrics, admission, signer);
-    }
-
-    @Bean
-    TunnelDispatcher tunnelDispatcher(
-            EgressRouter router,
-            BorderFleet fleet,
-            RetryBudget budget,
-            DispatchProperties properties,
-            RoutingProperties routing,
-            JsonMapper json) {
-        return new TunnelDispatcher(
-                router, fleet, new TunnelStream(properties, json), budget, properties, routing.retryAfter());
+        // With tracing on the class path (it is, by default) the caller's trace continues to the Border.
+        TraceHeaders trace =
+                propagator.stream().findFirst().map(TraceHeaders::propagatedBy).orElse(TraceHeaders.NONE);
+        ForwardCall call = ForwardCall.of(properties.attemptPolicy(), json, trace);
+        return Dispatcher.of(router, ForwardAttempts.of(loop, call, metrics), properties, metrics, admission, signer);
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package dev.egress.app.dispatch;
 
+import dev.egress.app.attempts.AttemptEvents;
 import dev.egress.app.routing.NoEgressReason;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -13,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * {@code egress.delivery.retry.budget.exhausted}, {@code egress.delivery.refused} (no egress, by tenant
  * class and reason) and {@code egress.border.faults} (by border and reason). Meters are cached so the request path does a map lookup, not a registration.
  */
-final class DispatchMetrics {
+final class DispatchMetrics implements AttemptEvents {
 
     private final MeterRegistry meters;
     private final ConcurrentHashMap<String, Timer> deliveries = new ConcurrentHashMap<>();
@@ -46,7 +47,8 @@ final class DispatchMetrics {
                 .record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    void attempt(String outcome) {
+    @Override
+    public void attempt(String outcome) {
         attempts.computeIfAbsent(
                         outcome,
                         k -> Counter.builder("egress.delivery.attempts")
@@ -68,7 +70,8 @@ final class DispatchMetrics {
                 .increment();
     }
 
-    void borderFault(String borderId, String reason) {
+    @Override
+    public void borderFault(String borderId, String reason) {
         borderFaults
                 .computeIfAbsent(
                         borderId + '|' + reason,
@@ -81,11 +84,13 @@ final class DispatchMetrics {
                 .increment();
     }
 
-    void retry() {
+    @Override
+    public void retry() {
         retries.increment();
     }
 
-    void budgetExhausted() {
+    @Override
+    public void budgetExhausted() {
         budgetExhausted.increment();
     }
 }

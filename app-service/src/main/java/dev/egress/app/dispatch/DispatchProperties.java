@@ -1,5 +1,6 @@
 package dev.egress.app.dispatch;
 
+import dev.egress.app.attempts.AttemptPolicy;
 import dev.egress.app.fleet.LinkSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
@@ -151,5 +152,15 @@ public record DispatchProperties(
                         "egress.dispatch.idempotency.max-body-size: %s (expected: 0..512MB)".formatted(maxBodySize));
             }
         }
+    }
+
+    /**
+     * The rules of a delivery's attempts, for the attempt engine.
+     *
+     * @return max attempts, attempt timeout, deadline margin, PING wait and the Border answer's cap
+     */
+    public AttemptPolicy attemptPolicy() {
+        return new AttemptPolicy(maxAttempts, attemptTimeout, deadlineMargin, pingTimeout, (int)
+                Math.min(Integer.MAX_VALUE, maxBorderAnswerSize.toBytes()));
     }
 }

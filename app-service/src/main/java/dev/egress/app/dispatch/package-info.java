@@ -1,8 +1,7 @@
 /**
  * {@code POST /v1/deliveries}: {@code DeliveryController} reads and validates the request and applies
- * {@code Idempotency-Key}; {@code Dispatcher} carries the delivery through selection, the Border's forward
- * call ({@code ForwardCall}, over the chosen Border's handle in {@link dev.egress.app.fleet.BorderFleet}) and
- * the retry rule, under {@code DeliveryAdmission}'s limits.
+ * {@code Idempotency-Key}; {@code Dispatcher} admits the delivery ({@code DeliveryAdmission}'s limits), hands it to
+ * the attempt engine ({@link dev.egress.app.attempts.ForwardAttempts}) and turns the outcome into the answer.
  */
 @NullMarked
 package dev.egress.app.dispatch;

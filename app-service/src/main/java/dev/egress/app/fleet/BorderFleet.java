@@ -11,6 +11,8 @@ import java.net.URI;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,6 +80,17 @@ public final class BorderFleet implements AutoCloseable {
         }
     }
 
+    /**
+     * Follows the current snapshot, read under the fleet's lock: called once the listener is registered, so a
+     * snapshot the listener delivers concurrently is followed either before (and read again here, a no-op) or
+     * after this one; never an older one after a newer.
+     *
+     * @param current the routing table's current snapshot
+     */
+    public synchronized void catchUp(Supplier<RoutingSnapshot> current) {
+        follow(current.get());
+    }
+
     private BorderHandle join(BorderId id, URI endpoint) {
         return new BorderHandle(id, endpoint, breakers.of(id), health.track(id), traffic.track(id), links);
     }
@@ -88,6 +101,42 @@ public final class BorderFleet implements AutoCloseable {
         breakers.remove(handle.breaker());
         handle.ejection().forget();
         handle.traffic().close();
+    }
+
+    /** A route with its Border's handle, read from one state of the fleet; the handle is null when it left. */
+    public record Candidate(Route route, @Nullable BorderHandle handle) {}
+
+    /** Chooses a route, preferring Borders that take traffic. */
+    @FunctionalInterface
+    public interface RouteChoice {
+        /**
+         * Chooses.
+         *
+         * @param takesTraffic whether a Border is neither ejected nor behind an open breaker
+         * @return the route, or null when none is left
+         */
+        @Nullable
+        Route choose(Predicate<BorderId> takesTraffic);
+    }
+
+    /**
+     * Chooses a route and returns it with its Border's handle, both from one read of the fleet: the health the
+     * choice saw and the handle the attempt uses cannot come from two different snapshots.
+     *
+     * @param choice the choice among candidates (the router's strategy)
+     * @return the route and its handle (null when the Border left or moved), or null when nothing is left
+     */
+    public @Nullable Candidate choose(RouteChoice choice) {
+        Map<BorderId, BorderHandle> now = handles;
+        Route route = choice.choose(border -> {
+            BorderHandle handle = now.get(border);
+            return handle == null || handle.takesTraffic();
+        });
+        if (route == null) {
+            return null;
+        }
+        BorderHandle handle = now.get(route.borderId());
+        return new Candidate(route, handle != null && handle.endpoint().equals(route.endpoint()) ? handle : null);
     }
 
     /**

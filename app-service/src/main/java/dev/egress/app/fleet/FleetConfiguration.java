@@ -39,8 +39,9 @@ class FleetConfiguration {
         internalToken.register(meters);
         BorderFleet fleet =
                 new BorderFleet(new LinkFactory(settings, internalToken, trust.borderTls()), breakers, health, traffic);
-        fleet.follow(table.current());
+        // Subscribe first, then read the current snapshot: a change between the two reaches the fleet either way.
         table.addListener(fleet::follow);
+        fleet.catchUp(table::current);
         return fleet;
     }
 }

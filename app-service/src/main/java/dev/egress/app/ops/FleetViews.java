@@ -206,7 +206,6 @@ public final class FleetViews {
     }
 
     private List<FleetView.TenantWithoutIp> tenantsWithoutUsableIp(TenantPolicy policy) {
-        boolean stale = router.isStale();
         List<FleetView.TenantWithoutIp> result = new ArrayList<>();
         for (String id : new TreeSet<>(policy.tenants().keySet())) {
             Resolution resolution = router.peek(id);
@@ -215,7 +214,7 @@ public final class FleetViews {
             }
             boolean dedicated = resolution.tenant().dedicated();
             String reason = null;
-            if (stale && (dedicated || routing.sharedWhenStale() == RoutingProperties.SharedWhenStale.FAIL)) {
+            if (router.tooStaleFor(resolution)) {
                 reason = "routing-stale";
             } else if (resolution.candidates().isEmpty()) {
                 reason = resolution.conflicted().isEmpty() ? "no-live-ip" : "ip-conflict";

@@ -1,5 +1,6 @@
 package dev.egress.app.proxy;
 
+import dev.egress.discovery.web.forward.TargetAuthority;
 import dev.egress.discovery.web.forward.TunnelCall;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -69,8 +70,7 @@ final class OriginRequest {
         int fragment = uri.indexOf('#', end);
         String rest = uri.substring(end, fragment < 0 ? uri.length() : fragment);
         String originForm = rest.isEmpty() ? "/" : rest.startsWith("?") ? "/" + rest : rest;
-        boolean hasPort = authority.startsWith("[") ? authority.indexOf("]:") > 0 : authority.indexOf(':') >= 0;
-        TunnelCall target = hasPort ? TunnelCall.parse(authority) : TunnelCall.parse(authority + ":80");
+        TunnelCall target = TargetAuthority.parse(authority, 80);
         return new OriginRequest(request, target, authority, originForm);
     }
 

@@ -20,8 +20,18 @@ import org.jspecify.annotations.Nullable;
  */
 final class ProxyAuthenticator {
 
-    /** The tenant a request sends for, or the shared pool ({@code tenantId} null). */
-    record Sender(@Nullable String tenantId) {}
+    /**
+     * The tenant a request sends for.
+     *
+     * @param tenantId       the tenant, or null for the shared pool
+     * @param credentialless whether it came through the credential-less door
+     */
+    record Sender(@Nullable String tenantId, boolean credentialless) {
+
+        Sender(@Nullable String tenantId) {
+            this(tenantId, false);
+        }
+    }
 
     /** A refusal: 407 for missing or wrong credentials, 403 for a token of another tenant. */
     static final class Refused extends Exception {
@@ -67,7 +77,7 @@ final class ProxyAuthenticator {
         if (header == null && unauthenticated.stream().anyMatch(range -> range.contains(peer))) {
             // The credential-less door: an empty user with a token bound to no tenant. Credentials that are sent
             // are checked as always, so a wrong token from inside the range is still a 407.
-            return new Sender(claims.claimant(target.host(), target.port()).orElse(null));
+            return new Sender(claims.claimant(target.host(), target.port()).orElse(null), true);
         }
         Optional<ProxyCredentials> credentials = ProxyCredentials.parse(header);
         if (credentials.isEmpty()) {

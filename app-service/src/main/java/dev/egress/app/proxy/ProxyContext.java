@@ -1,19 +1,23 @@
 package dev.egress.app.proxy;
 
-import dev.egress.app.dispatch.TunnelDispatcher;
-
 /**
  * What every proxy connection shares.
  *
  * @param properties    {@code egress.proxy.*}
+ * @param limitSettings {@code egress.proxy.limits.*}
  * @param authenticator the credentials check
  * @param dispatcher    the tunnels' way out
  * @param limits        the open-tunnel counts
  * @param metrics       meters and the tunnel log
+ * @param heads         the places of connections still sending their request head
+ * @param memory        the byte budget of what targets send to senders
  */
 record ProxyContext(
         ProxyProperties properties,
+        ProxyLimitsProperties limitSettings,
         ProxyAuthenticator authenticator,
         TunnelDispatcher dispatcher,
         TunnelLimits limits,
-        ProxyMetrics metrics) {}
+        ProxyMetrics metrics,
+        HeadSlots heads,
+        TunnelMemory memory) {}

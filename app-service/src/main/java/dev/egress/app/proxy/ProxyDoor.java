@@ -9,7 +9,6 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import java.net.InetAddress;
 import java.util.Locale;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The checks every proxy request passes before a tunnel is asked for, CONNECT and absolute-form alike, in this
@@ -18,8 +17,17 @@ import org.jspecify.annotations.Nullable;
  */
 final class ProxyDoor {
 
-    /** A request that may open a tunnel: for this tenant, through these candidates. */
-    record Admitted(String tenant, Resolution resolution, TunnelCall target) {}
+    /**
+     * A request that may open a tunnel: for this tenant, through these candidates.
+     *
+     * @param tenant     the tenant (or the shared pool)
+     * @param resolution its candidates
+     * @param target     where the tunnel goes
+     * @param quota      the key its tunnels and buffers count under: the tenant, or for the shared pool and the
+     *                   credential-less door the tenant and the sender's address, so those senders do not share one
+     *                   quota with everybody
+     */
+    record Admitted(String tenant, Resolution resolution, TunnelCall target, String quota) {}
 
     private ProxyDoor() {}
 
@@ -27,17 +35,19 @@ final class ProxyDoor {
      * Checks one request.
      *
      * @param context what every connection shares
-     * @param request the request head
-     * @param origin  the absolute-form request, or null for a CONNECT
+     * @param request the request
      * @param peer    the sender's address
      * @return the tenant, its resolution and the target
      * @throws ProxyAuthenticator.Refused with the answer to give
      */
-    static Admitted admit(ProxyContext context, HttpRequest request, @Nullable OriginRequest origin, InetAddress peer)
+    static Admitted admit(ProxyContext context, ProxyRequest request, InetAddress peer)
             throws ProxyAuthenticator.Refused {
+        OriginRequest origin = request.origin();
         TunnelCall target;
         try {
-            target = origin != null ? origin.target() : TunnelCall.parse(request.uri());
+            target = origin != null
+                    ? origin.target()
+                    : TunnelCall.parse(request.head().uri());
         } catch (IllegalArgumentException e) {
             throw new ProxyAuthenticator.Refused(ProxyAnswers.malformed("CONNECT " + e.getMessage()));
         }
@@ -48,13 +58,16 @@ final class ProxyDoor {
                     .withReason(ProxyAnswers.PORT_NOT_ALLOWED));
         }
         ProxyAuthenticator.Sender sender = context.authenticator()
-                .authenticate(request.headers().get(HttpHeaderNames.PROXY_AUTHORIZATION), target, peer);
+                .authenticate(request.head().headers().get(HttpHeaderNames.PROXY_AUTHORIZATION), target, peer);
         try {
             // No tenant claims the destination: it goes through the shared pool, as a tenant of its own.
             Resolution resolution = sender.tenantId() == null
                     ? context.dispatcher().resolveSharedPool()
                     : context.dispatcher().resolve(sender.tenantId());
-            return new Admitted(resolution.tenant().id(), resolution, target);
+            String tenant = resolution.tenant().id();
+            boolean shared = sender.tenantId() == null || sender.credentialless();
+            return new Admitted(
+                    tenant, resolution, target, shared ? tenant + " from " + peer.getHostAddress() : tenant);
         } catch (ProblemException e) {
             throw new ProxyAuthenticator.Refused(e.problem());
         }

@@ -10,9 +10,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpRequestDecoder;
-import io.netty.handler.ssl.SslContext;
 import java.net.InetSocketAddress;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -31,12 +29,12 @@ final class ProxyServer implements SmartLifecycle {
     private static final int MAX_HEADERS = 16 * 1024;
 
     private final ProxyContext context;
-    private final Optional<SslContext> tls;
+    private final @Nullable ProxyTls tls;
     private @Nullable EventLoopGroup boss;
     private @Nullable EventLoopGroup workers;
     private @Nullable Channel server;
 
-    ProxyServer(ProxyContext context, Optional<SslContext> tls) {
+    ProxyServer(ProxyContext context, @Nullable ProxyTls tls) {
         this.context = context;
         this.tls = tls;
     }
@@ -54,18 +52,22 @@ final class ProxyServer implements SmartLifecycle {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
-                        tls.ifPresent(ssl -> channel.pipeline().addLast("proxy.tls", ssl.newHandler(channel.alloc())));
+                        ProxyTls material = tls;
+                        if (material != null) {
+                            // The current material: a rotated certificate serves every connection from here on.
+                            channel.pipeline()
+                                    .addLast("proxy.tls", material.get().newHandler(channel.alloc()));
+                        }
                         channel.pipeline()
-                                .addLast(
-                                        ProxyFrontend.DECODER, new HttpRequestDecoder(MAX_HEAD_LINE, MAX_HEADERS, 8192))
-                                .addLast("proxy.frontend", new ProxyFrontend(context));
+                                .addLast(ProxyHead.DECODER, new HttpRequestDecoder(MAX_HEAD_LINE, MAX_HEADERS, 8192))
+                                .addLast(ProxyHead.NAME, new ProxyHead(context));
                     }
                 });
         InetSocketAddress address = new InetSocketAddress(properties.address(), properties.port());
         server = bootstrap.bind(address).syncUninterruptibly().channel();
         log.info(
                 "Forward proxy listening on {}{} (connect timeout {}, idle {}, lifetime {}, ports {})",
-                tls.isPresent() ? "https://" : "http://",
+                tls != null ? "https://" : "http://",
                 server.localAddress(),
                 properties.connectTimeout(),
                 properties.idleTimeout(),
@@ -94,6 +96,9 @@ final class ProxyServer implements SmartLifecycle {
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);
             boss = null;
             workers = null;
+        }
+        if (tls != null) {
+            tls.close();
         }
     }
 

@@ -1,13 +1,14 @@
 package dev.egress.app.proxy;
 
+import dev.egress.discovery.web.forward.TargetAuthority;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Arrays;
 
 /**
  * A range of sender addresses in CIDR form ({@code 10.0.0.0/8}, {@code fd00::/8}, a bare address for one), as
- * {@code egress.proxy.unauthenticated-sources} lists them. Only IP literals: a host name here would make the
- * trust depend on DNS.
+ * {@code egress.proxy.unauthenticated-sources} lists them. Only IP literals, in full (a host name here would make
+ * the trust depend on DNS; {@code 10.1} is not read as {@code 10.0.0.1}), and never {@code /0} (every address).
  *
  * @param network the network address, its host bits zero
  * @param prefix  the prefix length, 0..32 for IPv4, 0..128 for IPv6
@@ -42,6 +43,15 @@ record SourceRange(byte[] network, int prefix) {
             throw new IllegalArgumentException(
                     "'%s' (expected: an IP literal with an optional /prefix)".formatted(text));
         }
+        try {
+            // The target's own reading of an IP literal: a full dotted quad (10.1 is not 10.0.0.1) or IPv6.
+            TargetAuthority.host(address);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "'%s' (expected: a full IPv4 dotted quad or an IPv6 literal, with an optional /prefix)"
+                            .formatted(text),
+                    e);
+        }
         byte[] bytes;
         try {
             // A literal only (checked above), so this never asks DNS.
@@ -59,6 +69,10 @@ record SourceRange(byte[] network, int prefix) {
                 throw new IllegalArgumentException("'%s' (expected: a numeric /prefix)".formatted(text));
             }
             prefix = Integer.parseInt(digits);
+            if (prefix == 0) {
+                // Every address of the family: the door would be open to anything that reaches the listener.
+                throw new IllegalArgumentException("'%s' (expected: a /prefix above 0)".formatted(text));
+            }
         }
         return new SourceRange(bytes, prefix);
     }

@@ -132,9 +132,7 @@ public final class EgressRouter {
     }
 
     private Resolution usable(String tenantId, Resolution resolution) {
-        if (isStale()
-                && (resolution.tenant().dedicated()
-                        || properties.sharedWhenStale() == RoutingProperties.SharedWhenStale.FAIL)) {
+        if (tooStaleFor(resolution)) {
             throw new NoEgressAvailableException(
                     "routing data is older than %s; %s traffic fails closed"
                             .formatted(properties.maxStaleness(), resolution.tenantClass()),
@@ -211,6 +209,20 @@ public final class EgressRouter {
      */
     public boolean isStale() {
         return table.age().compareTo(properties.maxStaleness()) > 0;
+    }
+
+    /**
+     * The stale-routing rule, stated once: past {@code egress.routing.max-staleness}, dedicated traffic fails closed,
+     * and shared-pool traffic too unless {@code shared-when-stale} is {@code serve} (a stale shared route risks at
+     * worst a refused attempt, retried elsewhere).
+     *
+     * @param resolution a tenant's resolution (or the shared pool's)
+     * @return true when this tenant's traffic may not be routed now
+     */
+    public boolean tooStaleFor(Resolution resolution) {
+        return isStale()
+                && (resolution.tenant().dedicated()
+                        || properties.sharedWhenStale() == RoutingProperties.SharedWhenStale.FAIL);
     }
 
     /**

@@ -3,7 +3,6 @@ package dev.egress.app.status;
 import dev.egress.app.config.TenantAccess;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.Resolution;
-import dev.egress.app.routing.RoutingProperties;
 import dev.egress.app.tenants.UnknownTenantException;
 import dev.egress.discovery.registry.BorderId;
 import dev.egress.discovery.registry.EgressIp;
@@ -29,12 +28,10 @@ class EgressStatusController {
 
     private final RoutingTable table;
     private final EgressRouter router;
-    private final RoutingProperties properties;
 
-    EgressStatusController(RoutingTable table, EgressRouter router, RoutingProperties properties) {
+    EgressStatusController(RoutingTable table, EgressRouter router) {
         this.table = table;
         this.router = router;
-        this.properties = properties;
     }
 
     /**
@@ -167,8 +164,7 @@ class EgressStatusController {
             throw new UnknownTenantException(id.length() > 128 ? id.substring(0, 128) : id);
         }
         boolean dedicated = resolution.tenant().dedicated();
-        boolean routable = !router.isStale()
-                || (!dedicated && properties.sharedWhenStale() == RoutingProperties.SharedWhenStale.SERVE);
+        boolean routable = !router.tooStaleFor(resolution);
         List<TenantIpView> ips = resolution.allowedIps().stream()
                 .map(ip -> new TenantIpView(ip.value(), routable && resolution.routes(ip)))
                 .toList();

@@ -1,5 +1,8 @@
 package dev.egress.app.dispatch;
 
+import dev.egress.app.attempts.AttemptResult;
+import dev.egress.app.attempts.ForwardCall;
+import dev.egress.app.attempts.TraceHeaders;
 import dev.egress.app.fleet.BorderFleet;
 import dev.egress.app.fleet.TestFleets;
 import dev.egress.discovery.registry.BorderId;
@@ -24,7 +27,8 @@ final class FleetCalls implements AutoCloseable {
 
     private FleetCalls(DispatchProperties properties, PresentedToken token) {
         this.fleet = TestFleets.plaintext(properties.linkSettings(), token);
-        this.forward = new ForwardCall(properties, JsonMapper.builder().build(), TraceHeaders.NONE);
+        this.forward =
+                ForwardCall.of(properties.attemptPolicy(), JsonMapper.builder().build(), TraceHeaders.NONE);
     }
 
     /**

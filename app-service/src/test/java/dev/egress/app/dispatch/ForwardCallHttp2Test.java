@@ -2,6 +2,7 @@ package dev.egress.app.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.egress.app.attempts.AttemptResult;
 import dev.egress.discovery.registry.AnnouncedIp;
 import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.BorderId;

@@ -3,6 +3,7 @@ package dev.egress.app.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.egress.app.EgressProblemException;
+import dev.egress.app.attempts.DeliveryFailedException;
 import dev.egress.app.routing.NoEgressAvailableException;
 import dev.egress.app.routing.NoEgressReason;
 import dev.egress.app.tenants.UnknownTenantException;

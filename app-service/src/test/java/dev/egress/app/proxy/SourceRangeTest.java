@@ -24,7 +24,7 @@ class SourceRangeTest {
         assertThat(in("10.1.2.3/20", "10.1.16.1")).isFalse();
         assertThat(in("192.168.1.7", "192.168.1.7")).isTrue();
         assertThat(in("192.168.1.7", "192.168.1.6")).isFalse();
-        assertThat(in("0.0.0.0/0", "203.0.113.9")).isTrue();
+        assertThat(in("128.0.0.0/1", "203.0.113.9")).isTrue();
         assertThat(in("127.0.0.1/31", "127.0.0.0")).isTrue();
         assertThat(in("127.0.0.1/31", "127.0.0.2")).isFalse();
     }
@@ -35,8 +35,8 @@ class SourceRangeTest {
         assertThat(in("fd00::/8", "fc00::1")).isFalse();
         assertThat(in("2001:db8::/33", "2001:db8:7fff::1")).isTrue();
         assertThat(in("2001:db8::/33", "2001:db8:8000::1")).isFalse();
-        assertThat(in("::/0", "10.0.0.1")).isFalse();
-        assertThat(in("0.0.0.0/0", "::1")).isFalse();
+        assertThat(in("::/1", "10.0.0.1")).isFalse();
+        assertThat(in("0.0.0.0/1", "::1")).isFalse();
         assertThat(in("::1", "::1")).isTrue();
     }
 
@@ -67,5 +67,15 @@ class SourceRangeTest {
         }) {
             assertThatThrownBy(() -> SourceRange.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
         }
+    }
+
+    @Test
+    void refusesEveryAddressAndShortIpv4Forms() {
+        for (String bad :
+                new String[] {"0.0.0.0/0", "10.0.0.0/0", "::/0", "10.1/16", "10.1", "127.1", "10.0.0.010/32"}) {
+            assertThatThrownBy(() -> SourceRange.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(SourceRange.parse("10.1.0.0/16")).hasToString("10.1.0.0/16");
+        assertThat(SourceRange.parse("0.0.0.0/1")).hasToString("0.0.0.0/1");
     }
 }

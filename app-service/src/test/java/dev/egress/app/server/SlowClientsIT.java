@@ -10,6 +10,7 @@ import dev.egress.discovery.web.testing.RecordingSink;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -160,12 +161,26 @@ class SlowClientsIT extends AppITSupport {
 
             // Longer than the header deadline, shorter than server.netty.idle-timeout: the wait between
             // requests is the idle timeout's business, not the header deadline's.
-            await().pollDelay(Duration.ofSeconds(3))
+            await("the idle connection stays open and unanswered for 3 s")
+                    .during(Duration.ofSeconds(3))
                     .atMost(Duration.ofSeconds(4))
-                    .until(() -> true);
+                    .until(() -> openAndSilent(socket));
 
             socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
             assertThat(RawHttp.readResponse(socket.getInputStream())).startsWith("HTTP/1.1 200");
+        }
+    }
+
+    /** Whether the server has neither written to nor closed the connection; consumes nothing it keeps. */
+    private static boolean openAndSilent(Socket socket) throws IOException {
+        socket.setSoTimeout(50);
+        try {
+            socket.getInputStream().read();
+            return false; // a byte, or the end of the stream: either way the server acted
+        } catch (SocketTimeoutException e) {
+            return true;
+        } finally {
+            socket.setSoTimeout(30_000);
         }
     }
 }

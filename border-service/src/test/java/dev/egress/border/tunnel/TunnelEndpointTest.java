@@ -38,8 +38,39 @@ class TunnelEndpointTest {
     @Autowired
     SsrfGuard guard;
 
-    /** The corpus as CONNECT authorities: the URL's authority, with the scheme's port when it names none. */
+    /** The corpus's authorities that are a host and a port as App and the Border read one: the SSRF guard's 403. */
     static Stream<Arguments> deniedAuthorities() {
+        return corpusAuthorities().filter(a -> isTarget((String) a.get()[1]));
+    }
+
+    /** The corpus's other spellings (short or octal IPv4, a bare number, a trailing dot): 400 before the guard. */
+    static Stream<Arguments> unreadableAuthorities() {
+        return corpusAuthorities().filter(a -> !isTarget((String) a.get()[1]));
+    }
+
+    private static boolean isTarget(String authority) {
+        try {
+            TunnelCall.parse(authority);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    @ParameterizedTest(name = "CONNECT {1} -> 400")
+    @MethodSource("unreadableAuthorities")
+    void refusesATargetThatIsNotAHostAndAPortBeforeAnyLookup(String url, String authority, String reason) {
+        tunnel("127.0.0.5", authority)
+                .exchange()
+                .expectStatus()
+                .isBadRequest()
+                .expectBody()
+                .jsonPath("$.type")
+                .isEqualTo("urn:egress:problem:invalid-request");
+    }
+
+    /** The corpus as CONNECT authorities: the URL's authority, with the scheme's port when it names none. */
+    private static Stream<Arguments> corpusAuthorities() {
         return SsrfTargets.denied()
                 .filter(a -> !URL_ONLY.contains((String) a.get()[1]))
                 .map(a -> {

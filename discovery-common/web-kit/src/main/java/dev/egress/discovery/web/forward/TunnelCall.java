@@ -1,7 +1,5 @@
 package dev.egress.discovery.web.forward;
 
-import java.util.Locale;
-
 /**
  * App's tunnel call to a Border, {@code POST /internal/v1/tunnel}: one HTTP/2 stream per tunnel on the pooled
  * mutual-TLS link. The request headers name the source IP and the target; the Border answers 200 once its TCP
@@ -10,7 +8,7 @@ import java.util.Locale;
  * bidirectional stream. The internal token and {@link ForwardDeadline} (for the connect) travel as for a
  * forward.
  *
- * @param host the target host (a name or an IP literal, IPv6 without brackets), lower case
+ * @param host the target host (a DNS name or an IP literal, IPv6 without brackets), lower case
  * @param port the target port, 1..65535
  */
 public record TunnelCall(String host, int port) {
@@ -24,47 +22,24 @@ public record TunnelCall(String host, int port) {
     /** The request header naming the target, {@code host:port} ({@code [v6]:port} for IPv6 literals). */
     public static final String TARGET_HEADER = "Egress-Target";
 
-    /** Checks the host and port. */
+    /** Checks the host ({@link TargetAuthority#host}) and port. */
     public TunnelCall {
-        if (host == null || host.isBlank() || host.length() > 253) {
-            throw new IllegalArgumentException("host: '%s' (expected: a host name or IP literal)".formatted(host));
-        }
-        host = host.toLowerCase(Locale.ROOT);
+        host = TargetAuthority.host(host);
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port: %d (expected: 1..65535)".formatted(port));
         }
     }
 
     /**
-     * Reads a {@code host:port} authority, as a CONNECT request or the {@value #TARGET_HEADER} header carries it.
+     * Reads a {@code host:port} authority, as a CONNECT request or the {@value #TARGET_HEADER} header carries it
+     * ({@link TargetAuthority#parse(String)}: a host and a port, nothing else).
      *
      * @param authority e.g. {@code example.com:443} or {@code [2001:db8::1]:443}
      * @return the target
-     * @throws IllegalArgumentException without a port, with an empty host or a port out of range
+     * @throws IllegalArgumentException for anything but a host and a port
      */
     public static TunnelCall parse(String authority) {
-        if (authority == null) {
-            throw new IllegalArgumentException("target: missing (expected: host:port)");
-        }
-        int colon = authority.lastIndexOf(':');
-        String host;
-        if (authority.startsWith("[")) {
-            int close = authority.indexOf(']');
-            if (close < 0 || colon != close + 1) {
-                throw new IllegalArgumentException("target: '%s' (expected: [ipv6]:port)".formatted(authority));
-            }
-            host = authority.substring(1, close);
-        } else {
-            if (colon <= 0 || authority.indexOf(':') != colon) {
-                throw new IllegalArgumentException("target: '%s' (expected: host:port)".formatted(authority));
-            }
-            host = authority.substring(0, colon);
-        }
-        String portText = authority.substring(colon + 1);
-        if (portText.isEmpty() || portText.length() > 5 || !portText.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            throw new IllegalArgumentException("target: '%s' (expected: a port 1..65535)".formatted(authority));
-        }
-        return new TunnelCall(host, Integer.parseInt(portText));
+        return TargetAuthority.parse(authority);
     }
 
     /**

@@ -1,4 +1,4 @@
-package dev.egress.app.dispatch;
+package dev.egress.app.attempts;
 
 import dev.egress.app.routing.NoEgressReason;
 import dev.egress.discovery.web.problem.Problem;
@@ -16,7 +16,7 @@ import org.springframework.http.HttpStatus;
  * failure and "no Border could take it" (503 {@code no-egress-available}, safe to send again).
  * {@code Retry-After} goes with every 429 and 503.
  */
-final class AttemptProblems {
+public final class AttemptProblems {
 
     private final Duration attemptTimeout;
     private final Duration overallTimeout;
@@ -29,7 +29,7 @@ final class AttemptProblems {
      * @param overallTimeout {@code egress.dispatch.overall-timeout}, named in a timeout's detail
      * @param retryAfter     the Retry-After sent with 429 and 503
      */
-    AttemptProblems(Duration attemptTimeout, Duration overallTimeout, Duration retryAfter) {
+    public AttemptProblems(Duration attemptTimeout, Duration overallTimeout, Duration retryAfter) {
         this.attemptTimeout = attemptTimeout;
         this.overallTimeout = overallTimeout;
         this.retryAfter = retryAfter;
@@ -42,7 +42,7 @@ final class AttemptProblems {
      * @param tenantId the delivery's tenant, named when no Border could take it
      * @return the problem
      */
-    Problem failure(AttemptResult result, String tenantId) {
+    public Problem failure(AttemptResult result, String tenantId) {
         String detail = result.detail();
         TargetContact contact = TargetContact.of(result.targetContacted());
         return switch (result.kind()) {
@@ -84,7 +84,7 @@ final class AttemptProblems {
      * @param tenantId the delivery's tenant
      * @return 429 when the last Border was at its limit, else 503 {@code no-egress-available}
      */
-    Problem exhausted(@Nullable AttemptResult last, String tenantId) {
+    public Problem exhausted(@Nullable AttemptResult last, String tenantId) {
         if (last != null && last.kind() == AttemptResult.Kind.BORDER_PROBLEM && last.borderStatus() == 429) {
             return answer(
                     ProblemType.TOO_MANY_REQUESTS,
@@ -103,7 +103,7 @@ final class AttemptProblems {
      *
      * @return 504 {@code target-timeout}
      */
-    Problem overallTimeout() {
+    public Problem overallTimeout() {
         return answer(ProblemType.TARGET_TIMEOUT, "no answer within " + overallTimeout, TargetContact.POSSIBLE);
     }
 

@@ -1,4 +1,4 @@
-package dev.egress.app.dispatch;
+package dev.egress.app.attempts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

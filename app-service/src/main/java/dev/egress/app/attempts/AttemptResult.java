@@ -1,4 +1,4 @@
-package dev.egress.app.dispatch;
+package dev.egress.app.attempts;
 
 import dev.egress.discovery.web.forward.ForwardResponse;
 import dev.egress.discovery.web.problem.ProblemType;
@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * @param response        the target's answer when delivered, else null
  * @param latencyMs       time of this attempt
  */
-record AttemptResult(
+public record AttemptResult(
         Kind kind,
         int borderStatus,
         @Nullable String slug,
@@ -28,7 +28,7 @@ record AttemptResult(
         long latencyMs) {
 
     /** Classes of outcome. */
-    enum Kind {
+    public enum Kind {
         /** The target answered (any status). */
         DELIVERED,
         /** The Border could not be reached: connect refused or timed out, nothing was written. */
@@ -58,11 +58,11 @@ record AttemptResult(
         SOURCE_IP_MISMATCH
     }
 
-    static AttemptResult delivered(ForwardResponse response, long latencyMs) {
+    public static AttemptResult delivered(ForwardResponse response, long latencyMs) {
         return new AttemptResult(Kind.DELIVERED, 200, null, true, null, null, response, latencyMs);
     }
 
-    static AttemptResult failed(Kind kind, boolean targetContacted, String detail, long latencyMs) {
+    public static AttemptResult failed(Kind kind, boolean targetContacted, String detail, long latencyMs) {
         return new AttemptResult(kind, 0, null, targetContacted, null, detail, null, latencyMs);
     }
 
@@ -71,7 +71,7 @@ record AttemptResult(
      *
      * @return true for the retry rule's cases
      */
-    boolean retryable() {
+    public boolean retryable() {
         return switch (kind) {
             case NOT_REACHED, LINK_SILENT, BORDER_UNVERIFIED, BORDER_LEFT, BREAKER_OPEN -> true;
             case BORDER_PROBLEM ->
@@ -86,7 +86,7 @@ record AttemptResult(
      *
      * @return true for failures of the Border itself
      */
-    boolean borderFault() {
+    public boolean borderFault() {
         return switch (kind) {
             case NOT_REACHED, BORDER_UNVERIFIED, ATTEMPT_TIMEOUT, BORDER_ERROR, SOURCE_IP_MISMATCH -> true;
             case BORDER_PROBLEM -> borderStatus == 500 || borderStatus == 503;
@@ -99,7 +99,7 @@ record AttemptResult(
      *
      * @return true for neutral outcomes
      */
-    boolean neutral() {
+    public boolean neutral() {
         return kind == Kind.BORDER_LEFT
                 || kind == Kind.BREAKER_OPEN
                 || kind == Kind.LINK_SILENT
@@ -111,7 +111,7 @@ record AttemptResult(
      *
      * @return e.g. {@code delivered}, {@code border-unreachable}, {@code ip-not-active}
      */
-    String outcome() {
+    public String outcome() {
         return switch (kind) {
             case DELIVERED -> "delivered";
             case NOT_REACHED, LINK_SILENT -> "border-unreachable";

@@ -1,4 +1,4 @@
-package dev.egress.app.dispatch;
+package dev.egress.app.attempts;
 
 import dev.egress.app.fleet.LinkFailures;
 import java.time.Duration;
@@ -10,7 +10,7 @@ import javax.net.ssl.SSLException;
  * nothing (no connection obtained, TLS refused) is "not contacted", anything after the request may have
  * been written is "maybe", and never retried.
  */
-final class CallFailures {
+public final class CallFailures {
 
     private CallFailures() {}
 
@@ -22,7 +22,7 @@ final class CallFailures {
      * @param startNanos  when the call started ({@link System#nanoTime()})
      * @return the attempt's result
      */
-    static AttemptResult silentLink(Duration pingTimeout, long startNanos) {
+    public static AttemptResult silentLink(Duration pingTimeout, long startNanos) {
         return AttemptResult.failed(
                 AttemptResult.Kind.LINK_SILENT,
                 false,
@@ -37,7 +37,7 @@ final class CallFailures {
      * @param startNanos the start ({@link System#nanoTime()})
      * @return the milliseconds since
      */
-    static long millisSince(long startNanos) {
+    public static long millisSince(long startNanos) {
         return (System.nanoTime() - startNanos) / 1_000_000;
     }
 
@@ -48,7 +48,7 @@ final class CallFailures {
      * @param latencyMs the attempt's time
      * @return the classified result
      */
-    static AttemptResult classify(Throwable error, long latencyMs) {
+    public static AttemptResult classify(Throwable error, long latencyMs) {
         if (error instanceof BorderAnswer.TooLargeException) {
             // The Border answered, so the call may have reached the target: a fault, never retried.
             return AttemptResult.failed(AttemptResult.Kind.BORDER_ERROR, true, error.getMessage(), latencyMs);

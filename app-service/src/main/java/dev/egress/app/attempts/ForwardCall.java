@@ -1,4 +1,4 @@
-package dev.egress.app.dispatch;
+package dev.egress.app.attempts;
 
 import dev.egress.app.fleet.BorderHandle;
 import dev.egress.app.fleet.BorderLink;
@@ -22,23 +22,32 @@ import tools.jackson.databind.json.JsonMapper;
  * deadline ({@link ForwardDeadline}) and the delivery's trace ({@link TraceHeaders}); the answer is read under
  * {@code egress.dispatch.max-border-answer-size} ({@link BorderAnswer}).
  */
-final class ForwardCall {
+public final class ForwardCall {
 
     /** A Border's 415 to the raw form: the attempt goes again in the JSON form. Never leaves this class. */
     private static final AttemptResult RAW_REFUSED =
             AttemptResult.failed(AttemptResult.Kind.BORDER_ERROR, true, "the raw form was refused with 415", 0);
 
-    private final DispatchProperties properties;
+    private final AttemptPolicy policy;
     private final JsonMapper json;
     private final TraceHeaders trace;
-    private final int maxAnswerBytes;
 
-    ForwardCall(DispatchProperties properties, JsonMapper json, TraceHeaders trace) {
-        this.properties = properties;
+    private ForwardCall(AttemptPolicy policy, JsonMapper json, TraceHeaders trace) {
+        this.policy = policy;
         this.json = json;
         this.trace = trace;
-        this.maxAnswerBytes = (int)
-                Math.min(Integer.MAX_VALUE, properties.maxBorderAnswerSize().toBytes());
+    }
+
+    /**
+     * Forward calls under a policy's limits (attempt timeout, PING wait, answer size).
+     *
+     * @param policy the limits
+     * @param json   the mapper of the contract's JSON
+     * @param trace  the trace headers each call carries
+     * @return the calls
+     */
+    public static ForwardCall of(AttemptPolicy policy, JsonMapper json, TraceHeaders trace) {
+        return new ForwardCall(policy, json, trace);
     }
 
     /**
@@ -51,7 +60,7 @@ final class ForwardCall {
      * @param deadline the attempt's deadline, sent to the Border
      * @return the attempt's result
      */
-    Mono<AttemptResult> call(
+    public Mono<AttemptResult> call(
             @Nullable BorderHandle handle, Route route, ForwardRequest request, ForwardDeadline deadline) {
         return attempt(handle, route, (link, start) -> sendRaw(link, request, deadline, start));
     }
@@ -65,7 +74,7 @@ final class ForwardCall {
      * @param deadline the attempt's deadline, sent to the Border
      * @return the attempt's result
      */
-    Mono<AttemptResult> call(@Nullable BorderHandle handle, Route route, byte[] body, ForwardDeadline deadline) {
+    public Mono<AttemptResult> call(@Nullable BorderHandle handle, Route route, byte[] body, ForwardDeadline deadline) {
         return attempt(handle, route, (link, start) -> send(link, Form.JSON, body, null, deadline, start));
     }
 
@@ -90,11 +99,11 @@ final class ForwardCall {
             }
             link.started();
             // The doubt ends by the PING timeout at the latest; the bound only guards against a lost signal.
-            return link.settled(properties.pingTimeout().multipliedBy(2))
+            return link.settled(policy.pingTimeout().multipliedBy(2))
                     .flatMap(alive -> alive
                             ? exchange.on(link, start)
-                            : Mono.just(CallFailures.silentLink(properties.pingTimeout(), start)))
-                    .timeout(properties.attemptTimeout())
+                            : Mono.just(CallFailures.silentLink(policy.pingTimeout(), start)))
+                    .timeout(policy.attemptTimeout())
                     .onErrorResume(e -> Mono.just(CallFailures.classify(e, CallFailures.millisSince(start))))
                     .doFinally(signal -> link.ended());
         });
@@ -139,7 +148,7 @@ final class ForwardCall {
                         if (form == Form.RAW && status == 415) {
                             return content.then(Mono.just(RAW_REFUSED));
                         }
-                        return BorderAnswer.read(response, content, maxAnswerBytes)
+                        return BorderAnswer.read(response, content, policy.maxAnswerBytes())
                                 .map(bytes -> BorderAnswer.classify(
                                         json,
                                         status,

@@ -1,4 +1,4 @@
-package dev.egress.app.dispatch;
+package dev.egress.app.attempts;
 
 import dev.egress.discovery.web.forward.BorderProblem;
 import dev.egress.discovery.web.forward.ForwardFrame;
@@ -20,7 +20,7 @@ import tools.jackson.databind.json.JsonMapper;
  * the rest of the answer is cancelled. Chunks are copied once, into an array sized by the declared
  * length when there is one.
  */
-final class BorderAnswer {
+public final class BorderAnswer {
 
     private static final int FIRST_CHUNK = 8192;
 
@@ -41,7 +41,7 @@ final class BorderAnswer {
      * @param cap      the most bytes accepted
      * @return the bytes, or an error carrying {@link TooLargeException}
      */
-    static Mono<byte[]> read(HttpClientResponse response, ByteBufFlux content, int cap) {
+    public static Mono<byte[]> read(HttpClientResponse response, ByteBufFlux content, int cap) {
         long declared = declaredLength(response);
         if (declared > cap) {
             return Mono.error(new TooLargeException(cap));
@@ -82,7 +82,7 @@ final class BorderAnswer {
     }
 
     /** The Border's answer exceeded the cap; hot-path exception, no stack trace. */
-    static final class TooLargeException extends RuntimeException {
+    public static final class TooLargeException extends RuntimeException {
         TooLargeException(int cap) {
             super(
                     "the Border's answer is larger than egress.dispatch.max-border-answer-size (%d bytes)"
@@ -104,7 +104,7 @@ final class BorderAnswer {
      * @param latencyMs   the attempt's time
      * @return the attempt's result
      */
-    static AttemptResult classify(
+    public static AttemptResult classify(
             JsonMapper json, int status, @Nullable String contentType, byte[] bytes, long latencyMs) {
         if (status == 200) {
             try {

@@ -1,12 +1,12 @@
-package dev.egress.app.dispatch;
+package dev.egress.app.attempts;
 
 import dev.egress.app.EgressProblemException;
 import dev.egress.discovery.web.problem.Problem;
 
 /** A delivery that ended without the target's answer (target denied, unreachable, timed out, ...). */
-final class DeliveryFailedException extends EgressProblemException {
+public final class DeliveryFailedException extends EgressProblemException {
 
-    DeliveryFailedException(Problem problem) {
+    public DeliveryFailedException(Problem problem) {
         super(problem);
     }
 }

@@ -1,4 +1,4 @@
-package dev.egress.app.dispatch;
+package dev.egress.app.attempts;
 
 import dev.egress.discovery.registry.EgressIp;
 import dev.egress.discovery.registry.Route;
@@ -32,10 +32,10 @@ final class SourceIpCheck {
      *
      * @param route   the route the attempt was sent on
      * @param result  what the Border answered
-     * @param metrics where the fault is counted
+     * @param events  where the fault is reported
      * @return the same result, or a {@link AttemptResult.Kind#SOURCE_IP_MISMATCH} failure
      */
-    static AttemptResult verify(Route route, AttemptResult result, DispatchMetrics metrics) {
+    static AttemptResult verify(Route route, AttemptResult result, AttemptEvents events) {
         if (result.kind() != AttemptResult.Kind.DELIVERED) {
             return result;
         }
@@ -59,7 +59,7 @@ final class SourceIpCheck {
                             r.latencyMs()),
                     result.latencyMs());
         }
-        metrics.borderFault(route.borderId().value(), "source-ip-mismatch");
+        events.borderFault(route.borderId().value(), "source-ip-mismatch");
         // The reported value comes from the Border: only a parsed IP literal goes into the log.
         String shown = reported == null ? "no valid IP" : reported.value();
         log.warn(

@@ -1,4 +1,4 @@
-package dev.egress.app.dispatch;
+package dev.egress.app.attempts;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
@@ -14,7 +14,7 @@ import reactor.util.context.ContextView;
  * it. The Border's server continues that trace, so one trace id spans the caller, App and the Border. The
  * target never sees these headers: the Border's own client sends only the caller's webhook headers.
  */
-interface TraceHeaders {
+public interface TraceHeaders {
 
     /** No tracing on the class path, or none configured: nothing is added. */
     TraceHeaders NONE = context -> Map.of();

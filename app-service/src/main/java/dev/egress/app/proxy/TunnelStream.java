@@ -1,5 +1,9 @@
-package dev.egress.app.dispatch;
+package dev.egress.app.proxy;
 
+import dev.egress.app.attempts.AttemptPolicy;
+import dev.egress.app.attempts.AttemptResult;
+import dev.egress.app.attempts.BorderAnswer;
+import dev.egress.app.attempts.CallFailures;
 import dev.egress.app.fleet.BorderHandle;
 import dev.egress.app.fleet.BorderLink;
 import dev.egress.discovery.registry.Route;
@@ -20,22 +24,19 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One tunnel ({@link TunnelCall}) through a Border's link: one HTTP/2 stream on the Border's pooled connection,
- * with the identity checks and the PING watch of a forward ({@link ForwardCall}). The connect phase (until the
+ * with the identity checks and the PING watch of a forward ({@code ForwardCall}). The connect phase (until the
  * Border's 200) is bounded by the caller's connect timeout; after it nothing bounds the stream here (the proxy's
  * idle and lifetime limits do). It never fails: a refusal, a failed connect or a broken link is the result; a
  * tunnel that came up ends as {@code DELIVERED} whatever ended it.
  */
 final class TunnelStream {
 
-    private final DispatchProperties properties;
+    private final AttemptPolicy policy;
     private final JsonMapper json;
-    private final int maxAnswerBytes;
 
-    TunnelStream(DispatchProperties properties, JsonMapper json) {
-        this.properties = properties;
+    TunnelStream(AttemptPolicy policy, JsonMapper json) {
+        this.policy = policy;
         this.json = json;
-        this.maxAnswerBytes = (int)
-                Math.min(Integer.MAX_VALUE, properties.maxBorderAnswerSize().toBytes());
     }
 
     /**
@@ -76,9 +77,9 @@ final class TunnelStream {
             // An empty first chunk sends the request headers now: the sender writes nothing before it sees 200.
             Flux<ByteBuf> body = Flux.concat(
                     Mono.just(Unpooled.EMPTY_BUFFER), opened.asMono().thenMany(Flux.defer(() -> fromSender)));
-            Mono<AttemptResult> call = link.settled(properties.pingTimeout().multipliedBy(2))
+            Mono<AttemptResult> call = link.settled(policy.pingTimeout().multipliedBy(2))
                     .flatMap(alive -> !alive
-                            ? Mono.just(CallFailures.silentLink(properties.pingTimeout(), start))
+                            ? Mono.just(CallFailures.silentLink(policy.pingTimeout(), start))
                             : send(link, route, target, deadline, body, start, up, opened, established));
             return call.timeout(
                             Mono.delay(connectTimeout).filter(tick -> !up.get()).concatWith(Mono.never()))
@@ -110,7 +111,7 @@ final class TunnelStream {
                 .send(body)
                 .response((response, content) -> {
                     if (response.status().code() != 200) {
-                        return BorderAnswer.read(response, content, maxAnswerBytes)
+                        return BorderAnswer.read(response, content, policy.maxAnswerBytes())
                                 .map(bytes -> BorderAnswer.classify(
                                         json,
                                         response.status().code(),
