@@ -1,65 +1,83 @@
 package dev.egress.border.egress;
 
 import dev.egress.discovery.EgressIp;
+import dev.egress.discovery.problem.CallKind;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import java.util.stream.StreamSupport;
-import reactor.core.publisher.Mono;
 
 /**
- * Admission control for egress calls: the per-IP concurrency limit, the in-flight counts, and the
- * "draining" switch that refuses every new call on shutdown while in-flight calls finish.
+ * The Border's places for calls of both kinds: a count per dedicated IP and kind under that kind's limit
+ * ({@code egress.limits.max-concurrency-per-ip} for forwards, {@code egress.tunnel.max-per-ip} for tunnels), the
+ * one "draining" switch that refuses every new call of either kind on shutdown, and the one drain that waits for
+ * both. A place is taken as a {@link Permit}, which gives it back once however the call ends, as a concurrency
+ * limiter's listener does; nothing else releases a place.
  */
 final class Admission implements InFlightCalls {
 
-    /** What happened to a call that asked to enter. */
-    enum Entry {
-        ADMITTED,
-        DRAINING,
-        LIMIT_REACHED
-    }
-
-    private final int limitPerIp;
-    private final Map<EgressIp, AtomicInteger> inFlight;
+    private final Map<CallKind, Integer> limits;
+    private final Map<CallKind, Map<EgressIp, AtomicInteger>> held = new EnumMap<>(CallKind.class);
     private final AtomicInteger total = new AtomicInteger();
+    private final Set<Permit> closable = ConcurrentHashMap.newKeySet();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition idle = lock.newCondition();
     private volatile boolean draining;
+    private volatile boolean drainedOut;
 
-    Admission(Iterable<EgressIp> ips, int limitPerIp) {
-        this.limitPerIp = limitPerIp;
-        this.inFlight = StreamSupport.stream(ips.spliterator(), false)
-                .collect(Collectors.toUnmodifiableMap(Function.identity(), ip -> new AtomicInteger()));
+    /**
+     * Creates the places.
+     *
+     * @param ips    the hosted (public) IPs
+     * @param limits the places per IP of each kind
+     */
+    Admission(List<EgressIp> ips, Map<CallKind, Integer> limits) {
+        this.limits = Map.copyOf(limits);
+        for (CallKind kind : CallKind.values()) {
+            held.put(
+                    kind,
+                    ips.stream().collect(Collectors.toUnmodifiableMap(Function.identity(), ip -> new AtomicInteger())));
+        }
     }
 
-    Entry tryEnter(EgressIp ip) {
-        if (draining) {
-            return Entry.DRAINING;
+    /**
+     * Takes a place of a kind from an IP.
+     *
+     * @param kind the call's kind
+     * @param ip   a hosted IP
+     * @return the permit, or empty when the IP has all its places of that kind taken (or it is not hosted)
+     */
+    Optional<Permit> tryEnter(CallKind kind, EgressIp ip) {
+        AtomicInteger count = held.get(kind).get(ip);
+        if (count == null) {
+            return Optional.empty();
         }
-        AtomicInteger count = inFlight.get(ip);
+        int limit = limits.get(kind);
         while (true) {
             int current = count.get();
-            if (current >= limitPerIp) {
-                return Entry.LIMIT_REACHED;
+            if (current >= limit) {
+                return Optional.empty();
             }
             if (count.compareAndSet(current, current + 1)) {
                 total.incrementAndGet();
-                break;
+                // A call that slipped in while draining was switched on is still counted, so the drain waits for it.
+                return Optional.of(new Permit(this, count));
             }
         }
-        // A call that slipped in while draining was switched on is still counted, so the drain waits for it.
-        return Entry.ADMITTED;
     }
 
-    void exit(EgressIp ip) {
-        inFlight.get(ip).decrementAndGet();
+    void exit(Permit permit, AtomicInteger count) {
+        closable.remove(permit);
+        count.decrementAndGet();
         if (total.decrementAndGet() == 0 && draining) {
             lock.lock();
             try {
@@ -70,26 +88,40 @@ final class Admission implements InFlightCalls {
         }
     }
 
-    /**
-     * Runs an admitted call and gives its slot back when the call ends, however it ends: it completes,
-     * fails, is cancelled, or throws while it is built (Netty refuses some input only when the request is
-     * assembled). Deferred, so no failure can happen between admission and the release being attached.
-     *
-     * @param ip   the IP whose slot the call holds (after {@link #tryEnter} said {@code ADMITTED})
-     * @param call builds the call
-     * @param <T>  the call's result
-     * @return the call, releasing the slot once
-     */
-    <T> Mono<T> holding(EgressIp ip, Supplier<Mono<T>> call) {
-        return Mono.defer(call).doFinally(signal -> exit(ip));
+    void closeAtDrainTimeout(Permit permit) {
+        closable.add(permit);
+        if (permit.released()) {
+            closable.remove(permit); // raced with its release: nothing left to close
+            return;
+        }
+        // Asked after the drain gave up: close at once, as the drain would have.
+        if (drainedOut) {
+            permit.close();
+        }
     }
 
     @Override
     public int inFlight(EgressIp ip) {
-        AtomicInteger count = inFlight.get(ip);
+        return inFlight(CallKind.FORWARD, ip);
+    }
+
+    /**
+     * Calls of a kind in flight from an IP.
+     *
+     * @param kind the kind
+     * @param ip   the IP
+     * @return the count (0 for an IP not hosted here)
+     */
+    int inFlight(CallKind kind, EgressIp ip) {
+        AtomicInteger count = held.get(kind).get(ip);
         return count == null ? 0 : count.get();
     }
 
+    /**
+     * Calls of every kind in flight.
+     *
+     * @return the count
+     */
     int total() {
         return total.get();
     }
@@ -100,10 +132,12 @@ final class Admission implements InFlightCalls {
     }
 
     /**
-     * Refuses new calls from now on and waits for in-flight ones.
+     * Refuses new calls of every kind from now on, waits for the calls in flight of both kinds, and at the timeout
+     * closes those that asked to be closed then (tunnels; a forward ends by its own deadline).
      *
      * @param timeout the longest wait
-     * @return true if every in-flight call finished in time
+     * @return true if every call finished in time
+     * @throws InterruptedException if the wait is interrupted
      */
     boolean drain(Duration timeout) throws InterruptedException {
         draining = true;
@@ -113,6 +147,8 @@ final class Admission implements InFlightCalls {
             while (total.get() > 0) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
+                    drainedOut = true;
+                    List.copyOf(closable).forEach(Permit::close);
                     return false;
                 }
                 // Bounded wait: a signal raced with this check is picked up on the next round.

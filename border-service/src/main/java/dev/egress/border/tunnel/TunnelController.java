@@ -1,6 +1,7 @@
 package dev.egress.border.tunnel;
 
 import dev.egress.border.InvalidRequestException;
+import dev.egress.border.egress.GateMetrics;
 import dev.egress.border.trust.ClientCertificates;
 import dev.egress.discovery.forward.ForwardDeadline;
 import dev.egress.discovery.forward.TunnelCall;
@@ -36,13 +37,11 @@ class TunnelController {
 
     private final TunnelService tunnels;
     private final ClientCertificates clients;
-    private final OpenTunnels open;
-    private final TunnelMetrics metrics;
+    private final GateMetrics metrics;
 
-    TunnelController(TunnelService tunnels, ClientCertificates clients, OpenTunnels open, TunnelMetrics metrics) {
+    TunnelController(TunnelService tunnels, ClientCertificates clients, GateMetrics metrics) {
         this.tunnels = tunnels;
         this.clients = clients;
-        this.open = open;
         this.metrics = metrics;
     }
 
@@ -72,8 +71,8 @@ class TunnelController {
         AtomicLong up = new AtomicLong();
         AtomicLong down = new AtomicLong();
         Disposable.Composite handles = Disposables.composite();
-        Disposable closeTarget = target::dispose;
-        open.track(closeTarget);
+        // The end of the drain closes a tunnel still open, which App passes on as a closed connection.
+        opened.permit().closeAtDrainTimeout(target::dispose);
         response.setStatusCode(HttpStatus.OK);
         response.getHeaders().setContentType(MediaType.APPLICATION_OCTET_STREAM);
         // App -> target. The request body's buffers are ours to release: sending them hands them to Netty.
@@ -100,10 +99,8 @@ class TunnelController {
         return response.writeWith(body).doFinally(signal -> {
             handles.dispose();
             target.dispose();
-            open.untrack(closeTarget);
-            open.closed(opened.ip());
-            metrics.bytes(ip, "up", up.get());
-            metrics.bytes(ip, "down", down.get());
+            opened.permit().release();
+            metrics.carried(ip, up.get(), down.get());
         });
     }
 

@@ -1,4 +1,4 @@
-package dev.egress.border.tunnel;
+package dev.egress.border.egress;
 
 import jakarta.validation.constraints.Min;
 import org.springframework.boot.context.properties.ConfigurationProperties;
