@@ -25,7 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tech.ydb.coordination.CoordinationClient;
@@ -47,6 +47,7 @@ class AuthenticatedRegistryIT {
     private static ReloadingFile<Identity> rogueA;
     private static ReloadingFile<TrustBundle> trusted;
 
+    @AutoClose
     private RegistryFixture fixture;
 
     @BeforeAll
@@ -66,13 +67,6 @@ class AuthenticatedRegistryIT {
                 "egress.trust.certificate",
                 "egress.trust.private-key",
                 Duration.ofHours(1));
-    }
-
-    @AfterEach
-    void tearDown() {
-        if (fixture != null) {
-            fixture.close();
-        }
     }
 
     private RegistryFixture.Watched verifyingWatcher() {

@@ -11,7 +11,7 @@ import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrationState;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** The registry goes away and comes back: nobody restarts, everybody converges on the truth. */
@@ -19,14 +19,9 @@ class RegistryRestartIT {
 
     private static final Duration CONVERGE = Duration.ofSeconds(60);
 
+    /** Closed after each test with the Borders and watchers it started (JUnit skips a test that set none). */
+    @AutoClose
     private RegistryFixture fixture;
-
-    @AfterEach
-    void tearDown() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
 
     @Test
     void bordersReRegisterAndWatchersConvergeAfterANodeRestart() {
