@@ -18,7 +18,6 @@ class ReadOnlyWatcherIT {
 
     private static final Duration CONVERGE = Duration.ofSeconds(30);
 
-    /** Closed after each test with the Borders and watchers it started (JUnit skips a test that set none). */
     @AutoClose
     private RegistryFixture fixture;
 

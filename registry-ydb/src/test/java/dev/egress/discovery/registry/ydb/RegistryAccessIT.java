@@ -31,7 +31,6 @@ class RegistryAccessIT {
     @TempDir
     Path dir;
 
-    /** Closed after each test with the Borders and watchers it started (JUnit skips a test that set none). */
     @AutoClose
     private RegistryFixture fixture;
 

@@ -28,7 +28,6 @@ class RegistryReconnectIT {
     private static final Duration CONVERGE = Duration.ofSeconds(30);
     private static final Duration NO_POLL = Duration.ofSeconds(60);
 
-    /** Closed after each test with the Borders and watchers it started (JUnit skips a test that set none). */
     @AutoClose
     private RegistryFixture fixture;
 

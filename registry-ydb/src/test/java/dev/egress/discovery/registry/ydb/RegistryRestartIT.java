@@ -19,7 +19,6 @@ class RegistryRestartIT {
 
     private static final Duration CONVERGE = Duration.ofSeconds(60);
 
-    /** Closed after each test with the Borders and watchers it started (JUnit skips a test that set none). */
     @AutoClose
     private RegistryFixture fixture;
 
