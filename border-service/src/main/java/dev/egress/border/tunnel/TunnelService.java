@@ -72,7 +72,12 @@ final class TunnelService {
             EgressIp ip = admitted.ip();
             Permit permit = admitted.permit();
             long started = System.nanoTime();
-            return connect(admitted.bind(), admitted.target(), admitted.timeLeft())
+            Duration bound = admitted.timeLeft();
+            return connect(admitted.bind(), admitted.target(), bound)
+                    // The whole connect, name resolution included, ends by App's deadline (or connect-timeout): a
+                    // slow DNS answer is the target's, answered before App gives up, never App's timeout of this
+                    // Border (which App would count against the Border).
+                    .timeout(bound, Mono.error(() -> ConnectFailures.timedOut(bound)))
                     .map(connection -> {
                         metrics.opened(ip.value(), Duration.ofNanos(System.nanoTime() - started));
                         return new Opened(ip, admitted.bind(), admitted.call(), connection, permit);
