@@ -28,6 +28,8 @@ final class Admission implements InFlightCalls {
     private final Map<CallKind, Integer> limits;
     private final Map<CallKind, Map<EgressIp, AtomicInteger>> held = new EnumMap<>(CallKind.class);
     private final AtomicInteger total = new AtomicInteger();
+    private final Map<CallKind, Integer> caps = new EnumMap<>(CallKind.class);
+    private final Map<CallKind, AtomicInteger> ofKind = new EnumMap<>(CallKind.class);
     private final Set<Permit> closable = ConcurrentHashMap.newKeySet();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition idle = lock.newCondition();
@@ -41,8 +43,22 @@ final class Admission implements InFlightCalls {
      * @param limits the places per IP of each kind
      */
     Admission(List<EgressIp> ips, Map<CallKind, Integer> limits) {
+        this(ips, limits, Map.of());
+    }
+
+    /**
+     * Creates the places, with a cap over every IP for some kinds.
+     *
+     * @param ips    the hosted (public) IPs
+     * @param limits the places per IP of each kind
+     * @param caps   the places over every IP of a kind (tunnels: what the process's buffer budget affords); a kind
+     *               not named has none
+     */
+    Admission(List<EgressIp> ips, Map<CallKind, Integer> limits, Map<CallKind, Integer> caps) {
         this.limits = Map.copyOf(limits);
         for (CallKind kind : CallKind.values()) {
+            this.caps.put(kind, caps.getOrDefault(kind, Integer.MAX_VALUE));
+            this.ofKind.put(kind, new AtomicInteger());
             held.put(
                     kind,
                     ips.stream().collect(Collectors.toUnmodifiableMap(Function.identity(), ip -> new AtomicInteger())));
@@ -58,26 +74,45 @@ final class Admission implements InFlightCalls {
      */
     Optional<Permit> tryEnter(CallKind kind, EgressIp ip) {
         AtomicInteger count = held.get(kind).get(ip);
-        if (count == null) {
+        if (count == null || !take(count, limits.get(kind))) {
             return Optional.empty();
         }
-        int limit = limits.get(kind);
+        AtomicInteger all = ofKind.get(kind);
+        if (!take(all, caps.get(kind))) {
+            count.decrementAndGet();
+            return Optional.empty();
+        }
+        total.incrementAndGet();
+        // A call that slipped in while draining was switched on is still counted, so the drain waits for it.
+        return Optional.of(new Permit(this, count, all));
+    }
+
+    /**
+     * Whether a kind has every place over all IPs taken (so a refusal is the process's, not the IP's).
+     *
+     * @param kind the kind
+     * @return true at the cap
+     */
+    boolean atCap(CallKind kind) {
+        return ofKind.get(kind).get() >= caps.get(kind);
+    }
+
+    private static boolean take(AtomicInteger count, int limit) {
         while (true) {
             int current = count.get();
             if (current >= limit) {
-                return Optional.empty();
+                return false;
             }
             if (count.compareAndSet(current, current + 1)) {
-                total.incrementAndGet();
-                // A call that slipped in while draining was switched on is still counted, so the drain waits for it.
-                return Optional.of(new Permit(this, count));
+                return true;
             }
         }
     }
 
-    void exit(Permit permit, AtomicInteger count) {
+    void exit(Permit permit, AtomicInteger count, AtomicInteger all) {
         closable.remove(permit);
         count.decrementAndGet();
+        all.decrementAndGet();
         if (total.decrementAndGet() == 0 && draining) {
             lock.lock();
             try {

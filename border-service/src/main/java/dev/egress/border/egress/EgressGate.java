@@ -132,10 +132,7 @@ public final class EgressGate {
                 throw new IpNotActiveException("sourceIp %s is %s on this Border".formatted(ip, status));
             }
             SsrfGuard.VettedUrl target = guard.vetUrl(checked.target());
-            Permit permit = admission
-                    .tryEnter(ask.kind(), ip)
-                    .orElseThrow(() -> new TooManyRequestsException(
-                            "sourceIp %s has reached its %s limit".formatted(ip, limitName(ask.kind()))));
+            Permit permit = admission.tryEnter(ask.kind(), ip).orElseThrow(() -> full(ask.kind(), ip));
             return new Admitted<>(checked.call(), ip, hosted.bindOf(ip).orElseThrow(), target, timeLeft, permit);
         } catch (BorderException e) {
             metrics.failed(ask.kind(), tag, e);
@@ -182,7 +179,16 @@ public final class EgressGate {
         return ip;
     }
 
-    private static String limitName(CallKind kind) {
-        return kind == CallKind.FORWARD ? "concurrency" : "tunnel";
+    /**
+     * The IP's places are taken, or the whole Border's (its tunnels' memory budget): 429 either way, not contacted,
+     * which App takes as busy (another route, no fault counted against this Border).
+     */
+    private BorderException full(CallKind kind, EgressIp ip) {
+        if (admission.atCap(kind)) {
+            return new TooManyRequestsException("this Border's %s budget is taken; use another Border"
+                    .formatted(kind == CallKind.FORWARD ? "call" : "tunnel memory"));
+        }
+        return new TooManyRequestsException("sourceIp %s has reached its %s limit"
+                .formatted(ip, kind == CallKind.FORWARD ? "concurrency" : "tunnel"));
     }
 }

@@ -16,18 +16,20 @@ public final class Permit {
 
     private final Admission admission;
     private final AtomicInteger count;
+    private final AtomicInteger all;
     private final AtomicBoolean released = new AtomicBoolean();
     private volatile @Nullable Disposable closer;
 
-    Permit(Admission admission, AtomicInteger count) {
+    Permit(Admission admission, AtomicInteger count, AtomicInteger all) {
         this.admission = admission;
         this.count = count;
+        this.all = all;
     }
 
     /** Gives the place back; only the first call counts. */
     public void release() {
         if (released.compareAndSet(false, true)) {
-            admission.exit(this, count);
+            admission.exit(this, count, all);
         }
     }
 

@@ -53,6 +53,26 @@ class AdmissionTest {
     }
 
     @Test
+    void capsTunnelsOverEveryIpAndGivesThePlaceBackToTheCap() {
+        Admission capped = new Admission(
+                List.of(a, b), Map.of(CallKind.FORWARD, 2, CallKind.TUNNEL, 2), Map.of(CallKind.TUNNEL, 2));
+        Permit first = capped.tryEnter(CallKind.TUNNEL, a).orElseThrow();
+        capped.tryEnter(CallKind.TUNNEL, a).orElseThrow();
+
+        assertThat(capped.tryEnter(CallKind.TUNNEL, b))
+                .as("b's own places are free, the Border's are not")
+                .isEmpty();
+        assertThat(capped.atCap(CallKind.TUNNEL)).isTrue();
+        assertThat(capped.inFlight(CallKind.TUNNEL, b)).isZero();
+        assertThat(capped.tryEnter(CallKind.FORWARD, b))
+                .as("forwards have no cap")
+                .isPresent();
+
+        first.release();
+        assertThat(capped.tryEnter(CallKind.TUNNEL, b)).isPresent();
+    }
+
+    @Test
     void givesTheSlotBackWhenTheCallThrowsWhileItIsBuilt() {
         Admission one = admission(List.of(a), 1);
         Permit permit = enter(one, a);
