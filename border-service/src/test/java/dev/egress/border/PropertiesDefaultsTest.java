@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.egress.border.egress.LimitsProperties;
 import dev.egress.border.egress.PoolProperties;
+import dev.egress.border.egress.TunnelProperties;
 import dev.egress.border.ssrf.DnsProperties;
 import dev.egress.border.ssrf.SsrfProperties;
 import dev.egress.discovery.web.server.ServerDeadlines;
@@ -44,6 +45,20 @@ class PropertiesDefaultsTest {
         assertThatThrownBy(
                         () -> bind("egress.limits", LimitsProperties.class, Map.of("egress.limits.call-timeout", "0s")))
                 .hasStackTraceContaining("egress.limits.call-timeout");
+    }
+
+    @Test
+    void tunnelsDefaultToTheDocumentedValuesAndBudgets() {
+        TunnelProperties tunnel = bind("egress.tunnel", TunnelProperties.class, Map.of());
+        assertThat(tunnel.maxPerIp()).isEqualTo(1024);
+        assertThat(tunnel.bytesPerTunnel()).isEqualTo(DataSize.ofKilobytes(128));
+        assertThat(tunnel.maxBytesPerIp()).isEqualTo(DataSize.ofMegabytes(32));
+        assertThat(tunnel.maxBytes()).isEqualTo(DataSize.ofMegabytes(64));
+        assertThat(tunnel.stallTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(tunnel.idleTimeout()).isEqualTo(Duration.ofMinutes(6));
+        assertThat(tunnel.maxLifetime()).isEqualTo(Duration.ofMinutes(65));
+        assertThat(tunnel.tunnelsPerIp()).isEqualTo(256);
+        assertThat(tunnel.tunnelsInAll()).isEqualTo(512);
     }
 
     @Test

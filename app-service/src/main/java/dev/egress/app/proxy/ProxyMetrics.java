@@ -1,19 +1,18 @@
 package dev.egress.app.proxy;
 
 import dev.egress.discovery.registry.LogText;
+import dev.egress.discovery.web.problem.CallKind;
+import dev.egress.discovery.web.problem.CallMeters;
+import dev.egress.discovery.web.problem.ProblemType;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.DistributionSummary;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The proxy's meters and its one log line per tunnel. Meters: {@code egress.proxy.tunnels.opened} (by
+ * The proxy's meters and its one log line per tunnel, in the one shape of {@link CallMeters} (every meter tagged
+ * {@code kind=tunnel}, a refusal by its problem type's slug). Meters: {@code egress.proxy.tunnels.opened} (by
  * {@code tenant_class} and egress {@code ip}), {@code egress.proxy.tunnels.refused} (by {@code outcome}, the
  * problem slug or {@code port-not-allowed}, and {@code tenant_class}), {@code egress.proxy.tunnels.closed} (by
  * {@code reason}), {@code egress.proxy.tunnels.active} (gauge), {@code egress.proxy.tunnel.bytes} (per tunnel, by
@@ -30,56 +29,52 @@ final class ProxyMetrics {
     private static final double LINES_PER_SECOND = 20;
     private static final double BURST = 100;
 
-    private final MeterRegistry meters;
-    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
-    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
-    private final Map<String, DistributionSummary> summaries = new ConcurrentHashMap<>();
+    private final CallMeters meters;
     private final Counter suppressed;
     private double tokens = BURST;
     private long refilled = System.nanoTime();
 
-    ProxyMetrics(MeterRegistry meters, TunnelLimits limits) {
-        this.meters = meters;
-        Gauge.builder("egress.proxy.tunnels.active", limits, TunnelLimits::total)
-                .description("tunnels open through the forward proxy")
-                .register(meters);
+    ProxyMetrics(MeterRegistry registry, TunnelLimits limits) {
+        this.meters = new CallMeters(registry, CallKind.TUNNEL);
+        meters.gauge("egress.proxy.tunnels.active", "tunnels open through the forward proxy", limits::total);
         this.suppressed = Counter.builder("egress.proxy.log.suppressed")
                 .description("tunnel log lines left out by the rate limit")
-                .register(meters);
+                .register(registry);
     }
 
     void opened(String tenantClass, String ip) {
-        counter("egress.proxy.tunnels.opened", "tenant_class", tenantClass, "ip", ip, "tunnels opened")
-                .increment();
+        meters.count("egress.proxy.tunnels.opened", "tunnels opened", "tenant_class", tenantClass, "ip", ip);
     }
 
     void refused(String outcome, String tenantClass) {
-        counter(
-                        "egress.proxy.tunnels.refused",
-                        "outcome",
-                        outcome,
-                        "tenant_class",
-                        tenantClass,
-                        "proxy requests refused before a tunnel was up, by problem slug")
-                .increment();
+        String description = "proxy requests refused before a tunnel was up, by problem slug";
+        ProblemType problem = ProblemType.ofSlug(outcome);
+        if (problem != null) {
+            meters.failed("egress.proxy.tunnels.refused", description, problem, "tenant_class", tenantClass);
+        } else {
+            // A refusal with a reason of its own (port-not-allowed): the same tag, not a problem type.
+            meters.count(
+                    "egress.proxy.tunnels.refused",
+                    description,
+                    "tenant_class",
+                    tenantClass,
+                    CallMeters.OUTCOME,
+                    outcome);
+        }
     }
 
     void connected(String ip, Duration latency) {
-        timers.computeIfAbsent(
-                        ip,
-                        k -> Timer.builder("egress.proxy.tunnel.connect")
-                                .tag("ip", ip)
-                                .description("time from CONNECT to the tunnel being up")
-                                .register(meters))
-                .record(latency);
+        meters.time(
+                "egress.proxy.tunnel.connect", "time from CONNECT to the tunnel being up", false, latency, "ip", ip);
     }
 
     /** One tunnel ended: its meters and, within the rate limit, its log line. */
     void ended(TunnelRecord tunnel) {
-        counter("egress.proxy.tunnels.closed", "reason", tunnel.outcome(), "", "", "tunnels closed, by why")
-                .increment();
-        bytes(tunnel.ip(), "up", tunnel.bytesUp());
-        bytes(tunnel.ip(), "down", tunnel.bytesDown());
+        meters.count("egress.proxy.tunnels.closed", "tunnels closed, by why", "reason", tunnel.outcome());
+        String description = "bytes per tunnel: up from the sender, down from the target";
+        meters.bytes("egress.proxy.tunnel.bytes", description, tunnel.bytesUp(), "ip", tunnel.ip(), "direction", "up");
+        meters.bytes(
+                "egress.proxy.tunnel.bytes", description, tunnel.bytesDown(), "ip", tunnel.ip(), "direction", "down");
         if (take()) {
             log.info(
                     "tunnel tenant={} destination={} egressIp={} border={} up={} down={} durationMs={} outcome={}",
@@ -94,29 +89,6 @@ final class ProxyMetrics {
         } else {
             suppressed.increment();
         }
-    }
-
-    private void bytes(String ip, String direction, long count) {
-        summaries
-                .computeIfAbsent(
-                        ip + '|' + direction,
-                        k -> DistributionSummary.builder("egress.proxy.tunnel.bytes")
-                                .tag("ip", ip)
-                                .tag("direction", direction)
-                                .baseUnit("bytes")
-                                .description("bytes per tunnel: up from the sender, down from the target")
-                                .register(meters))
-                .record(count);
-    }
-
-    private Counter counter(String name, String k1, String v1, String k2, String v2, String description) {
-        return counters.computeIfAbsent(name + '|' + v1 + '|' + v2, k -> {
-            Counter.Builder builder = Counter.builder(name).tag(k1, v1).description(description);
-            if (!k2.isEmpty()) {
-                builder.tag(k2, v2);
-            }
-            return builder.register(meters);
-        });
     }
 
     /** The token bucket: refilled by elapsed time, one token per line. */

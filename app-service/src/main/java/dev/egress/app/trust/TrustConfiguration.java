@@ -7,6 +7,7 @@ import dev.egress.discovery.trust.Identity;
 import dev.egress.discovery.trust.ReloadingFile;
 import dev.egress.discovery.trust.SpiffeId;
 import dev.egress.discovery.trust.TlsProvider;
+import dev.egress.discovery.trust.TlsProviderProperties;
 import dev.egress.discovery.trust.TrustBundle;
 import dev.egress.discovery.trust.TrustFiles;
 import dev.egress.discovery.trust.TrustMaterialException;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -24,12 +26,13 @@ import org.springframework.context.annotation.Configuration;
  * verification) used by the registry watcher; and the TLS of calls to Borders.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(TlsProviderProperties.class)
 class TrustConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(TrustConfiguration.class);
 
     @Bean
-    AppTrust appTrust(TrustProperties trust, SecurityProperties security, TlsProperties tls) {
+    AppTrust appTrust(TrustProperties trust, SecurityProperties security, TlsProviderProperties tls) {
         TlsProvider.Choice provider = tls.provider().choose();
         TrustFiles files = trust.files();
         if (!files.anySet()) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
 import dev.egress.discovery.web.testing.DoorTable;
+import dev.egress.discovery.web.testing.DoorTable.Door;
+import dev.egress.discovery.web.testing.DoorTable.Token;
 import dev.egress.discovery.web.testing.PathVariant;
 import dev.egress.discovery.web.testing.RecordingSink;
 import java.net.URI;
@@ -39,49 +41,34 @@ class PathAuthorisationIT extends AppITSupport {
     static final String OPERATOR = "test-operator-token";
     static final String ACME_ONLY = "test-acme-only-token";
 
-    enum Token {
-        API(API_TOKEN),
-        ACME_BOUND(ACME_ONLY),
-        INTERNAL(INTERNAL_TOKEN),
-        OPERATOR(PathAuthorisationIT.OPERATOR),
-        NONE(null),
-        WRONG("not-a-token");
+    static final Token API = new Token("API", API_TOKEN);
+    static final Token ACME_BOUND = new Token("ACME_BOUND", ACME_ONLY);
+    static final Token OPS_TOKEN = new Token("OPERATOR", OPERATOR);
+    static final Token[] TOKENS = {
+        API,
+        ACME_BOUND,
+        new Token("INTERNAL", INTERNAL_TOKEN),
+        OPS_TOKEN,
+        new Token("NONE", null),
+        new Token("WRONG", "not-a-token")
+    };
 
-        final String value;
+    /** The doors; API also admits the acme-bound token where it acts for acme (the tenant-scoped doors). */
+    static final Door DELIVERIES = new Door("DELIVERIES", HttpMethod.POST, "/v1/deliveries", API, 404);
 
-        Token(String value) {
-            this.value = value;
-        }
-    }
+    static final Door TENANT_EGRESS = new Door("TENANT_EGRESS", HttpMethod.GET, "/v1/tenants/acme/egress", API, 404);
+    static final Door[] DOORS = {
+        DELIVERIES,
+        TENANT_EGRESS,
+        new Door("EGRESS_IPS", HttpMethod.GET, "/v1/egress/ips", API, 404),
+        new Door("OPS", HttpMethod.GET, "/ops/v1/door-test", OPS_TOKEN, 404),
+        new Door("ACTUATOR_METRICS", HttpMethod.GET, "/actuator/metrics", API, 404),
+        new Door("ACTUATOR_HEALTH", HttpMethod.GET, "/actuator/health", API, 200),
+        new Door("PROBE", HttpMethod.GET, "/actuator/health/liveness", null, 200)
+    };
 
-    /**
-     * A door: a path, the token it takes ({@code null}: open; API also admits the acme-bound token where
-     * it acts for acme), and what its route answers to a trailing slash.
-     */
-    enum Door {
-        DELIVERIES(HttpMethod.POST, "/v1/deliveries", Token.API, 404),
-        TENANT_EGRESS(HttpMethod.GET, "/v1/tenants/acme/egress", Token.API, 404),
-        EGRESS_IPS(HttpMethod.GET, "/v1/egress/ips", Token.API, 404),
-        OPS(HttpMethod.GET, "/ops/v1/door-test", Token.OPERATOR, 404),
-        ACTUATOR_METRICS(HttpMethod.GET, "/actuator/metrics", Token.API, 404),
-        ACTUATOR_HEALTH(HttpMethod.GET, "/actuator/health", Token.API, 200),
-        PROBE(HttpMethod.GET, "/actuator/health/liveness", null, 200);
-
-        final HttpMethod method;
-        final String path;
-        final Token token;
-        final int trailingSlash;
-
-        Door(HttpMethod method, String path, Token token, int trailingSlash) {
-            this.method = method;
-            this.path = path;
-            this.token = token;
-            this.trailingSlash = trailingSlash;
-        }
-
-        boolean tenantScoped() {
-            return this == DELIVERIES || this == TENANT_EGRESS;
-        }
+    private static boolean tenantScoped(Door door) {
+        return door == DELIVERIES || door == TENANT_EGRESS;
     }
 
     /** A stand-in for the fleet API under the operator door (built elsewhere). */
@@ -122,18 +109,18 @@ class PathAuthorisationIT extends AppITSupport {
     }
 
     static Stream<Arguments> table() {
-        return DoorTable.rows(Door.values(), Token.values(), PathAuthorisationIT::expected);
+        return DoorTable.rows(DOORS, TOKENS, PathAuthorisationIT::expected);
     }
 
     /** 400 for a spelling with two meanings; 401 for a wrong token; 403 for a tenant-bound token off its endpoints; 404 no route. */
     static int expected(Door door, PathVariant variant, Token token) {
         // A variant of an open path is not open: it falls to the door of its first segment (the API's).
-        Token required = door.token != null ? door.token : Token.API;
-        boolean openPath = door.token == null && variant == PathVariant.CANONICAL;
-        if (!variant.refused() && !openPath && required == Token.API && token == Token.ACME_BOUND) {
-            return door.tenantScoped() && variant == PathVariant.CANONICAL ? 200 : 403;
+        Token required = door.token() != null ? door.token() : API;
+        boolean openPath = door.token() == null && variant == PathVariant.CANONICAL;
+        if (!variant.refused() && !openPath && required == API && token == ACME_BOUND) {
+            return tenantScoped(door) && variant == PathVariant.CANONICAL ? 200 : 403;
         }
-        return DoorTable.shared(variant, door.token == null, token == required, door.trailingSlash);
+        return DoorTable.shared(variant, door.token() == null, token == required, door.trailingSlash());
     }
 
     private WebTestClient raw() {
@@ -146,18 +133,14 @@ class PathAuthorisationIT extends AppITSupport {
     @MethodSource("table")
     void onlyATokenOfTheDoorOnTheCanonicalPathGetsThrough(Door door, PathVariant variant, Token token, int status) {
         int before = sink.received().size();
-        URI uri = URI.create("http://127.0.0.1:" + port + variant.of(door.path));
-        WebTestClient.RequestBodySpec request = raw().method(door.method).uri(uri);
-        if (token.value != null) {
-            request.header("Authorization", "Bearer " + token.value);
-        }
-        if (door == Door.DELIVERIES) {
+        WebTestClient.RequestBodySpec request = DoorTable.request(raw(), port, door, variant, token);
+        if (door == DELIVERIES) {
             request.contentType(MediaType.APPLICATION_JSON)
                     .bodyValue(Map.of(
                             "tenantId", "acme", "url", sink.baseUri() + "/hook", "payload", Map.of("event", "ping")));
         }
         request.exchange().expectStatus().isEqualTo(status).expectBody().returnResult();
-        if (door == Door.DELIVERIES) {
+        if (door == DELIVERIES) {
             assertThat(sink.received())
                     .as("requests that reached the target")
                     .hasSize(before + (status == 200 ? 1 : 0));

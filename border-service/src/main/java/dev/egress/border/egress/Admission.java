@@ -1,65 +1,118 @@
 package dev.egress.border.egress;
 
 import dev.egress.discovery.registry.EgressIp;
+import dev.egress.discovery.web.problem.CallKind;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import java.util.stream.StreamSupport;
-import reactor.core.publisher.Mono;
 
 /**
- * Admission control for egress calls: the per-IP concurrency limit, the in-flight counts, and the
- * "draining" switch that refuses every new call on shutdown while in-flight calls finish.
+ * The Border's places for calls of both kinds: a count per dedicated IP and kind under that kind's limit
+ * ({@code egress.limits.max-concurrency-per-ip} for forwards, {@code egress.tunnel.max-per-ip} for tunnels), the
+ * one "draining" switch that refuses every new call of either kind on shutdown, and the one drain that waits for
+ * both. A place is taken as a {@link Permit}, which gives it back once however the call ends, as a concurrency
+ * limiter's listener does; nothing else releases a place.
  */
 final class Admission implements InFlightCalls {
 
-    /** What happened to a call that asked to enter. */
-    enum Entry {
-        ADMITTED,
-        DRAINING,
-        LIMIT_REACHED
-    }
-
-    private final int limitPerIp;
-    private final Map<EgressIp, AtomicInteger> inFlight;
+    private final Map<CallKind, Integer> limits;
+    private final Map<CallKind, Map<EgressIp, AtomicInteger>> held = new EnumMap<>(CallKind.class);
     private final AtomicInteger total = new AtomicInteger();
+    private final Map<CallKind, Integer> caps = new EnumMap<>(CallKind.class);
+    private final Map<CallKind, AtomicInteger> ofKind = new EnumMap<>(CallKind.class);
+    private final Set<Permit> closable = ConcurrentHashMap.newKeySet();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition idle = lock.newCondition();
     private volatile boolean draining;
+    private volatile boolean drainedOut;
 
-    Admission(Iterable<EgressIp> ips, int limitPerIp) {
-        this.limitPerIp = limitPerIp;
-        this.inFlight = StreamSupport.stream(ips.spliterator(), false)
-                .collect(Collectors.toUnmodifiableMap(Function.identity(), ip -> new AtomicInteger()));
+    /**
+     * Creates the places.
+     *
+     * @param ips    the hosted (public) IPs
+     * @param limits the places per IP of each kind
+     */
+    Admission(List<EgressIp> ips, Map<CallKind, Integer> limits) {
+        this(ips, limits, Map.of());
     }
 
-    Entry tryEnter(EgressIp ip) {
-        if (draining) {
-            return Entry.DRAINING;
+    /**
+     * Creates the places, with a cap over every IP for some kinds.
+     *
+     * @param ips    the hosted (public) IPs
+     * @param limits the places per IP of each kind
+     * @param caps   the places over every IP of a kind (tunnels: what the process's buffer budget affords); a kind
+     *               not named has none
+     */
+    Admission(List<EgressIp> ips, Map<CallKind, Integer> limits, Map<CallKind, Integer> caps) {
+        this.limits = Map.copyOf(limits);
+        for (CallKind kind : CallKind.values()) {
+            this.caps.put(kind, caps.getOrDefault(kind, Integer.MAX_VALUE));
+            this.ofKind.put(kind, new AtomicInteger());
+            held.put(
+                    kind,
+                    ips.stream().collect(Collectors.toUnmodifiableMap(Function.identity(), ip -> new AtomicInteger())));
         }
-        AtomicInteger count = inFlight.get(ip);
+    }
+
+    /**
+     * Takes a place of a kind from an IP.
+     *
+     * @param kind the call's kind
+     * @param ip   a hosted IP
+     * @return the permit, or empty when the IP has all its places of that kind taken (or it is not hosted)
+     */
+    Optional<Permit> tryEnter(CallKind kind, EgressIp ip) {
+        AtomicInteger count = held.get(kind).get(ip);
+        if (count == null || !take(count, limits.get(kind))) {
+            return Optional.empty();
+        }
+        AtomicInteger all = ofKind.get(kind);
+        if (!take(all, caps.get(kind))) {
+            count.decrementAndGet();
+            return Optional.empty();
+        }
+        total.incrementAndGet();
+        // A call that slipped in while draining was switched on is still counted, so the drain waits for it.
+        return Optional.of(new Permit(this, count, all));
+    }
+
+    /**
+     * Whether a kind has every place over all IPs taken (so a refusal is the process's, not the IP's).
+     *
+     * @param kind the kind
+     * @return true at the cap
+     */
+    boolean atCap(CallKind kind) {
+        return ofKind.get(kind).get() >= caps.get(kind);
+    }
+
+    private static boolean take(AtomicInteger count, int limit) {
         while (true) {
             int current = count.get();
-            if (current >= limitPerIp) {
-                return Entry.LIMIT_REACHED;
+            if (current >= limit) {
+                return false;
             }
             if (count.compareAndSet(current, current + 1)) {
-                total.incrementAndGet();
-                break;
+                return true;
             }
         }
-        // A call that slipped in while draining was switched on is still counted, so the drain waits for it.
-        return Entry.ADMITTED;
     }
 
-    void exit(EgressIp ip) {
-        inFlight.get(ip).decrementAndGet();
+    void exit(Permit permit, AtomicInteger count, AtomicInteger all) {
+        closable.remove(permit);
+        count.decrementAndGet();
+        all.decrementAndGet();
         if (total.decrementAndGet() == 0 && draining) {
             lock.lock();
             try {
@@ -70,26 +123,40 @@ final class Admission implements InFlightCalls {
         }
     }
 
-    /**
-     * Runs an admitted call and gives its slot back when the call ends, however it ends: it completes,
-     * fails, is cancelled, or throws while it is built (Netty refuses some input only when the request is
-     * assembled). Deferred, so no failure can happen between admission and the release being attached.
-     *
-     * @param ip   the IP whose slot the call holds (after {@link #tryEnter} said {@code ADMITTED})
-     * @param call builds the call
-     * @param <T>  the call's result
-     * @return the call, releasing the slot once
-     */
-    <T> Mono<T> holding(EgressIp ip, Supplier<Mono<T>> call) {
-        return Mono.defer(call).doFinally(signal -> exit(ip));
+    void closeAtDrainTimeout(Permit permit) {
+        closable.add(permit);
+        if (permit.released()) {
+            closable.remove(permit); // raced with its release: nothing left to close
+            return;
+        }
+        // Asked after the drain gave up: close at once, as the drain would have.
+        if (drainedOut) {
+            permit.close();
+        }
     }
 
     @Override
     public int inFlight(EgressIp ip) {
-        AtomicInteger count = inFlight.get(ip);
+        return inFlight(CallKind.FORWARD, ip);
+    }
+
+    /**
+     * Calls of a kind in flight from an IP.
+     *
+     * @param kind the kind
+     * @param ip   the IP
+     * @return the count (0 for an IP not hosted here)
+     */
+    int inFlight(CallKind kind, EgressIp ip) {
+        AtomicInteger count = held.get(kind).get(ip);
         return count == null ? 0 : count.get();
     }
 
+    /**
+     * Calls of every kind in flight.
+     *
+     * @return the count
+     */
     int total() {
         return total.get();
     }
@@ -100,10 +167,12 @@ final class Admission implements InFlightCalls {
     }
 
     /**
-     * Refuses new calls from now on and waits for in-flight ones.
+     * Refuses new calls of every kind from now on, waits for the calls in flight of both kinds, and at the timeout
+     * closes those that asked to be closed then (tunnels; a forward ends by its own deadline).
      *
      * @param timeout the longest wait
-     * @return true if every in-flight call finished in time
+     * @return true if every call finished in time
+     * @throws InterruptedException if the wait is interrupted
      */
     boolean drain(Duration timeout) throws InterruptedException {
         draining = true;
@@ -113,6 +182,8 @@ final class Admission implements InFlightCalls {
             while (total.get() > 0) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
+                    drainedOut = true;
+                    List.copyOf(closable).forEach(Permit::close);
                     return false;
                 }
                 // Bounded wait: a signal raced with this check is picked up on the next round.

@@ -1,6 +1,7 @@
 package dev.egress.border.egress;
 
 import dev.egress.border.BorderException;
+import java.time.Duration;
 
 /**
  * The one mapping from a transport failure to a typed problem, for callers outside this package (the tunnel
@@ -19,5 +20,16 @@ public final class ConnectFailures {
      */
     public static BorderException classify(Throwable error) {
         return EgressService.classify(error);
+    }
+
+    /**
+     * A connect (name resolution included) that did not complete within its bound: nothing was sent.
+     *
+     * @param bound the bound (App's deadline, or {@code egress.limits.connect-timeout})
+     * @return 504 {@code target-timeout}, reason {@code connection-timeout}, not contacted
+     */
+    public static BorderException timedOut(Duration bound) {
+        return TargetFailureException.timeout(
+                TargetFailureReason.CONNECTION_TIMEOUT, "no connection to the target within " + bound, false);
     }
 }

@@ -7,9 +7,13 @@ import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.ssrf.SsrfGuard;
 import dev.egress.border.ssrf.VettingResolverGroup;
 import dev.egress.discovery.trust.TlsProvider;
+import dev.egress.discovery.web.problem.CallKind;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -63,24 +67,39 @@ class EgressConfiguration {
     }
 
     @Bean
-    Admission admission(HostedIps hosted, LimitsProperties limits) {
-        return new Admission(hosted.publicIps(), limits.maxConcurrencyPerIp());
+    Admission admission(HostedIps hosted, LimitsProperties limits, TunnelProperties tunnel) {
+        return new Admission(
+                hosted.publicIps(),
+                Map.of(CallKind.FORWARD, limits.maxConcurrencyPerIp(), CallKind.TUNNEL, tunnel.tunnelsPerIp()),
+                Map.of(CallKind.TUNNEL, tunnel.tunnelsInAll()));
     }
 
     @Bean
-    EgressMetrics egressMetrics(MeterRegistry meters, HostedIps hosted, Admission admission) {
-        return new EgressMetrics(meters, hosted.publicIps(), admission);
+    GateMetrics gateMetrics(MeterRegistry meters, HostedIps hosted, Admission admission) {
+        return new GateMetrics(meters, hosted.publicIps(), admission);
+    }
+
+    @Bean
+    EgressGate egressGate(
+            HostedIps hosted,
+            BorderRegistrar registrar,
+            SsrfGuard guard,
+            Admission admission,
+            GateMetrics metrics,
+            ObjectProvider<Clock> clock) {
+        // A test may hand in its own clock; the deadline is wall-clock time, as App's Egress-Deadline is.
+        return new EgressGate(hosted, registrar, guard, admission, metrics, clock.getIfAvailable(Clock::systemUTC));
     }
 
     @Bean
     EgressService egressService(
             BoundClients clients,
+            EgressGate gate,
+            GateMetrics metrics,
             BorderRegistrar registrar,
-            SsrfGuard guard,
-            Admission admission,
-            EgressMetrics metrics,
             LimitsProperties limits) {
-        return new EgressService(clients, registrar, guard, admission, metrics, limits);
+        return new EgressService(
+                clients, gate, metrics, registrar.current().borderId().value(), limits);
     }
 
     @Bean

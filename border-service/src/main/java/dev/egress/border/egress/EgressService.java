@@ -2,18 +2,14 @@ package dev.egress.border.egress;
 
 import dev.egress.border.BorderException;
 import dev.egress.border.InvalidRequestException;
-import dev.egress.border.IpNotHostedException;
 import dev.egress.border.UnavailableException;
-import dev.egress.border.registration.BorderRegistrar;
 import dev.egress.border.ssrf.SsrfGuard;
-import dev.egress.border.ssrf.TargetDeniedException;
 import dev.egress.discovery.registry.EgressIp;
-import dev.egress.discovery.registry.IpStatus;
 import dev.egress.discovery.registry.LogText;
 import dev.egress.discovery.registry.RateLimitedLog;
 import dev.egress.discovery.web.forward.ForwardDeadline;
 import dev.egress.discovery.web.forward.ForwardRequest;
-import dev.egress.discovery.web.problem.ProblemType;
+import dev.egress.discovery.web.problem.CallKind;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.codec.DecoderException;
@@ -21,13 +17,13 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.timeout.ReadTimeoutException;
 import java.io.IOException;
 import java.net.ConnectException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import javax.net.ssl.SSLException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -36,8 +32,8 @@ import reactor.netty.http.client.HttpClientResponse;
 import reactor.netty.http.client.PrematureCloseException;
 
 /**
- * Performs App's forward calls: checks the request (hosted, ACTIVE, size, SSRF, concurrency — all
- * before any connection), sends it from exactly the requested source IP, and reports the target's
+ * Performs App's forward calls: admits the request through the {@link EgressGate} (deadline, hosted, method,
+ * headers and size, draining, ACTIVE, SSRF, concurrency — all before any connection), sends it from exactly the requested source IP, and reports the target's
  * answer. Failures are typed {@link BorderException}s that say whether the target may have been contacted.
  *
  * <p>Behind a NAT, App names the IP by its public address (the routing identity it announced) and
@@ -57,29 +53,19 @@ final class EgressService {
     private static final Set<String> BODYLESS = Set.of("GET", "HEAD", "OPTIONS", "DELETE");
 
     private final BoundClients clients;
-    private final BorderRegistrar registrar;
-    private final SsrfGuard guard;
-    private final Admission admission;
-    private final EgressMetrics metrics;
+    private final EgressGate gate;
+    private final GateMetrics metrics;
     private final String borderId;
     private final int maxRequestBody;
     private final int maxResponseBody;
     private final Duration callTimeout;
-    private final Clock clock = Clock.systemUTC();
 
     EgressService(
-            BoundClients clients,
-            BorderRegistrar registrar,
-            SsrfGuard guard,
-            Admission admission,
-            EgressMetrics metrics,
-            LimitsProperties limits) {
+            BoundClients clients, EgressGate gate, GateMetrics metrics, String borderId, LimitsProperties limits) {
         this.clients = clients;
-        this.registrar = registrar;
-        this.guard = guard;
-        this.admission = admission;
+        this.gate = gate;
         this.metrics = metrics;
-        this.borderId = registrar.current().borderId().value();
+        this.borderId = borderId;
         this.maxRequestBody =
                 (int) Math.min(Integer.MAX_VALUE, limits.maxRequestBody().toBytes());
         this.maxResponseBody =
@@ -95,118 +81,68 @@ final class EgressService {
      *                 after it is refused before anything else, and the call to the target ends by it
      * @return the target's answer, or an error signal carrying a {@link BorderException}
      */
-    Mono<Forwarded> forward(ForwardRequest request, ForwardDeadline deadline) {
+    Mono<Forwarded> forward(ForwardRequest request, @Nullable ForwardDeadline deadline) {
         return Mono.defer(() -> {
-            Duration bound = timeLeft(deadline);
-            EgressIp ip = hostedIp(request.sourceIp());
-            Call call = admit(ip, request);
-            // The call holds a slot from here: everything after admission runs inside holding(), which gives
-            // the slot back however the call ends, including a throw while the call is built.
-            return admission
-                    .holding(ip, () -> send(ip, call, request, bound))
+            EgressGate.Admitted<Call> admitted = gate.admit(new EgressGate.Ask<>(
+                    CallKind.FORWARD, request.sourceIp(), deadline, callTimeout, () -> shape(request)));
+            EgressIp ip = admitted.ip();
+            // The call holds a place from here: everything after admission runs inside holding(), which gives
+            // the place back however the call ends, including a throw while the call is built.
+            return admitted.permit()
+                    .holding(() -> send(admitted, request))
                     .onErrorMap(e -> !(e instanceof BorderException), EgressService::classify)
                     .doOnError(BorderException.class, e -> {
-                        if (e instanceof TargetDeniedException denied) {
-                            metrics.denied(ip.value(), denied.reason());
-                        }
-                        metrics.outcome(ip.value(), e.slug());
+                        gate.failed(CallKind.FORWARD, ip, e);
                         log.debug("Delivery {} from {} failed: {}", request.deliveryId(), ip, e.getMessage());
                     });
         });
     }
 
-    private Mono<Forwarded> send(EgressIp ip, Call call, ForwardRequest request, Duration bound) {
+    private Mono<Forwarded> send(EgressGate.Admitted<Call> admitted, ForwardRequest request) {
         long started = System.nanoTime();
-        return send(clients.client(ip), call, bound).map(answer -> {
-            Duration latency = Duration.ofNanos(System.nanoTime() - started);
-            metrics.latency(ip.value(), latency);
-            metrics.outcome(ip.value(), (answer.status / 100) + "xx");
-            log.debug("Delivery {} from {} to {}: {}", request.deliveryId(), ip, call.url.host(), answer.status);
-            // The address the socket was bound to: behind a NAT App accepts it as this route's bind address.
-            return new Forwarded(
-                    request.deliveryId(),
-                    clients.bindOf(ip).orElseThrow().value(),
-                    borderId,
-                    answer.status,
-                    answer.headers,
-                    answer.body.bytes(),
-                    answer.body.truncated(),
-                    latency.toMillis());
-        });
+        EgressIp ip = admitted.ip();
+        return send(clients.client(ip), admitted.call(), admitted.target(), admitted.timeLeft())
+                .map(answer -> {
+                    Duration latency = Duration.ofNanos(System.nanoTime() - started);
+                    metrics.answered(ip.value(), answer.status, latency);
+                    log.debug(
+                            "Delivery {} from {} to {}: {}",
+                            request.deliveryId(),
+                            ip,
+                            admitted.target().host(),
+                            answer.status);
+                    // The address the socket was bound to: behind a NAT App accepts it as this route's bind address.
+                    return new Forwarded(
+                            request.deliveryId(),
+                            admitted.bind().value(),
+                            borderId,
+                            answer.status,
+                            answer.headers,
+                            answer.body.bytes(),
+                            answer.body.truncated(),
+                            latency.toMillis());
+                });
     }
 
-    /**
-     * The time the call to the target may take: {@code call-timeout}, cut short by App's deadline. Checked
-     * first, before any other check, so that a late forward never holds a concurrency slot.
-     */
-    private Duration timeLeft(ForwardDeadline deadline) {
-        if (deadline == null) {
-            return callTimeout;
+    /** The forward's own input: method, headers and body size (the gate runs it after the IP is known hosted). */
+    private EgressGate.Checked<Call> shape(ForwardRequest request) {
+        String method = request.method() == null ? "POST" : request.method().toUpperCase(Locale.ROOT);
+        if (!METHODS.contains(method)) {
+            throw new InvalidRequestException(
+                    "method: '%s' (expected: one of %s)".formatted(request.method(), METHODS));
         }
-        long left = deadline.millisLeft(clock.instant());
-        if (left <= 0) {
-            metrics.outcome(EgressMetrics.OTHER_IP, ProblemType.DEADLINE_EXCEEDED.slug());
-            throw new DeadlineExceededException(
-                    "the forward arrived %d ms after its deadline; App has given up on it".formatted(-left));
+        Map<String, String> headers = OutboundHeaders.filter(request.headers());
+        // The caller's bytes as App sliced them: sent unchanged, never decoded or re-encoded here.
+        byte[] body = request.body() == null ? new byte[0] : request.body();
+        if (body.length > maxRequestBody) {
+            throw new PayloadTooLargeException(
+                    "body: %d bytes (expected: <= %d)".formatted(body.length, maxRequestBody));
         }
-        return left < callTimeout.toMillis() ? Duration.ofMillis(left) : callTimeout;
+        Call call = new Call(method, headers, body, request.body() != null || !BODYLESS.contains(method));
+        return new EgressGate.Checked<>(call, request.url());
     }
 
-    private EgressIp hostedIp(String sourceIp) {
-        EgressIp ip;
-        try {
-            ip = EgressIp.of(sourceIp);
-        } catch (IllegalArgumentException e) {
-            metrics.outcome(EgressMetrics.OTHER_IP, ProblemType.INVALID_REQUEST.slug());
-            throw new InvalidRequestException("sourceIp: '%s' (expected: an IPv4 or IPv6 literal)".formatted(sourceIp));
-        }
-        if (clients.client(ip) == null) {
-            metrics.outcome(EgressMetrics.OTHER_IP, ProblemType.IP_NOT_HOSTED.slug());
-            throw new IpNotHostedException("sourceIp %s is not hosted by this Border".formatted(ip));
-        }
-        return ip;
-    }
-
-    /** Every check that can refuse the call without touching the network; on success the call holds a slot. */
-    private Call admit(EgressIp ip, ForwardRequest request) {
-        try {
-            String method = request.method() == null ? "POST" : request.method().toUpperCase(Locale.ROOT);
-            if (!METHODS.contains(method)) {
-                throw new InvalidRequestException(
-                        "method: '%s' (expected: one of %s)".formatted(request.method(), METHODS));
-            }
-            Map<String, String> headers = OutboundHeaders.filter(request.headers());
-            if (admission.draining()) {
-                throw new IpNotActiveException("this Border is draining; send from another Border");
-            }
-            IpStatus status = registrar.statusOf(ip).orElse(IpStatus.DISABLED);
-            if (status != IpStatus.ACTIVE) {
-                throw new IpNotActiveException("sourceIp %s is %s on this Border".formatted(ip, status));
-            }
-            // The caller's bytes as App sliced them: sent unchanged, never decoded or re-encoded here.
-            byte[] body = request.body() == null ? new byte[0] : request.body();
-            if (body.length > maxRequestBody) {
-                throw new PayloadTooLargeException(
-                        "body: %d bytes (expected: <= %d)".formatted(body.length, maxRequestBody));
-            }
-            SsrfGuard.VettedUrl url = guard.vetUrl(request.url());
-            switch (admission.tryEnter(ip)) {
-                case DRAINING -> throw new IpNotActiveException("this Border is draining; send from another Border");
-                case LIMIT_REACHED ->
-                    throw new TooManyRequestsException("sourceIp %s has reached its concurrency limit".formatted(ip));
-                case ADMITTED -> {}
-            }
-            return new Call(method, url, headers, body, request.body() != null || !BODYLESS.contains(method));
-        } catch (BorderException e) {
-            if (e instanceof TargetDeniedException denied) {
-                metrics.denied(ip.value(), denied.reason());
-            }
-            metrics.outcome(ip.value(), e.slug());
-            throw e;
-        }
-    }
-
-    private Mono<Answer> send(HttpClient client, Call call, Duration bound) {
+    private Mono<Answer> send(HttpClient client, Call call, SsrfGuard.VettedUrl url, Duration bound) {
         return client.headers(h -> {
                     call.headers.forEach(h::set);
                     if (call.sendsBody) {
@@ -214,7 +150,7 @@ final class EgressService {
                     }
                 })
                 .request(HttpMethod.valueOf(call.method))
-                .uri(call.url.uri())
+                .uri(url.uri())
                 .send(
                         call.sendsBody && call.body.length > 0
                                 ? Mono.just(Unpooled.wrappedBuffer(call.body))
@@ -312,8 +248,7 @@ final class EgressService {
         return false;
     }
 
-    private record Call(
-            String method, SsrfGuard.VettedUrl url, Map<String, String> headers, byte[] body, boolean sendsBody) {}
+    private record Call(String method, Map<String, String> headers, byte[] body, boolean sendsBody) {}
 
     private record Answer(int status, Map<String, String> headers, CappedBody body) {}
 }

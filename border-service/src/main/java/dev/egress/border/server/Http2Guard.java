@@ -23,7 +23,9 @@ import java.util.function.Predicate;
  *       CONTINUATION a byte at a time would hold the connection and its buffers forever, its bytes resetting
  *       any idle timer: the HTTP/2 form of what {@code RequestHeaderDeadline} stops for HTTP/1.1. The
  *       connection is closed: in the middle of a header block nothing else, a stream reset included, can be
- *       processed on it (RFC 9113 §6.10).</li>
+ *       processed on it (RFC 9113 §6.10). While the connection is unwritable (our answers backed up) the
+ *       deadline is extended, at most {@value #MAX_EXTENSIONS} times: the client controls writability by not
+ *       reading.</li>
  *   <li><b>Rapid reset.</b> A connection without a verified App certificate may reset at most Netty's default
  *       200 streams per 30 s (CVE-2023-44487); the codec's own limit is raised for App, which resets a stream
  *       for every delivery it gives up. Past the limit the connection is closed. (In insecure-local mode no
@@ -62,6 +64,8 @@ final class Http2Guard extends ChannelInboundHandlerAdapter {
     private static final int TYPE_RST_STREAM = 0x3;
     private static final int TYPE_CONTINUATION = 0x9;
     private static final int FLAG_END_HEADERS = 0x4;
+    /** How many times an unwritable connection may extend one header block's deadline, by a deadline each. */
+    static final int MAX_EXTENSIONS = 2;
 
     private enum Mode {
         /** Matching the preface. */
@@ -87,6 +91,7 @@ final class Http2Guard extends ChannelInboundHandlerAdapter {
     // When the current incomplete header block or frame header was first seen at the end of a read; -1: none.
     private long incompleteSince = -1;
     private ScheduledFuture<?> timer;
+    private int extensions;
     private long resetWindowStart;
     private int resets;
     private Boolean verified;
@@ -182,8 +187,9 @@ final class Http2Guard extends ChannelInboundHandlerAdapter {
             inHeaderBlock = false;
         }
         if (!inHeaderBlock) {
-            // The episode (if any) ended here; a later one gets a fresh deadline.
+            // The episode (if any) ended here; a later one gets a fresh deadline and its own extensions.
             incompleteSince = -1;
+            extensions = 0;
         }
     }
 
@@ -211,6 +217,7 @@ final class Http2Guard extends ChannelInboundHandlerAdapter {
     private void updateTimer(ChannelHandlerContext ctx) {
         if (!incomplete()) {
             incompleteSince = -1;
+            extensions = 0;
             stopTimer();
             return;
         }
@@ -224,10 +231,12 @@ final class Http2Guard extends ChannelInboundHandlerAdapter {
 
     private void expire(ChannelHandlerContext ctx) {
         timer = null;
-        if (!ctx.channel().isWritable()) {
-            // Our answers are backed up (the client is not reading them), and reading its bytes may be paused
-            // until they drain: then it is not only the client keeping the block incomplete. The deadline
-            // counts again from here.
+        if (!ctx.channel().isWritable() && extensions < MAX_EXTENSIONS) {
+            // Our answers are backed up, and reading the client's bytes may be paused until they drain: then it
+            // may not be only the client keeping the block incomplete, so the deadline is extended. Only a few
+            // times: a client that stops reading our answers makes the connection unwritable at will, and it
+            // must not hold a half-sent header block (and its buffers) open for as long as it likes.
+            extensions++;
             incompleteSince = System.nanoTime();
             timer = ctx.executor()
                     .schedule(() -> expire(ctx), limits.headerTimeout().toNanos(), TimeUnit.NANOSECONDS);

@@ -15,6 +15,7 @@ import dev.egress.discovery.trust.IpAuthorisation;
 import dev.egress.discovery.trust.ReloadingFile;
 import dev.egress.discovery.trust.SpiffeId;
 import dev.egress.discovery.trust.TlsProvider;
+import dev.egress.discovery.trust.TlsProviderProperties;
 import dev.egress.discovery.trust.TrustBundle;
 import dev.egress.discovery.trust.TrustFiles;
 import dev.egress.discovery.trust.TrustMaterialException;
@@ -29,6 +30,7 @@ import java.util.Locale;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -43,6 +45,7 @@ import reactor.netty.http.server.HttpServer;
  * announcement when the identity is rotated.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(TlsProviderProperties.class)
 class TrustConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(TrustConfiguration.class);

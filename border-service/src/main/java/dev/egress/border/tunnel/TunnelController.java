@@ -1,17 +1,32 @@
 package dev.egress.border.tunnel;
 
 import dev.egress.border.InvalidRequestException;
+import dev.egress.border.egress.GateMetrics;
+import dev.egress.border.egress.TunnelProperties;
 import dev.egress.border.trust.ClientCertificates;
 import dev.egress.discovery.web.forward.ForwardDeadline;
 import dev.egress.discovery.web.forward.TunnelCall;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DuplexChannel;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.ReferenceCountUtil;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -21,6 +36,7 @@ import reactor.core.Disposables;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
+import reactor.netty.http.server.HttpServerRequest;
 
 /**
  * App's tunnel call, {@code POST /internal/v1/tunnel} ({@link TunnelCall}): the internal token (checked by the
@@ -34,16 +50,18 @@ import reactor.netty.Connection;
 @RestController
 class TunnelController {
 
+    private static final Logger log = LoggerFactory.getLogger(TunnelController.class);
+
     private final TunnelService tunnels;
     private final ClientCertificates clients;
-    private final OpenTunnels open;
-    private final TunnelMetrics metrics;
+    private final GateMetrics metrics;
+    private final TunnelProperties limits;
 
-    TunnelController(TunnelService tunnels, ClientCertificates clients, OpenTunnels open, TunnelMetrics metrics) {
+    TunnelController(TunnelService tunnels, ClientCertificates clients, GateMetrics metrics, TunnelProperties limits) {
         this.tunnels = tunnels;
         this.clients = clients;
-        this.open = open;
         this.metrics = metrics;
+        this.limits = limits;
     }
 
     @PostMapping(path = TunnelCall.PATH, consumes = MediaType.APPLICATION_OCTET_STREAM_VALUE)
@@ -72,8 +90,10 @@ class TunnelController {
         AtomicLong up = new AtomicLong();
         AtomicLong down = new AtomicLong();
         Disposable.Composite handles = Disposables.composite();
-        Disposable closeTarget = target::dispose;
-        open.track(closeTarget);
+        AtomicReference<String> ended = new AtomicReference<>();
+        limit(target, handles, ended);
+        // The end of the drain closes a tunnel still open, which App passes on as a closed connection.
+        opened.permit().closeAtDrainTimeout(target::dispose);
         response.setStatusCode(HttpStatus.OK);
         response.getHeaders().setContentType(MediaType.APPLICATION_OCTET_STREAM);
         // App -> target. The request body's buffers are ours to release: sending them hands them to Netty.
@@ -91,20 +111,88 @@ class TunnelController {
         target.channel().config().setAutoRead(true);
         NettyDataBufferFactory factory =
                 new NettyDataBufferFactory(target.channel().alloc());
-        Flux<DataBuffer> fromTarget = target.inbound().receive().retain().map(buf -> {
-            down.addAndGet(buf.readableBytes());
-            return (DataBuffer) factory.wrap(buf);
-        });
+        Flux<DataBuffer> fromTarget = fromTarget(target, channelOf(request), factory, down, ended);
         Flux<DataBuffer> body =
                 Flux.concat(Mono.just(factory.wrap(target.channel().alloc().buffer(0))), fromTarget);
         return response.writeWith(body).doFinally(signal -> {
             handles.dispose();
             target.dispose();
-            open.untrack(closeTarget);
-            open.closed(opened.ip());
-            metrics.bytes(ip, "up", up.get());
-            metrics.bytes(ip, "down", down.get());
+            opened.permit().release();
+            metrics.carried(ip, up.get(), down.get());
+            log.debug(
+                    "Tunnel from {} to {} ended: {}, up {} down {}",
+                    ip,
+                    opened.target().authority(),
+                    ended.get() == null ? signal : ended.get(),
+                    up.get(),
+                    down.get());
         });
+    }
+
+    /**
+     * Target -> App. Back pressure, not buffering: the next chunk is asked of the target only once App's stream can
+     * take it (one chunk at a time), so a tunnel whose App side does not read holds about one read, not all the
+     * target sends; what it may hold was reserved when the gate admitted it ({@code egress.tunnel.bytes-per-tunnel}).
+     * An App side that takes nothing for {@code stall-timeout} ends the tunnel.
+     */
+    private Flux<DataBuffer> fromTarget(
+            Connection target,
+            @Nullable Channel toApp,
+            NettyDataBufferFactory factory,
+            AtomicLong down,
+            AtomicReference<String> ended) {
+        return target.inbound()
+                .receive()
+                .retain()
+                .concatMap(
+                        buf -> Writability.of(toApp)
+                                .timeout(limits.stallTimeout(), Mono.fromRunnable(() -> {
+                                    ended.compareAndSet(null, "app-stalled");
+                                    target.dispose();
+                                }))
+                                .thenReturn(buf),
+                        0)
+                .doOnDiscard(ByteBuf.class, ReferenceCountUtil::safeRelease)
+                .map(buf -> {
+                    down.addAndGet(buf.readableBytes());
+                    return (DataBuffer) factory.wrap(buf);
+                });
+    }
+
+    /**
+     * The Border's own limits on a tunnel, a backstop for App's: no byte either way for {@code idle-timeout}, or open
+     * for {@code max-lifetime}, and the target connection is closed, which ends the tunnel for App too.
+     */
+    private void limit(Connection target, Disposable.Composite handles, AtomicReference<String> ended) {
+        target.addHandlerLast(
+                "egress.tunnelIdle",
+                new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+        target.addHandlerLast("egress.tunnelIdleClose", new ChannelInboundHandlerAdapter() {
+            @Override
+            public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+                if (event instanceof IdleStateEvent) {
+                    ended.compareAndSet(null, "idle-timeout");
+                    ctx.close();
+                    return;
+                }
+                ctx.fireUserEventTriggered(event);
+            }
+        });
+        handles.add(Mono.delay(limits.maxLifetime()).subscribe(tick -> {
+            ended.compareAndSet(null, "max-lifetime");
+            target.dispose();
+        }));
+    }
+
+    /** The channel App's side of the tunnel is written to (its HTTP/2 stream), or null if it is not known. */
+    private static @Nullable Channel channelOf(ServerHttpRequest request) {
+        Object nativeRequest = ServerHttpRequestDecorator.getNativeRequest(request);
+        if (!(nativeRequest instanceof HttpServerRequest http)) {
+            return null;
+        }
+        AtomicReference<Channel> channel = new AtomicReference<>();
+        http.withConnection(connection -> channel.set(connection.channel()));
+        return channel.get();
     }
 
     private static void shutdownOutput(Connection target) {

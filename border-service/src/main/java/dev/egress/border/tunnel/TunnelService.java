@@ -1,25 +1,19 @@
 package dev.egress.border.tunnel;
 
 import dev.egress.border.BorderException;
-import dev.egress.border.HostedIps;
 import dev.egress.border.InvalidRequestException;
-import dev.egress.border.IpNotHostedException;
 import dev.egress.border.egress.ConnectFailures;
-import dev.egress.border.egress.DeadlineExceededException;
-import dev.egress.border.egress.InFlightCalls;
-import dev.egress.border.egress.IpNotActiveException;
-import dev.egress.border.egress.TooManyRequestsException;
-import dev.egress.border.registration.BorderRegistrar;
+import dev.egress.border.egress.EgressGate;
+import dev.egress.border.egress.GateMetrics;
+import dev.egress.border.egress.Permit;
 import dev.egress.border.ssrf.SsrfGuard;
-import dev.egress.border.ssrf.TargetDeniedException;
 import dev.egress.border.ssrf.VettingResolverGroup;
 import dev.egress.discovery.registry.EgressIp;
-import dev.egress.discovery.registry.IpStatus;
 import dev.egress.discovery.web.forward.ForwardDeadline;
 import dev.egress.discovery.web.forward.TunnelCall;
+import dev.egress.discovery.web.problem.CallKind;
 import io.netty.channel.ChannelOption;
 import java.net.InetSocketAddress;
-import java.time.Clock;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -29,46 +23,36 @@ import reactor.netty.Connection;
 import reactor.netty.tcp.TcpClient;
 
 /**
- * Opens the Border's side of a tunnel. Every check a forward makes, in the same order and with the same
- * answers, before any connection: the deadline, a hosted IP, not draining, the IP ACTIVE here, the target
- * vetted without a lookup, the IP's tunnel limit. Then one TCP connection, never pooled, from a socket bound to
+ * Opens the Border's side of a tunnel. The {@link EgressGate} makes every check a forward makes, in the same order
+ * and with the same answers, before any connection; then one TCP connection, never pooled, from a socket bound to
  * the IP's bind address (behind a NAT the bind half of its {@code bind=public} pair) to an address the
- * {@link VettingResolverGroup} resolved once and the SSRF guard vetted: a name that resolves to a denied
- * address is refused with 403 {@code target-denied}, as a forward's is.
+ * {@link VettingResolverGroup} resolved once and the SSRF guard vetted: a name that resolves to a denied address is
+ * refused with 403 {@code target-denied}, as a forward's is.
  */
 final class TunnelService {
 
     private static final Logger log = LoggerFactory.getLogger(TunnelService.class);
 
-    /** A tunnel whose TCP connection to the target is up and which holds a place of its IP. */
-    record Opened(EgressIp ip, EgressIp bind, TunnelCall target, Connection connection) {}
+    /**
+     * A tunnel whose TCP connection to the target is up.
+     *
+     * @param ip         the public address
+     * @param bind       the bound address
+     * @param target     the tunnel's target
+     * @param connection the target connection
+     * @param permit     the tunnel's place at its IP, to release when the tunnel ends
+     */
+    record Opened(EgressIp ip, EgressIp bind, TunnelCall target, Connection connection, Permit permit) {}
 
-    private final HostedIps hosted;
-    private final BorderRegistrar registrar;
-    private final InFlightCalls calls;
-    private final SsrfGuard guard;
+    private final EgressGate gate;
+    private final GateMetrics metrics;
     private final VettingResolverGroup resolver;
-    private final OpenTunnels open;
-    private final TunnelMetrics metrics;
     private final Duration connectTimeout;
-    private final Clock clock = Clock.systemUTC();
 
-    TunnelService(
-            HostedIps hosted,
-            BorderRegistrar registrar,
-            InFlightCalls calls,
-            SsrfGuard guard,
-            VettingResolverGroup resolver,
-            OpenTunnels open,
-            TunnelMetrics metrics,
-            Duration connectTimeout) {
-        this.hosted = hosted;
-        this.registrar = registrar;
-        this.calls = calls;
-        this.guard = guard;
-        this.resolver = resolver;
-        this.open = open;
+    TunnelService(EgressGate gate, GateMetrics metrics, VettingResolverGroup resolver, Duration connectTimeout) {
+        this.gate = gate;
         this.metrics = metrics;
+        this.resolver = resolver;
         this.connectTimeout = connectTimeout;
     }
 
@@ -78,46 +62,45 @@ final class TunnelService {
      * @param sourceIp the {@value TunnelCall#SOURCE_IP_HEADER} header
      * @param target   the {@value TunnelCall#TARGET_HEADER} header
      * @param deadline App's deadline for the connect, or null
-     * @return the open tunnel (its place is the caller's to give back with {@link OpenTunnels#closed}), or an
-     *     error carrying a {@link BorderException}
+     * @return the open tunnel (its permit is the caller's to release), or an error carrying a
+     *     {@link BorderException}
      */
     Mono<Opened> open(@Nullable String sourceIp, @Nullable String target, @Nullable ForwardDeadline deadline) {
         return Mono.defer(() -> {
-            Duration bound = timeLeft(deadline);
-            EgressIp ip = hostedIp(sourceIp);
-            TunnelCall call;
-            SsrfGuard.VettedUrl vetted;
-            try {
-                call = parse(target);
-                vetted = admit(ip, call);
-            } catch (BorderException e) {
-                refused(ip.value(), e);
-                return Mono.error(e);
-            }
-            EgressIp bind = hosted.bindOf(ip).orElseThrow();
+            EgressGate.Admitted<TunnelCall> admitted = gate.admit(
+                    new EgressGate.Ask<>(CallKind.TUNNEL, sourceIp, deadline, connectTimeout, () -> parse(target)));
+            EgressIp ip = admitted.ip();
+            Permit permit = admitted.permit();
             long started = System.nanoTime();
-            return connect(bind, vetted, bound)
+            Duration bound = admitted.timeLeft();
+            return connect(admitted.bind(), admitted.target(), bound)
+                    // The whole connect, name resolution included, ends by App's deadline (or connect-timeout): a
+                    // slow DNS answer is the target's, answered before App gives up, never App's timeout of this
+                    // Border (which App would count against the Border).
+                    .timeout(bound, Mono.error(() -> ConnectFailures.timedOut(bound)))
                     .map(connection -> {
-                        metrics.connected(ip.value(), Duration.ofNanos(System.nanoTime() - started));
-                        metrics.outcome(ip.value(), "opened");
-                        return new Opened(ip, bind, call, connection);
+                        metrics.opened(ip.value(), Duration.ofNanos(System.nanoTime() - started));
+                        return new Opened(ip, admitted.bind(), admitted.call(), connection, permit);
                     })
                     .onErrorMap(ConnectFailures::classify)
                     .doOnError(BorderException.class, e -> {
-                        open.closed(ip);
-                        refused(ip.value(), e);
-                        log.debug("Tunnel from {} to {} failed: {}", ip, call.authority(), e.getMessage());
+                        permit.release();
+                        gate.failed(CallKind.TUNNEL, ip, e);
+                        log.debug(
+                                "Tunnel from {} to {} failed: {}",
+                                ip,
+                                admitted.call().authority(),
+                                e.getMessage());
                     })
-                    .doOnCancel(() -> open.closed(ip));
+                    .doOnCancel(permit::release);
         });
     }
 
-    private Mono<Connection> connect(EgressIp bind, SsrfGuard.VettedUrl vetted, Duration bound) {
+    private Mono<Connection> connect(EgressIp bind, SsrfGuard.VettedUrl vetted, Duration timeout) {
         InetSocketAddress local = new InetSocketAddress(bind.toInetAddress(), 0);
         InetSocketAddress remote = vetted.literal() != null
                 ? new InetSocketAddress(vetted.literal(), vetted.port())
                 : InetSocketAddress.createUnresolved(vetted.host(), vetted.port());
-        Duration timeout = bound.compareTo(connectTimeout) < 0 ? bound : connectTimeout;
         return TcpClient.newConnection()
                 .bindAddress(() -> local)
                 .resolver(resolver)
@@ -128,64 +111,15 @@ final class TunnelService {
                 .cast(Connection.class);
     }
 
-    private void refused(String ip, BorderException e) {
-        if (e instanceof TargetDeniedException denied) {
-            log.debug("Tunnel target refused from {}: {}", ip, denied.reason());
-        }
-        metrics.outcome(ip, e.slug());
-    }
-
-    private Duration timeLeft(@Nullable ForwardDeadline deadline) {
-        if (deadline == null) {
-            return connectTimeout;
-        }
-        long left = deadline.millisLeft(clock.instant());
-        if (left <= 0) {
-            metrics.outcome(TunnelMetrics.OTHER_IP, "deadline-exceeded");
-            throw new DeadlineExceededException(
-                    "the tunnel call arrived %d ms after its deadline; App has given up on it".formatted(-left));
-        }
-        return Duration.ofMillis(left);
-    }
-
-    private EgressIp hostedIp(@Nullable String sourceIp) {
-        EgressIp ip;
+    /** The tunnel's own input: its target, as {@code host:port}. */
+    private static EgressGate.Checked<TunnelCall> parse(@Nullable String target) {
+        TunnelCall call;
         try {
-            ip = EgressIp.of(String.valueOf(sourceIp));
-        } catch (IllegalArgumentException e) {
-            metrics.outcome(TunnelMetrics.OTHER_IP, "invalid-request");
-            throw new InvalidRequestException(
-                    "%s: '%s' (expected: an IPv4 or IPv6 literal)".formatted(TunnelCall.SOURCE_IP_HEADER, sourceIp));
-        }
-        if (hosted.bindOf(ip).isEmpty()) {
-            metrics.outcome(TunnelMetrics.OTHER_IP, "ip-not-hosted");
-            throw new IpNotHostedException("sourceIp %s is not hosted by this Border".formatted(ip));
-        }
-        return ip;
-    }
-
-    private static TunnelCall parse(@Nullable String target) {
-        try {
-            return TunnelCall.parse(target);
+            call = TunnelCall.parse(target);
         } catch (IllegalArgumentException e) {
             throw new InvalidRequestException(TunnelCall.TARGET_HEADER + ": " + e.getMessage());
         }
-    }
-
-    /** The checks that need no network; on success the tunnel holds a place of its IP. */
-    private SsrfGuard.VettedUrl admit(EgressIp ip, TunnelCall call) {
-        if (calls.draining() || open.draining()) {
-            throw new IpNotActiveException("this Border is draining; open the tunnel from another Border");
-        }
-        IpStatus status = registrar.statusOf(ip).orElse(IpStatus.DISABLED);
-        if (status != IpStatus.ACTIVE) {
-            throw new IpNotActiveException("sourceIp %s is %s on this Border".formatted(ip, status));
-        }
         // The URL form only carries host and port to the guard's lexical checks; no scheme-specific rule applies.
-        SsrfGuard.VettedUrl vetted = guard.vetUrl("http://" + call.authority() + "/");
-        if (!open.tryOpen(ip)) {
-            throw new TooManyRequestsException("sourceIp %s has reached its tunnel limit".formatted(ip));
-        }
-        return vetted;
+        return new EgressGate.Checked<>(call, "http://" + call.authority() + "/");
     }
 }

@@ -1,8 +1,8 @@
 /**
  * App's tunnel call, {@code POST /internal/v1/tunnel} (the forward proxy's CONNECT): {@code TunnelController}
- * (the door and the splice), {@code TunnelService} (deadline, hosted, ACTIVE, not draining, SSRF vetting, the
- * per-IP tunnel limit, then a TCP connect from a socket bound to the dedicated IP), {@code OpenTunnels} (the
- * counts, and closing what is left at the end of the drain) and {@code TunnelMetrics}.
+ * (the door and the splice, which releases the tunnel's permit and asks the drain to close it at its end) and
+ * {@code TunnelService} (admitted by the egress package's one gate, {@code EgressGate}, as a forward is; then a
+ * TCP connect from a socket bound to the dedicated IP).
  */
 @NullMarked
 package dev.egress.border.tunnel;

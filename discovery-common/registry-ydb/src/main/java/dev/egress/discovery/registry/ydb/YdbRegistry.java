@@ -116,10 +116,23 @@ public final class YdbRegistry {
 
         private final Builder common;
         private final AnnouncementWriter writer;
+        private Clock wall = Clock.systemUTC();
 
         private Publishing(Builder common, AnnouncementWriter writer) {
             this.common = common;
             this.writer = writer;
+        }
+
+        /**
+         * The wall clock announcements are stamped by (tests; the system clock otherwise). Whichever it is, the
+         * stamps never step back ({@link SteadyClock}).
+         *
+         * @param clock the wall clock
+         * @return this builder
+         */
+        Publishing clock(Clock clock) {
+            this.wall = Objects.requireNonNull(clock, "clock");
+            return this;
         }
 
         /**
@@ -130,7 +143,7 @@ public final class YdbRegistry {
          */
         public YdbBorderRegistry connect() {
             return new YdbBorderRegistry(
-                    common.settings, common.meters, Clock.systemUTC(), writer, common.interceptors);
+                    common.settings, common.meters, SteadyClock.over(wall), writer, common.interceptors);
         }
     }
 }

@@ -13,6 +13,7 @@ import dev.egress.discovery.registry.IpStatus;
 import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RejectionReason;
 import dev.egress.discovery.registry.RoutingSnapshot;
+import dev.egress.discovery.registry.testing.MutableClock;
 import dev.egress.discovery.trust.AnnouncementSigner;
 import dev.egress.discovery.trust.AnnouncementVerifier;
 import dev.egress.discovery.trust.Identity;
@@ -25,7 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tech.ydb.coordination.CoordinationClient;
@@ -47,6 +48,7 @@ class AuthenticatedRegistryIT {
     private static ReloadingFile<Identity> rogueA;
     private static ReloadingFile<TrustBundle> trusted;
 
+    @AutoClose
     private RegistryFixture fixture;
 
     @BeforeAll
@@ -68,13 +70,6 @@ class AuthenticatedRegistryIT {
                 Duration.ofHours(1));
     }
 
-    @AfterEach
-    void tearDown() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
-
     private RegistryFixture.Watched verifyingWatcher() {
         return fixture.watcher(
                 new AnnouncementVerifier(trusted, "egress.local", Clock.systemUTC(), Duration.ofSeconds(30)));
@@ -86,6 +81,26 @@ class AuthenticatedRegistryIT {
                 .toList();
         return Announcement.initial(
                 BorderId.of(border), URI.create("https://127.0.0.1:8181"), announced, Instant.now());
+    }
+
+    @Test
+    void aBorderWhoseClockStepsBackIsStillRoutedOnItsNextAnnouncement() {
+        fixture = new RegistryFixture(Duration.ofSeconds(2), Duration.ofMillis(100));
+        RegistryFixture.Watched app = verifyingWatcher();
+        MutableClock clock = new MutableClock(Instant.now());
+        Registration a = fixture.border(new AnnouncementSigner(borderA), clock)
+                .register(announcement("border-a", "127.0.0.3").withValidity(AnnouncementSigner.DEFAULT_VALIDITY));
+        await().atMost(CONVERGE).until(() -> app.has("border-a"));
+        Instant first = app.of("border-a").publishedAt();
+
+        // An NTP correction or a restored VM: the Border's wall clock goes back an hour.
+        clock.advance(Duration.ofHours(-1));
+        a.update(a.current().withAllIps(IpStatus.DRAINING)).join();
+
+        await().atMost(CONVERGE)
+                .untilAsserted(() -> assertThat(app.of("border-a")).isEqualTo(a.current()));
+        assertThat(app.of("border-a").publishedAt()).isAfterOrEqualTo(first);
+        assertThat(app.table().latestRejections()).isEmpty();
     }
 
     @Test

@@ -12,7 +12,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** A Border's decision record on a real (embedded) coordination node, through the SDK. */
@@ -20,12 +20,8 @@ class DecisionStoreIT {
 
     private static final BorderId BORDER_A = BorderId.of("border-a");
 
-    private RegistryFixture fixture = new RegistryFixture(Duration.ofSeconds(2));
-
-    @AfterEach
-    void tearDown() {
-        fixture.close();
-    }
+    @AutoClose
+    private final RegistryFixture fixture = new RegistryFixture(Duration.ofSeconds(2));
 
     @Test
     void readsNothingBeforeTheFirstWriteAndTheLastRecordAfterwards() throws Exception {

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.egress.discovery.registry.Registration;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import tech.ydb.coordination.CoordinationClient;
 import tech.ydb.coordination.CoordinationSession;
@@ -18,14 +18,8 @@ class ReadOnlyWatcherIT {
 
     private static final Duration CONVERGE = Duration.ofSeconds(30);
 
+    @AutoClose
     private RegistryFixture fixture;
-
-    @AfterEach
-    void tearDown() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
 
     private StatusCode node() {
         try (GrpcTransport transport = GrpcTransport.forConnectionString(

@@ -16,7 +16,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,14 +31,8 @@ class RegistryAccessIT {
     @TempDir
     Path dir;
 
+    @AutoClose
     private RegistryFixture fixture;
-
-    @AfterEach
-    void tearDown() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
 
     @Test
     void onlyTheAcceptedTokenRegistersAndWatches() {

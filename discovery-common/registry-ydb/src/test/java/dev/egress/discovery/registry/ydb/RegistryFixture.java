@@ -96,8 +96,14 @@ final class RegistryFixture implements AutoCloseable {
 
     /** A Border whose registry signs its announcements with {@code writer}. */
     YdbBorderRegistry border(AnnouncementWriter writer) {
+        return border(writer, Clock.systemUTC());
+    }
+
+    /** A Border whose registry signs its announcements with {@code writer} and stamps them by {@code clock}. */
+    YdbBorderRegistry border(AnnouncementWriter writer, Clock clock) {
         YdbBorderRegistry registry = YdbRegistry.at(settings(), new SimpleMeterRegistry())
                 .writer(writer)
+                .clock(clock)
                 .connect();
         participants.add(registry);
         return registry;

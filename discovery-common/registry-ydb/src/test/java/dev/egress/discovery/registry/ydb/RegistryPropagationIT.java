@@ -11,7 +11,7 @@ import dev.egress.discovery.registry.Registration;
 import dev.egress.discovery.registry.RegistrationState;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** Publish and watch over real gRPC against the embedded coordination node. */
@@ -19,14 +19,8 @@ class RegistryPropagationIT {
 
     private static final Duration CONVERGE = Duration.ofSeconds(30);
 
+    @AutoClose
     private RegistryFixture fixture;
-
-    @AfterEach
-    void tearDown() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
 
     @Test
     void publishedAnnouncementIsVisibleToTwoIndependentWatchers() {

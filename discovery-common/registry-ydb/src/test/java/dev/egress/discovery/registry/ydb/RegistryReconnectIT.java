@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,14 +28,8 @@ class RegistryReconnectIT {
     private static final Duration CONVERGE = Duration.ofSeconds(30);
     private static final Duration NO_POLL = Duration.ofSeconds(60);
 
+    @AutoClose
     private RegistryFixture fixture;
-
-    @AfterEach
-    void tearDown() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
 
     @Test
     void borderKeepsItsSlotThroughReattachesAndUpdatesMadeMeanwhileArrive() throws Exception {

@@ -11,7 +11,7 @@ import dev.egress.discovery.registry.RegistrationState;
 import dev.egress.discovery.registry.RoutingSnapshot;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** The registry goes away and comes back: nobody restarts, everybody converges on the truth. */
@@ -19,14 +19,8 @@ class RegistryRestartIT {
 
     private static final Duration CONVERGE = Duration.ofSeconds(60);
 
+    @AutoClose
     private RegistryFixture fixture;
-
-    @AfterEach
-    void tearDown() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
 
     @Test
     void bordersReRegisterAndWatchersConvergeAfterANodeRestart() {

@@ -1,9 +1,13 @@
 package dev.egress.discovery.web.testing;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.params.provider.Arguments;
+import org.springframework.http.HttpMethod;
+import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
  * The table both services' path-authorisation tests run: every door, spelled every {@link PathVariant},
@@ -13,6 +17,61 @@ import org.junit.jupiter.params.provider.Arguments;
 public final class DoorTable {
 
     private DoorTable() {}
+
+    /**
+     * A token to present at a door.
+     *
+     * @param name  its name in the test's report
+     * @param value the bearer token, or null to send none
+     */
+    public record Token(String name, @Nullable String value) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /**
+     * A door of a service.
+     *
+     * @param name          its name in the test's report
+     * @param method        the method its route takes
+     * @param path          its canonical path
+     * @param token         the token it takes ({@code null}: open)
+     * @param trailingSlash what its route answers to a trailing slash (actuator's health mapping accepts one: the
+     *                      same endpoint behind the same door)
+     */
+    public record Door(
+            String name,
+            HttpMethod method,
+            String path,
+            @Nullable Token token,
+            int trailingSlash) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /**
+     * The request of one row, with its token; the caller adds a body where the door needs one.
+     *
+     * @param client  a client bound to the server
+     * @param port    the server's port on 127.0.0.1
+     * @param door    the door
+     * @param variant the spelling of its path
+     * @param token   the token presented
+     * @return the request, ready to exchange
+     */
+    public static WebTestClient.RequestBodySpec request(
+            WebTestClient client, int port, Door door, PathVariant variant, Token token) {
+        URI uri = URI.create("http://127.0.0.1:" + port + variant.of(door.path()));
+        WebTestClient.RequestBodySpec request = client.method(door.method()).uri(uri);
+        if (token.value() != null) {
+            request.header("Authorization", "Bearer " + token.value());
+        }
+        return request;
+    }
 
     /**
      * The status a door expects for one row.

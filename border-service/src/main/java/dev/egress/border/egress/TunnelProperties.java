@@ -1,0 +1,87 @@
+package dev.egress.border.egress;
+
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.Min;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Limits of the tunnel endpoint ({@code egress.tunnel.*}), enforced by the {@link EgressGate} before the tunnel is
+ * answered. The connect to the target is bounded by {@code egress.limits.connect-timeout} and App's deadline, as a
+ * forward's is.
+ *
+ * <p>Memory: a tunnel reads its target only while App's stream can take more (its HTTP/2 window and the
+ * connection's writability), so what one tunnel holds in buffers is bounded by about one read and one pending
+ * frame; {@code bytes-per-tunnel} is that bound, reserved when the tunnel is admitted. A tunnel the Border cannot
+ * afford is refused before its {@code 200}, so App never tells a sender a tunnel is up that then dies for want of
+ * memory.
+ *
+ * @param maxPerIp       open tunnels per dedicated IP; one more is refused with 429 {@code too-many-requests}
+ *                       (not contacted, so App tries another route). A tunnel holds two sockets, and one source IP
+ *                       has about 28k ports per destination
+ * @param bytesPerTunnel the buffer memory reserved for each open tunnel
+ * @param maxBytesPerIp  the buffer memory the tunnels of one dedicated IP (of its tenant) may reserve; past it 429
+ *                       {@code too-many-requests}, so one tenant cannot take every other tenant's share
+ * @param maxBytes       the buffer memory all tunnels of this Border may reserve; past it 429
+ *                       {@code too-many-requests} too (not contacted, no fault: App tries another Border). Keep it
+ *                       well under the JVM's direct memory
+ * @param stallTimeout   a tunnel whose App side takes nothing for this long, while the target has more to send, is
+ *                       closed ({@code app-stalled}): it holds the target's connection and its reservation for no one
+ * @param idleTimeout    a tunnel without a byte either way for this long is closed ({@code idle-timeout}); above App's
+ *                       {@code egress.proxy.idle-timeout}, so App's own limit normally ends it first
+ * @param maxLifetime    a tunnel open this long is closed, however busy ({@code max-lifetime}); above App's
+ *                       {@code egress.proxy.max-lifetime}
+ */
+@Validated
+@ConfigurationProperties("egress.tunnel")
+public record TunnelProperties(
+        @DefaultValue("1024") @Min(1) int maxPerIp,
+        @DefaultValue("128KB") DataSize bytesPerTunnel,
+        @DefaultValue("32MB") DataSize maxBytesPerIp,
+        @DefaultValue("64MB") DataSize maxBytes,
+        @DefaultValue("60s") Duration stallTimeout,
+        @DefaultValue("6m") Duration idleTimeout,
+        @DefaultValue("65m") Duration maxLifetime) {
+
+    /**
+     * Tunnels one IP may hold open: its count limit, or fewer when its byte budget runs out first.
+     *
+     * @return the limit (at least 1)
+     */
+    public int tunnelsPerIp() {
+        return (int) Math.max(1, Math.min(maxPerIp, maxBytesPerIp.toBytes() / bytesPerTunnel.toBytes()));
+    }
+
+    /**
+     * Tunnels this Border may hold open in all.
+     *
+     * @return the limit (at least 1)
+     */
+    public int tunnelsInAll() {
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, maxBytes.toBytes() / bytesPerTunnel.toBytes()));
+    }
+
+    /**
+     * The sizes make sense together.
+     *
+     * @return whether a tunnel fits in the budgets
+     */
+    @AssertTrue(
+            message = "egress.tunnel.bytes-per-tunnel must be > 0 and <= max-bytes-per-ip <= max-bytes;"
+                    + " stall-timeout, idle-timeout and max-lifetime > 0")
+    public boolean isConsistent() {
+        return bytesPerTunnel.toBytes() > 0
+                && positive(stallTimeout)
+                && positive(idleTimeout)
+                && positive(maxLifetime)
+                && bytesPerTunnel.toBytes() <= maxBytesPerIp.toBytes()
+                && maxBytesPerIp.toBytes() <= maxBytes.toBytes();
+    }
+
+    private static boolean positive(Duration duration) {
+        return !duration.isNegative() && !duration.isZero();
+    }
+}
