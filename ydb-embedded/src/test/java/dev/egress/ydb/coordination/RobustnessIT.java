@@ -8,7 +8,6 @@ import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import java.io.ByteArrayInputStream;
@@ -18,12 +17,11 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,7 +32,6 @@ import tech.ydb.coordination.settings.DescribeSemaphoreMode;
 import tech.ydb.core.Result;
 import tech.ydb.core.grpc.GrpcTransport;
 import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
-import tech.ydb.proto.coordination.CreateNodeRequest;
 import tech.ydb.proto.coordination.DropNodeRequest;
 import tech.ydb.proto.coordination.SessionRequest;
 import tech.ydb.proto.coordination.v1.CoordinationServiceGrpc;
@@ -47,30 +44,23 @@ class RobustnessIT {
 
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
+    @AutoClose
+    private static WireNode node;
+
     private static EmbeddedCoordinationNode server;
     private static ManagedChannel channel;
     private String path;
 
     @BeforeAll
     static void startServer() {
-        server = EmbeddedCoordinationNode.start(0);
-        channel = NettyChannelBuilder.forAddress(server.host(), server.port())
-                .usePlaintext()
-                .build();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        channel.shutdownNow();
-        server.close();
+        node = WireNode.start();
+        server = node.server();
+        channel = node.channel();
     }
 
     @BeforeEach
     void createNode() {
-        path = server.database() + "/robust-" + UUID.randomUUID();
-        var response = CoordinationServiceGrpc.newBlockingStub(channel)
-                .createNode(CreateNodeRequest.newBuilder().setPath(path).build());
-        assertThat(response.getOperation().getStatus()).isEqualTo(StatusCode.SUCCESS);
+        path = node.createNode("robust-");
     }
 
     @Test

@@ -5,27 +5,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import tech.ydb.proto.StatusCodesProtos.StatusIds.StatusCode;
-import tech.ydb.proto.coordination.CreateNodeRequest;
 import tech.ydb.proto.coordination.SessionRequest;
 import tech.ydb.proto.coordination.SessionResponse;
 import tech.ydb.proto.coordination.Unsupported;
-import tech.ydb.proto.coordination.v1.CoordinationServiceGrpc;
 
 /** Session-stream rules below the SDK's API, checked on the wire with the generated stubs. */
 @Execution(ExecutionMode.CONCURRENT)
 class SessionProtocolIT {
+
+    @AutoClose
+    private static WireNode node;
 
     private static EmbeddedCoordinationNode server;
     private static ManagedChannel channel;
@@ -34,24 +33,14 @@ class SessionProtocolIT {
 
     @BeforeAll
     static void startServer() {
-        server = EmbeddedCoordinationNode.start(0);
-        channel = NettyChannelBuilder.forAddress(server.host(), server.port())
-                .usePlaintext()
-                .build();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        channel.shutdownNow();
-        server.close();
+        node = WireNode.start();
+        server = node.server();
+        channel = node.channel();
     }
 
     @BeforeEach
     void createNode() {
-        path = server.database() + "/protocol-" + UUID.randomUUID();
-        var response = CoordinationServiceGrpc.newBlockingStub(channel)
-                .createNode(CreateNodeRequest.newBuilder().setPath(path).build());
-        assertThat(response.getOperation().getStatus()).isEqualTo(StatusCode.SUCCESS);
+        path = node.createNode("protocol-");
     }
 
     @AfterEach
