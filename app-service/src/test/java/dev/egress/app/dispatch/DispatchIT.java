@@ -266,8 +266,10 @@ class DispatchIT extends AppITSupport {
                 .jsonPath("$.type")
                 .isEqualTo("urn:egress:problem:no-egress-available");
 
-        // The IP is ACTIVE, but only on a Border that refuses connections.
-        publish(a.announcement(), BorderDouble.unreachable("a0-" + SEQ.incrementAndGet(), "127.0.0.4"));
+        // The IP is ACTIVE, but only on a Border that refuses connections. Border a no longer announces it: while
+        // a Border claims a dedicated IP, in any status, a second claim is a conflict (docs/security.md).
+        BorderDouble others = border("c", "127.0.0.2", "127.0.0.8");
+        publish(others.announcement(), BorderDouble.unreachable("a0-" + SEQ.incrementAndGet(), "127.0.0.4"));
         deliver("beta", hook())
                 .expectStatus()
                 .isEqualTo(503)
