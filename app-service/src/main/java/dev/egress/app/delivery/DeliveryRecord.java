@@ -1,6 +1,7 @@
 package dev.egress.app.delivery;
 
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -61,11 +62,15 @@ public record DeliveryRecord(
         return o instanceof DeliveryRecord r
                 && key.equals(r.key)
                 && id.equals(r.id)
+                && fingerprint.equals(r.fingerprint)
+                && Arrays.equals(request, r.request)
                 && status == r.status
-                && series == r.series
-                && attempts == r.attempts
+                && bucket == r.bucket
                 && Objects.equals(dueAt, r.dueAt)
                 && Objects.equals(lease, r.lease)
+                && series == r.series
+                && attempts == r.attempts
+                && createdAt.equals(r.createdAt)
                 && updatedAt.equals(r.updatedAt);
     }
 

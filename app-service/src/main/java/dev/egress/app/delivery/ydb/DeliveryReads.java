@@ -75,15 +75,19 @@ final class DeliveryReads {
                 .getResultSet(0));
     }
 
-    DeliveryPage list(
-            Tx t, String tenantId, @Nullable DeliveryStatus status, Instant since, @Nullable String cursor, int limit) {
+    /**
+     * Where a listing starts, checked before any transaction (a bad cursor or limit is the caller's mistake, not a
+     * store failure).
+     */
+    static Cursor start(Instant since, @Nullable String cursor, int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("limit: %s (expected: > 0)".formatted(limit));
         }
         Cursor after = cursor == null ? new Cursor(since, "") : Cursor.decode(cursor);
-        if (after.createdAt().isBefore(since)) {
-            after = new Cursor(since, "");
-        }
+        return after.createdAt().isBefore(since) ? new Cursor(since, "") : after;
+    }
+
+    DeliveryPage list(Tx t, String tenantId, @Nullable DeliveryStatus status, Cursor after, int limit) {
         // The first page starts at (since, ""), which sorts before every slot of that instant: one predicate serves
         // both the first page and the next ones.
         List<DeliveryRecord> rows = DeliveryRows.records(t.run(
@@ -111,7 +115,7 @@ final class DeliveryReads {
     }
 
     /** Where a page ends; opaque to callers. */
-    private record Cursor(Instant createdAt, String slot) {
+    record Cursor(Instant createdAt, String slot) {
 
         String encode() {
             String raw = createdAt.getEpochSecond() + ":" + createdAt.getNano() + ":" + slot;

@@ -306,6 +306,7 @@ public final class YdbDeliveryStore implements DeliveryStore {
     @Override
     public DeliveryPage list(
             String tenantId, @Nullable DeliveryStatus status, Instant since, @Nullable String cursor, int limit) {
-        return tx.serializable(t -> reads.list(t, tenantId, status, micros(since), cursor, limit));
+        DeliveryReads.Cursor from = DeliveryReads.start(micros(since), cursor, limit);
+        return tx.serializable(t -> reads.list(t, tenantId, status, from, limit));
     }
 }

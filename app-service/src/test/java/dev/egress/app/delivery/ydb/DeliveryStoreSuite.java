@@ -331,6 +331,9 @@ abstract class DeliveryStoreSuite {
         assertThat(store.list("small-co", null, T0, null, 10).records())
                 .extracting(DeliveryRecord::id)
                 .containsExactly("other");
+        assertThatThrownBy(() -> store.list("acme", null, T0, "not a cursor", 10))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cursor");
     }
 
     @Test
