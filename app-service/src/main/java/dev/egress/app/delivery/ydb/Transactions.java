@@ -30,12 +30,10 @@ final class Transactions {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
 
-    private final QueryClient client;
     private final SessionRetryContext retry;
     private final Executor executor;
 
     Transactions(QueryClient client, Executor executor) {
-        this.client = client;
         this.retry = SessionRetryContext.create(client).build();
         this.executor = executor;
     }
@@ -77,10 +75,6 @@ final class Transactions {
         if (!r.isSuccess()) {
             throw new DeliveryStoreException("delivery store schema: " + r.getStatus());
         }
-    }
-
-    QueryClient client() {
-        return client;
     }
 
     private static <T> T await(CompletableFuture<T> future) {
