@@ -1,0 +1,88 @@
+package dev.egress.app.delivery.ydb;
+
+import dev.egress.app.delivery.DeliveryStore;
+import dev.egress.app.delivery.Retention;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import tech.ydb.core.grpc.GrpcTransport;
+import tech.ydb.query.QueryClient;
+
+/**
+ * A connection to the delivery tables: the SDK transport, the query client, the threads transactions run on, and
+ * the store over them, closed together. Opening creates the tables when they are missing, so every App may open
+ * it at start.
+ */
+public final class DeliveryTables implements AutoCloseable {
+
+    private final GrpcTransport transport;
+    private final QueryClient client;
+    private final ExecutorService executor;
+    private final YdbDeliveryStore store;
+
+    private DeliveryTables(GrpcTransport transport, String tablePrefix, Retention retention, int sessions) {
+        this.transport = transport;
+        this.client =
+                QueryClient.newClient(transport).sessionPoolMaxSize(sessions).build();
+        AtomicInteger n = new AtomicInteger();
+        // One thread per session at most: a transaction body waits for its statements on its thread.
+        this.executor = Executors.newFixedThreadPool(sessions, r -> {
+            Thread thread = new Thread(r, "delivery-store-" + n.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.store = new YdbDeliveryStore(
+                new Transactions(client, executor), DeliverySchema.withPrefix(tablePrefix), retention);
+    }
+
+    /**
+     * Connects and creates the tables when they are missing.
+     *
+     * @param connectionString the database, e.g. {@code grpc://127.0.0.1:2136/local}
+     * @param tablePrefix      prepended to the table names ({@code ""} for none)
+     * @param retention        how long finished deliveries are kept
+     * @param sessions         the most transactions at once
+     * @return the open connection
+     */
+    public static DeliveryTables open(String connectionString, String tablePrefix, Retention retention, int sessions) {
+        if (sessions < 1) {
+            throw new IllegalArgumentException("sessions: %s (expected: > 0)".formatted(sessions));
+        }
+        GrpcTransport transport =
+                GrpcTransport.forConnectionString(connectionString).build();
+        DeliveryTables tables = null;
+        try {
+            tables = new DeliveryTables(transport, tablePrefix, retention, sessions);
+            tables.store.createTables();
+            return tables;
+        } catch (RuntimeException e) {
+            if (tables != null) {
+                tables.close();
+            } else {
+                transport.close();
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * The store.
+     *
+     * @return the store over these tables
+     */
+    public DeliveryStore store() {
+        return store;
+    }
+
+    /** Drops both tables: for tests that leave a shared database as they found it. */
+    void dropTables() {
+        store.dropTables();
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        executor.shutdownNow();
+        transport.close();
+    }
+}
