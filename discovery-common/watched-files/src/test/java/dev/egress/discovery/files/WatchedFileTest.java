@@ -76,6 +76,15 @@ class WatchedFileTest {
     }
 
     @Test
+    void namesItselfByTheFileNameNeverByItsContent() throws Exception {
+        // Token files are watched files: a log line or a record that prints one must not print a token.
+        Path file = Files.writeString(dir.resolve("tokens"), "4242\n");
+        WatchedFile<Integer> watched = builder(file).checkWhenRead(Duration.ofHours(1));
+
+        assertThat(watched.toString()).isEqualTo("WatchedFile[test.file]").doesNotContain("4242");
+    }
+
+    @Test
     void appliesChangedContentThenTellsReloadListenersBeforeChangeListeners() throws Exception {
         Path file = Files.writeString(dir.resolve("n"), "1");
         WatchedFile<Integer> watched = builder(file).checkWhenRead(Duration.ofHours(1));
