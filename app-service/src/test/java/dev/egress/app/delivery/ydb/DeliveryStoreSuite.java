@@ -43,7 +43,12 @@ import org.junit.jupiter.api.Test;
 abstract class DeliveryStoreSuite {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
-    private static final Instant T0 = Instant.parse("2026-01-01T10:00:00.123456Z");
+    /**
+     * The tests' "now": the present, so that the records' retention (delivered + 7 days, dead + 30 days) lies in the
+     * future and the node's TTL sweep does not take them in the middle of a test (a fixed date in the past made a
+     * dead record vanish whenever a sweep ran, and the paging test lose it); microseconds, as YDB keeps them.
+     */
+    private static final Instant T0 = Instant.now().truncatedTo(ChronoUnit.MICROS);
 
     private final List<DeliveryTables> opened = new ArrayList<>();
     private String prefix;
