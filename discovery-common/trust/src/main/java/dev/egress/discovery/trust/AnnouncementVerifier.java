@@ -11,8 +11,6 @@ import dev.egress.discovery.registry.RejectedAnnouncementException;
 import dev.egress.discovery.registry.RejectionReason;
 import java.io.ByteArrayInputStream;
 import java.nio.ByteBuffer;
-import java.security.GeneralSecurityException;
-import java.security.Signature;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
@@ -202,7 +200,7 @@ public final class AnnouncementVerifier implements AnnouncementReader {
                     claimed);
         }
         X509Certificate leaf = chain.get(0);
-        if (!signatureValid(leaf, envelope)) {
+        if (!Signatures.valid(leaf, envelope)) {
             throw rejected(
                     RejectionReason.BAD_SIGNATURE,
                     "signature does not verify with the certificate of " + SpiffeId.of(leaf),
@@ -266,17 +264,6 @@ public final class AnnouncementVerifier implements AnnouncementReader {
                     announcement.borderId());
         }
         return validUntil;
-    }
-
-    private static boolean signatureValid(X509Certificate leaf, SignedEnvelope envelope) {
-        try {
-            Signature verifier = Signature.getInstance(Signatures.algorithmFor(leaf.getPublicKey()));
-            verifier.initVerify(leaf.getPublicKey());
-            verifier.update(envelope.payload());
-            return verifier.verify(envelope.signature());
-        } catch (GeneralSecurityException | IllegalArgumentException e) {
-            return false;
-        }
     }
 
     private static List<X509Certificate> certificates(List<byte[]> der, BorderId claimed) {

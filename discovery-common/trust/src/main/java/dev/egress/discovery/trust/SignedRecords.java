@@ -98,7 +98,7 @@ public final class SignedRecords {
             throw new UntrustedRecordException("signed by a certificate naming %s (expected: %s)"
                     .formatted(named.isEmpty() ? "no SPIFFE id" : named, expected));
         }
-        if (!signatureValid(leaf, envelope)) {
+        if (!Signatures.valid(leaf, envelope)) {
             throw new UntrustedRecordException("the signature does not verify with the signer's certificate");
         }
         if (leaf.getPublicKey().equals(current.leaf().getPublicKey())) {
@@ -137,17 +137,6 @@ public final class SignedRecords {
             return chain;
         } catch (CertificateException | ClassCastException e) {
             throw new UntrustedRecordException("chain: unreadable certificate (" + e.getMessage() + ")");
-        }
-    }
-
-    private static boolean signatureValid(X509Certificate leaf, SignedEnvelope envelope) {
-        try {
-            Signature verifier = Signature.getInstance(Signatures.algorithmFor(leaf.getPublicKey()));
-            verifier.initVerify(leaf.getPublicKey());
-            verifier.update(envelope.payload());
-            return verifier.verify(envelope.signature());
-        } catch (GeneralSecurityException | IllegalArgumentException e) {
-            return false;
         }
     }
 }
