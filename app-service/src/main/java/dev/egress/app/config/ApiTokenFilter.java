@@ -33,8 +33,8 @@ import reactor.core.publisher.Mono;
  *       GET/HEAD of the operator page's assets under {@code /ops/} (outside {@code /ops/v1});</li>
  *   <li>operator token: {@code /ops/v1/**} (the fleet API) and any other method under {@code /ops/};</li>
  *   <li>API tokens: everything else. A tenant-bound token ({@code tenant-api-tokens.<tenantId>}) is let
- *       through only to {@code POST /v1/deliveries} and {@code GET /v1/tenants/{id}/egress}, where the
- *       handler checks the tenant ({@link TenantAccess}); elsewhere it answers 403 {@code tenant-forbidden}.</li>
+ *       through only to {@code POST /v1/deliveries}, {@code GET /v1/tenants/{id}/egress} and durable
+ *       delivery's {@code /v1/deliveries} family, where the handler checks the tenant ({@link TenantAccess}); elsewhere it answers 403 {@code tenant-forbidden}.</li>
  * </ul>
  *
  * <p>Authorisation follows the route WebFlux will match, not a raw prefix: routing reads decoded
@@ -68,6 +68,9 @@ public final class ApiTokenFilter extends BearerFilterSupport {
     private static final Set<String> OPEN_FOR_READING = Set.of("swagger-ui", "webjars");
 
     private static final Pattern TENANT_EGRESS = Pattern.compile("/v1/tenants/[^/]+/egress");
+    private static final Pattern DELIVERY = Pattern.compile("/v1/deliveries/[^/]+");
+    private static final Pattern DELIVERY_RETRY = Pattern.compile("/v1/deliveries/[^/]+/retry");
+    private static final Pattern TENANT_DELIVERIES_RETRY = Pattern.compile("/v1/tenants/[^/]+/deliveries/retry");
     private final TokenSource apiTokens;
     private final TokenSource operatorTokens;
     private final List<Map.Entry<String, TokenSource>> tenantTokens;
@@ -206,8 +209,13 @@ public final class ApiTokenFilter extends BearerFilterSupport {
      */
     private static boolean tenantScoped(HttpMethod method, String path) {
         if (HttpMethod.POST.equals(method)) {
-            return path.equals("/v1/deliveries");
+            return path.equals("/v1/deliveries")
+                    || DELIVERY_RETRY.matcher(path).matches()
+                    || TENANT_DELIVERIES_RETRY.matcher(path).matches();
         }
-        return HttpMethod.GET.equals(method) && TENANT_EGRESS.matcher(path).matches();
+        return HttpMethod.GET.equals(method)
+                && (TENANT_EGRESS.matcher(path).matches()
+                        || path.equals("/v1/deliveries")
+                        || DELIVERY.matcher(path).matches());
     }
 }

@@ -42,7 +42,34 @@ public interface DeliveryStore {
      * @param limit  the most records claimed
      * @return the claimed records, leased to {@code owner}, earliest due first
      */
-    List<DeliveryRecord> claimDue(int bucket, String owner, Instant now, Duration lease, int limit);
+    default List<DeliveryRecord> claimDue(int bucket, String owner, Instant now, Duration lease, int limit) {
+        return claim(bucket, owner, now, lease, limit).records();
+    }
+
+    /**
+     * Claims as {@link #claimDue} does, and tells what the claim met: records whose lease had expired (their holder
+     * died or stalled) and transactions run again because another App changed the same rows.
+     *
+     * @param bucket the bucket
+     * @param owner  the claiming App
+     * @param now    the time of the claim
+     * @param lease  how long the claimer holds them
+     * @param limit  the most records claimed
+     * @return the claimed records and what the claim met
+     */
+    Claim claim(int bucket, String owner, Instant now, Duration lease, int limit);
+
+    /**
+     * Releases a claimed record without an attempt, due again at {@code at}: a worker that claimed more than it can
+     * start soon (its destination backs off, or every slot is taken) hands it back instead of holding the lease.
+     *
+     * @param key   the record
+     * @param owner the App holding it
+     * @param at    when it is due again
+     * @return the record after the write, pending
+     * @throws LeaseLostException when {@code owner} does not hold the lease
+     */
+    DeliveryRecord postpone(DeliveryKey key, String owner, Instant at);
 
     /**
      * Records an attempt and what follows it: another attempt at a time (the lease is released), delivered or dead.
@@ -103,4 +130,19 @@ public interface DeliveryStore {
      * @param created true when this call stored it, false when the key already named it
      */
     record Accepted(DeliveryRecord record, boolean created) {}
+
+    /**
+     * What {@link #claim} did.
+     *
+     * @param records       the claimed records, leased to the claimer, earliest due first
+     * @param leaseExpiries how many of them had been leased to an App whose lease expired
+     * @param conflicts     how many times the claim ran again because another transaction changed its rows
+     */
+    record Claim(List<DeliveryRecord> records, int leaseExpiries, int conflicts) {
+
+        /** Copies the list. */
+        public Claim {
+            records = List.copyOf(records);
+        }
+    }
 }

@@ -4,12 +4,14 @@ import dev.egress.app.config.ApiTokenFilter;
 import dev.egress.app.config.TenantAccess;
 import dev.egress.app.routing.Resolution;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.MediaType;
@@ -33,14 +35,17 @@ class DeliveryController {
     private final Dispatcher dispatcher;
     private final DeliveryRequestParser parser;
     private final IdempotencyStore idempotency;
+    private final ObjectProvider<AsyncDeliveries> async;
     private final int maxBytes;
 
     DeliveryController(
             Dispatcher dispatcher,
             DeliveryRequestParser parser,
             IdempotencyStore idempotency,
-            DispatchProperties properties) {
+            DispatchProperties properties,
+            ObjectProvider<AsyncDeliveries> async) {
         this.dispatcher = dispatcher;
+        this.async = async;
         this.parser = parser;
         this.idempotency = idempotency;
         this.maxBytes = (int)
@@ -83,7 +88,15 @@ class DeliveryController {
                                                                 + "\"bodyBase64\":\"PGEvPg==\"}")
                                             })),
             responses = {
-                @ApiResponse(responseCode = "200", description = "the target answered"),
+                @ApiResponse(
+                        responseCode = "200",
+                        description = "the target answered",
+                        content = @Content(schema = @Schema(implementation = DeliveryResponse.class))),
+                @ApiResponse(
+                        responseCode = "202",
+                        description = "with Prefer: respond-async and durable delivery on: stored, to be delivered "
+                                + "with retries; Location names the delivery, body {id, status}",
+                        content = @Content(schema = @Schema(implementation = AcceptedDocument.class))),
                 @ApiResponse(
                         responseCode = "400",
                         description = "invalid-request, naming the field (e.g. headers.X-Sig for a value with a "
@@ -111,8 +124,12 @@ class DeliveryController {
             path = "/v1/deliveries",
             consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    Mono<ResponseEntity<DeliveryResponse>> deliver(
-            ServerWebExchange exchange, @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String key) {
+    Mono<ResponseEntity<Object>> deliver(
+            ServerWebExchange exchange,
+            @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String key,
+            @Parameter(description = "respond-async: store the delivery and answer 202 at once (durable delivery)")
+                    @RequestHeader(name = "Prefer", required = false)
+                    String prefer) {
         // The body is always read through the capped join, even when Content-Length already says it is
         // too large: the join stops at the cap and releases what it read, so no buffer is left behind.
         return DataBufferUtils.join(exchange.getRequest().getBody(), maxBytes)
@@ -130,10 +147,14 @@ class DeliveryController {
                     }
                     DeliveryRequest request = parser.parse(bytes);
                     TenantAccess.check(exchange, request.tenantId());
+                    AsyncDeliveries durable = respondAsync(prefer) ? async.getIfAvailable() : null;
+                    if (durable != null) {
+                        return durable.accept(request, bytes, key);
+                    }
                     if (key == null) {
                         return dispatcher
                                 .dispatch(request, dispatcher.resolve(request))
-                                .map(ResponseEntity::ok);
+                                .map(ResponseEntity::<Object>ok);
                     }
                     String scope = exchange.getAttributeOrDefault(ApiTokenFilter.TOKEN_SCOPE_ATTRIBUTE, "anonymous");
                     String scopedKey = scope + '\n' + request.tenantId() + '\n' + key;
@@ -152,9 +173,23 @@ class DeliveryController {
                             .map(response -> outcome.replayed()
                                     ? ResponseEntity.ok()
                                             .header(REPLAYED, "true")
-                                            .body(response)
-                                    : ResponseEntity.ok(response));
+                                            .<Object>body(response)
+                                    : ResponseEntity.<Object>ok(response));
                 });
+    }
+
+    /** RFC 7240: preferences are comma-separated tokens, each with optional parameters; names are case-insensitive. */
+    static boolean respondAsync(String prefer) {
+        if (prefer == null) {
+            return false;
+        }
+        for (String preference : prefer.split(",")) {
+            String name = preference.split(";", 2)[0].split("=", 2)[0].strip();
+            if (name.equalsIgnoreCase("respond-async")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean validKey(String key) {
@@ -163,6 +198,22 @@ class DeliveryController {
         }
         return key.chars().allMatch(c -> c >= 0x21 && c <= 0x7e);
     }
+
+    /**
+     * The {@code 202} answer, for the OpenAPI document only.
+     *
+     * @param id     the delivery's id
+     * @param status where it stands: pending, delivering, delivered or dead
+     */
+    @Schema(name = "DeliveryAccepted")
+    record AcceptedDocument(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            String id,
+
+            @Schema(
+                    requiredMode = Schema.RequiredMode.REQUIRED,
+                    allowableValues = {"pending", "delivering", "delivered", "dead"})
+            String status) {}
 
     /**
      * The request body, for the OpenAPI document only (the controller validates raw bytes itself).

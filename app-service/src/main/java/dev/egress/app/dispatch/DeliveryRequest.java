@@ -18,7 +18,7 @@ import java.util.TreeMap;
  *                 no body (GET or DELETE without one). Never modified after parsing: it travels to the Border
  *                 without a copy
  */
-record DeliveryRequest(String tenantId, String url, String method, Map<String, String> headers, byte[] body) {
+public record DeliveryRequest(String tenantId, String url, String method, Map<String, String> headers, byte[] body) {
 
     /**
      * A digest of what the target would receive — URL, method, headers (in name order) and the body's bytes — for {@code Idempotency-Key}: a repeat that spells the same request
@@ -27,7 +27,7 @@ record DeliveryRequest(String tenantId, String url, String method, Map<String, S
      *
      * @return SHA-256 over the length-prefixed parts
      */
-    byte[] fingerprint() {
+    public byte[] fingerprint() {
         MessageDigest digest = Sha256.digest();
         part(digest, url.getBytes(StandardCharsets.UTF_8));
         part(digest, method.getBytes(StandardCharsets.UTF_8));

@@ -36,7 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
  * UTF-8 bytes, {@code bodyBase64} any bytes. Without a caller's {@code Content-Type} each form gets its
  * natural one.
  */
-final class DeliveryRequestParser {
+public final class DeliveryRequestParser {
 
     private static final Set<String> METHODS = Set.of("POST", "PUT", "PATCH", "DELETE", "GET");
     /** Methods whose requests usually carry no body: the body may be omitted (or the payload null) for them. */
@@ -76,7 +76,17 @@ final class DeliveryRequestParser {
             .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
-    DeliveryRequest parse(byte[] request) {
+    /** Creates a parser (stateless; one serves every request). */
+    public DeliveryRequestParser() {}
+
+    /**
+     * Parses and validates a {@code POST /v1/deliveries} body; the durable path parses a stored body again with it.
+     *
+     * @param request the body's bytes
+     * @return the validated request
+     * @throws InvalidRequestException naming the field that breaks a rule
+     */
+    public DeliveryRequest parse(byte[] request) {
         if (request.length == 0) {
             throw new InvalidRequestException("body", "empty (expected: a JSON object)");
         }

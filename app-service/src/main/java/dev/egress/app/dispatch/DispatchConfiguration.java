@@ -53,21 +53,30 @@ class DispatchConfiguration {
         return new DispatchMetrics(meters);
     }
 
+    /** The one way to deliver a webhook: the API's deliveries and durable delivery's attempts both go through it. */
     @Bean
-    Dispatcher dispatcher(
-            EgressRouter router,
+    ForwardAttempts forwardAttempts(
             AttemptLoop loop,
             DispatchProperties properties,
             JsonMapper json,
             ObjectProvider<Propagator> propagator,
-            DispatchMetrics metrics,
-            DeliveryAdmission admission,
-            WebhookSigner signer) {
+            DispatchMetrics metrics) {
         // With tracing on the class path (it is, by default) the caller's trace continues to the Border.
         TraceHeaders trace =
                 propagator.stream().findFirst().map(TraceHeaders::propagatedBy).orElse(TraceHeaders.NONE);
         ForwardCall call = ForwardCall.of(properties.attemptPolicy(), json, trace);
-        return Dispatcher.of(router, ForwardAttempts.of(loop, call, metrics), properties, metrics, admission, signer);
+        return ForwardAttempts.of(loop, call, metrics);
+    }
+
+    @Bean
+    Dispatcher dispatcher(
+            EgressRouter router,
+            ForwardAttempts forwards,
+            DispatchProperties properties,
+            DispatchMetrics metrics,
+            DeliveryAdmission admission,
+            WebhookSigner signer) {
+        return Dispatcher.of(router, forwards, properties, metrics, admission, signer);
     }
 
     @Bean

@@ -5,7 +5,11 @@ import dev.egress.app.delivery.Retention;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import tech.ydb.auth.AuthProvider;
 import tech.ydb.core.grpc.GrpcTransport;
+import tech.ydb.core.grpc.GrpcTransportBuilder;
 import tech.ydb.query.QueryClient;
 
 /**
@@ -45,11 +49,35 @@ public final class DeliveryTables implements AutoCloseable {
      * @return the open connection
      */
     public static DeliveryTables open(String connectionString, String tablePrefix, Retention retention, int sessions) {
+        return open(connectionString, tablePrefix, retention, sessions, null);
+    }
+
+    /**
+     * Connects with an access token and creates the tables when they are missing.
+     *
+     * @param connectionString the database, e.g. {@code grpc://127.0.0.1:2136/local}
+     * @param tablePrefix      prepended to the table names ({@code ""} for none)
+     * @param retention        how long finished deliveries are kept
+     * @param sessions         the most transactions at once
+     * @param token            the access token, read for every call (a rotated token file is followed), or null
+     *                         for anonymous access
+     * @return the open connection
+     */
+    public static DeliveryTables open(
+            String connectionString,
+            String tablePrefix,
+            Retention retention,
+            int sessions,
+            @Nullable Supplier<String> token) {
         if (sessions < 1) {
             throw new IllegalArgumentException("sessions: %s (expected: > 0)".formatted(sessions));
         }
-        GrpcTransport transport =
-                GrpcTransport.forConnectionString(connectionString).build();
+        GrpcTransportBuilder builder = GrpcTransport.forConnectionString(connectionString);
+        if (token != null) {
+            AuthProvider credentials = () -> token::get;
+            builder.withAuthProvider(credentials);
+        }
+        GrpcTransport transport = builder.build();
         DeliveryTables tables = null;
         try {
             tables = new DeliveryTables(transport, tablePrefix, retention, sessions);

@@ -28,6 +28,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import tech.ydb.table.query.Params;
 import tech.ydb.table.values.PrimitiveValue;
@@ -116,40 +117,67 @@ public final class YdbDeliveryStore implements DeliveryStore {
     }
 
     @Override
-    public List<DeliveryRecord> claimDue(int bucket, String owner, Instant now, Duration lease, int limit) {
+    public Claim claim(int bucket, String owner, Instant now, Duration lease, int limit) {
         Instant at = micros(now);
         Lease held = new Lease(owner, micros(now.plus(lease)));
+        AtomicInteger runs = new AtomicInteger();
         return tx.serializable(t -> {
+            runs.incrementAndGet();
             List<DeliveryRecord> claimed = new ArrayList<>();
+            int expired = 0;
             for (DeliveryRecord due : reads.due(t, bucket, at, limit)) {
-                DeliveryRecord leased = new DeliveryRecord(
-                        due.key(),
-                        due.id(),
-                        due.fingerprint(),
-                        due.request(),
-                        DeliveryStatus.DELIVERING,
-                        due.bucket(),
-                        held.until(),
-                        held,
-                        due.series(),
-                        due.attempts(),
-                        due.createdAt(),
-                        at);
+                // A due record still "delivering" is one whose holder's lease ran out before it wrote anything.
+                if (due.status() == DeliveryStatus.DELIVERING) {
+                    expired++;
+                }
+                DeliveryRecord leased = withState(due, DeliveryStatus.DELIVERING, held.until(), held, at);
                 update(t, leased, null);
                 claimed.add(leased);
             }
-            return claimed;
+            return new Claim(claimed, expired, runs.get() - 1);
         });
+    }
+
+    @Override
+    public DeliveryRecord postpone(DeliveryKey key, String owner, Instant at) {
+        Instant due = micros(at);
+        return tx.serializable(t -> {
+            DeliveryRecord held = holder(t, key, owner);
+            DeliveryRecord released = withState(held, DeliveryStatus.PENDING, due, null, micros(Instant.now()));
+            update(t, released, null);
+            return released;
+        });
+    }
+
+    private DeliveryRecord holder(Tx t, DeliveryKey key, String owner) {
+        return reads.byKey(t, key)
+                .filter(r -> r.status() == DeliveryStatus.DELIVERING)
+                .filter(r -> r.lease() != null && r.lease().owner().equals(owner))
+                .orElseThrow(() -> new LeaseLostException(key, owner));
+    }
+
+    private static DeliveryRecord withState(
+            DeliveryRecord r, DeliveryStatus status, @Nullable Instant dueAt, @Nullable Lease lease, Instant at) {
+        return new DeliveryRecord(
+                r.key(),
+                r.id(),
+                r.fingerprint(),
+                r.request(),
+                status,
+                r.bucket(),
+                dueAt,
+                lease,
+                r.series(),
+                r.attempts(),
+                r.createdAt(),
+                at);
     }
 
     @Override
     public DeliveryRecord recordAttempt(DeliveryKey key, String owner, Attempt attempt, NextAttempt next, Instant now) {
         Instant at = micros(now);
         return tx.serializable(t -> {
-            DeliveryRecord held = reads.byKey(t, key)
-                    .filter(r -> r.status() == DeliveryStatus.DELIVERING)
-                    .filter(r -> r.lease() != null && r.lease().owner().equals(owner))
-                    .orElseThrow(() -> new LeaseLostException(key, owner));
+            DeliveryRecord held = holder(t, key, owner);
             int number = held.attempts() + 1;
             DeliveryRecord after = after(held, next, number, at);
             Instant expireAt = expireAt(after.status(), at);

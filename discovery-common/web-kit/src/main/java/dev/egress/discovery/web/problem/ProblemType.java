@@ -35,6 +35,8 @@ public enum ProblemType {
     UNKNOWN_TENANT(HttpStatus.NOT_FOUND),
     /** 404: the source IP is not hosted (by this Border, or by any live Border for App's operator API). */
     IP_NOT_HOSTED(HttpStatus.NOT_FOUND),
+    /** 404 (App): no durable delivery has this id (or the caller's token may not see it). */
+    UNKNOWN_DELIVERY(HttpStatus.NOT_FOUND),
     /** 405: the path exists, the method does not. */
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
     /** 406: the Accept header allows nothing the service writes. */
@@ -43,6 +45,8 @@ public enum ProblemType {
     REQUEST_TIMEOUT(HttpStatus.REQUEST_TIMEOUT),
     /** 409 (Border): the source IP is hosted but not ACTIVE, or the Border is draining. */
     IP_NOT_ACTIVE(HttpStatus.CONFLICT),
+    /** 409 (App): a durable delivery that is still pending or delivering cannot be sent again. */
+    NOT_RETRYABLE(HttpStatus.CONFLICT),
     /** 413: the request body is over the cap. */
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE),
     /** 415: the body is not declared as JSON. */
@@ -69,6 +73,8 @@ public enum ProblemType {
     BORDER_FAULT(HttpStatus.BAD_GATEWAY),
     /** 503: the service cannot take the call now (shutting down, not ready, credentials refused). */
     UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE),
+    /** 503 (App): durable delivery is not configured ({@code egress.delivery.store.connection-string} is empty). */
+    DURABLE_DELIVERY_OFF(HttpStatus.SERVICE_UNAVAILABLE),
     /** 503 (App): no live ACTIVE IP allowed for the tenant; sent with Retry-After. */
     NO_EGRESS_AVAILABLE(HttpStatus.SERVICE_UNAVAILABLE),
     /**

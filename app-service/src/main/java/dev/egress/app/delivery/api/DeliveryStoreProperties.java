@@ -1,0 +1,64 @@
+package dev.egress.app.delivery.api;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Where durable deliveries are stored ({@code egress.delivery.store.*}). An empty connection string turns durable
+ * delivery off: {@code Prefer: respond-async} is then ignored and the {@code /v1/deliveries/{id}} family answers
+ * {@code 503 durable-delivery-off}.
+ *
+ * @param connectionString the YDB database, e.g. {@code grpc://127.0.0.1:2136/local}; empty for off
+ * @param token            an access token for the database, or empty (never logged)
+ * @param tokenFile        a file holding the access token, re-read when it changes; or empty
+ * @param tablePrefix      prepended to the tables' names
+ * @param sessions         the most store transactions at once
+ */
+@Validated
+@ConfigurationProperties("egress.delivery.store")
+public record DeliveryStoreProperties(
+        @DefaultValue("") String connectionString,
+        @DefaultValue("") String token,
+        @DefaultValue("") String tokenFile,
+        @DefaultValue("") String tablePrefix,
+        @DefaultValue("16") int sessions) {
+
+    /** Checks the rules. */
+    public DeliveryStoreProperties {
+        if (sessions < 1) {
+            throw new IllegalArgumentException(
+                    "egress.delivery.store.sessions: %s (expected: > 0)".formatted(sessions));
+        }
+        if (!token.isEmpty() && !tokenFile.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "egress.delivery.store.token and token-file: both set (expected: at most one)");
+        }
+    }
+
+    /**
+     * Is durable delivery on?
+     *
+     * @return true when a connection string is set
+     */
+    public boolean enabled() {
+        return !connectionString.isBlank();
+    }
+
+    /**
+     * The token file, if one is set.
+     *
+     * @return its path, or null
+     */
+    @Nullable
+    String tokenFileOrNull() {
+        return tokenFile.isEmpty() ? null : tokenFile;
+    }
+
+    @Override
+    public String toString() {
+        return "DeliveryStoreProperties[connectionString=%s, token=%s, tokenFile=%s, tablePrefix=%s, sessions=%s]"
+                .formatted(connectionString, token.isEmpty() ? "" : "(set)", tokenFile, tablePrefix, sessions);
+    }
+}

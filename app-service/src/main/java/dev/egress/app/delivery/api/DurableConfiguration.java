@@ -1,0 +1,114 @@
+package dev.egress.app.delivery.api;
+
+import dev.egress.app.attempts.ForwardAttempts;
+import dev.egress.app.delivery.DeliveryStore;
+import dev.egress.app.delivery.OwnedBuckets;
+import dev.egress.app.delivery.Retention;
+import dev.egress.app.delivery.RetryProperties;
+import dev.egress.app.delivery.worker.DeliveryWorkers;
+import dev.egress.app.delivery.worker.DurableMetrics;
+import dev.egress.app.delivery.worker.DurableProperties;
+import dev.egress.app.delivery.worker.WorkerFactory;
+import dev.egress.app.delivery.ydb.DeliveryTables;
+import dev.egress.app.routing.EgressRouter;
+import dev.egress.app.signing.WebhookSigner;
+import dev.egress.app.tenants.TenantPolicyStore;
+import dev.egress.discovery.files.WatchedFile;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Wires durable delivery when {@code egress.delivery.store.connection-string} is set: the store on YDB tables (created
+ * when missing), the workers, and the asynchronous form of {@code POST /v1/deliveries}. Without it nothing here
+ * exists, and the API's controllers answer {@code durable-delivery-off}. The buckets this App works come from an
+ * {@link OwnedBuckets} bean when one exists (bucket ownership), else every bucket.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnExpression("!'${egress.delivery.store.connection-string:}'.isBlank()")
+class DurableConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(DurableConfiguration.class);
+
+    @Bean(destroyMethod = "close")
+    DeliveryTables deliveryTables(DeliveryStoreProperties store) {
+        DeliveryTables tables = DeliveryTables.open(
+                store.connectionString(), store.tablePrefix(), Retention.DEFAULT, store.sessions(), token(store));
+        log.info("Durable delivery on: store {} (tables prefixed '{}')", store.connectionString(), store.tablePrefix());
+        return tables;
+    }
+
+    private static @Nullable Supplier<String> token(DeliveryStoreProperties store) {
+        if (!store.token().isEmpty()) {
+            String fixed = store.token();
+            return () -> fixed;
+        }
+        String file = store.tokenFileOrNull();
+        if (file == null) {
+            return null;
+        }
+        return WatchedFile.of(
+                        "egress.delivery.store.token-file",
+                        Path.of(file),
+                        bytes -> new String(bytes, StandardCharsets.UTF_8).strip())
+                .checkWhenRead(Duration.ZERO);
+    }
+
+    @Bean
+    DeliveryStore deliveryStore(DeliveryTables tables) {
+        return tables.store();
+    }
+
+    @Bean
+    DurableMetrics durableMetrics(MeterRegistry meters) {
+        return new DurableMetrics(meters);
+    }
+
+    @Bean
+    DeliveryWorkers deliveryWorkers(
+            DeliveryStore store,
+            ForwardAttempts forwards,
+            EgressRouter router,
+            TenantPolicyStore tenants,
+            WebhookSigner signer,
+            RetryProperties retry,
+            DurableMetrics metrics,
+            ObjectProvider<OwnedBuckets> owned,
+            @Value("${egress.delivery.buckets.count:64}") int buckets,
+            DurableProperties properties) {
+        OwnedBuckets working = owned.getIfAvailable(() -> OwnedBuckets.all(buckets));
+        return WorkerFactory.workers(store, forwards, router, tenants, signer, retry, metrics, working, properties);
+    }
+
+    @Bean
+    DurableAcceptance durableAcceptance(
+            DeliveryStore store,
+            DeliveryWorkers workers,
+            TenantPolicyStore tenants,
+            WebhookSigner signer,
+            DurableMetrics metrics,
+            @Value("${egress.delivery.buckets.count:64}") int buckets,
+            DurableProperties properties) {
+        return new DurableAcceptance(
+                store,
+                workers,
+                tenants,
+                signer,
+                metrics,
+                properties.workerId(),
+                properties.lease(),
+                buckets,
+                Clock.systemUTC());
+    }
+}
