@@ -180,6 +180,40 @@ class DispatchIT extends AppITSupport {
     }
 
     @Test
+    void withDurableDeliveryOffPreferRespondAsyncIsIgnoredAndTheDeliveriesFamilyAnswers503() {
+        BorderDouble a = border("a", "127.0.0.2", "127.0.0.3");
+        publish(a.announcement());
+
+        client().post()
+                .uri("/v1/deliveries")
+                .contentType(MediaType.APPLICATION_JSON)
+                .header("Prefer", "respond-async")
+                .bodyValue(Map.of("tenantId", "acme", "url", hook(), "payload", Map.of("event", "ping")))
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectHeader()
+                .doesNotExist("Preference-Applied");
+
+        assertThat(sink.received()).hasSize(1);
+        for (String path : List.of("/v1/deliveries/some-id", "/v1/deliveries?tenantId=acme")) {
+            client().get()
+                    .uri(path)
+                    .exchange()
+                    .expectStatus()
+                    .isEqualTo(503)
+                    .expectBody()
+                    .jsonPath("$.type")
+                    .isEqualTo("urn:egress:problem:durable-delivery-off");
+        }
+        client().post()
+                .uri("/v1/deliveries/some-id/retry")
+                .exchange()
+                .expectStatus()
+                .isEqualTo(503);
+    }
+
+    @Test
     void theForwardCallCarriesTheCallersBytesRawAndTheAnswerComesBackRaw() {
         BorderDouble a = border("a", "127.0.0.2");
         publish(a.announcement());

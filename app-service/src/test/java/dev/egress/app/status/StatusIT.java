@@ -210,6 +210,16 @@ class StatusIT extends AppITSupport {
                 .jsonPath("$.paths['/v1/egress/ips'].get")
                 .exists()
                 .jsonPath("$.paths['/v1/tenants/{id}/egress'].get")
+                .exists()
+                .jsonPath("$.paths['/v1/deliveries'].post.responses['202']")
+                .exists()
+                .jsonPath("$.paths['/v1/deliveries'].get")
+                .exists()
+                .jsonPath("$.paths['/v1/deliveries/{id}'].get")
+                .exists()
+                .jsonPath("$.paths['/v1/deliveries/{id}/retry'].post")
+                .exists()
+                .jsonPath("$.paths['/v1/tenants/{tenantId}/deliveries/retry'].post")
                 .exists();
     }
 

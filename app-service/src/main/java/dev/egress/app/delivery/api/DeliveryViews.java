@@ -130,12 +130,7 @@ final class DeliveryViews {
             return new Page(
                     page.records().stream()
                             .map(r -> new Listed(
-                                    r.id(),
-                                    r.tenantId(),
-                                    r.status().wireName(),
-                                    r.createdAt(),
-                                    dueOf(r),
-                                    r.attempts()))
+                                    r.id(), r.tenantId(), r.status().wireName(), r.createdAt(), dueOf(r), r.attempts()))
                             .toList(),
                     page.next());
         }

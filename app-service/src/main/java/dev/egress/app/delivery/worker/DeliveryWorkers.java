@@ -8,6 +8,7 @@ import dev.egress.app.delivery.NextAttempt;
 import dev.egress.app.delivery.OwnedBuckets;
 import dev.egress.app.dispatch.DeliveryRequest;
 import dev.egress.app.dispatch.DeliveryRequestParser;
+import dev.egress.discovery.registry.RateLimitedLog;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,6 +50,7 @@ public final class DeliveryWorkers implements SmartLifecycle {
     private final Destinations destinations;
     private final Clock clock;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final RateLimitedLog pollFailures = new RateLimitedLog(log, Duration.ofSeconds(30));
     private volatile @Nullable ScheduledExecutorService poller;
 
     DeliveryWorkers(
@@ -91,7 +93,8 @@ public final class DeliveryWorkers implements SmartLifecycle {
                 claim.records().forEach(this::offer);
             }
         } catch (RuntimeException e) {
-            log.warn("Durable delivery poll failed; polling again in {}", properties.pollInterval(), e);
+            // Rate-limited: an unreachable store fails every poll until it is back.
+            pollFailures.warn("Durable delivery poll failed; polling again every " + properties.pollInterval(), e);
         }
     }
 

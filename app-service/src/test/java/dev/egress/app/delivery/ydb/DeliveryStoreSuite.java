@@ -225,6 +225,46 @@ abstract class DeliveryStoreSuite {
     }
 
     @Test
+    void aClaimCountsTheLeasesThatHadExpired() {
+        DeliveryRecord stalled =
+                store.accept(delivery("stalled", "b", 5), "app-1", T0, LEASE).record();
+        DeliveryRecord pending =
+                store.accept(delivery("pending", "b", 5), "app-1", T0, LEASE).record();
+        store.recordAttempt(pending.key(), "app-1", attempt(T0, "retry", 503), new NextAttempt.At(2, T0), T0);
+
+        DeliveryStore.Claim claim = store.claim(5, "app-2", T0.plus(LEASE), LEASE, 10);
+
+        assertThat(claim.records())
+                .extracting(DeliveryRecord::id)
+                .containsExactlyInAnyOrder(stalled.id(), pending.id());
+        assertThat(claim.leaseExpiries()).as("only the stalled one had a lease").isEqualTo(1);
+        assertThat(claim.conflicts()).isZero();
+    }
+
+    @Test
+    void aPostponedRecordIsReleasedWithoutAnAttemptAndDueAtItsNewTime() {
+        DeliveryRecord accepted =
+                store.accept(delivery("k", "b", 6), "app-1", T0, LEASE).record();
+        Instant later = T0.plusSeconds(3);
+
+        assertThatThrownBy(() -> store.postpone(accepted.key(), "app-2", later))
+                .as("only the holder may hand it back")
+                .isInstanceOf(LeaseLostException.class);
+        DeliveryRecord postponed = store.postpone(accepted.key(), "app-1", later);
+
+        assertThat(postponed.status()).isEqualTo(DeliveryStatus.PENDING);
+        assertThat(postponed.lease()).isNull();
+        assertThat(postponed.dueAt()).isEqualTo(later);
+        assertThat(postponed.attempts()).as("no attempt counted").isZero();
+        assertThat(store.get(accepted.id()).orElseThrow()).isEqualTo(postponed);
+        assertThat(store.attempts(accepted.key())).isEmpty();
+        assertThat(store.claimDue(6, "app-2", later.minusMillis(1), LEASE, 10)).isEmpty();
+        assertThat(store.claimDue(6, "app-2", later, LEASE, 10))
+                .extracting(DeliveryRecord::id)
+                .containsExactly(accepted.id());
+    }
+
+    @Test
     void aRescheduledRecordIsReleasedAndDueAtItsTime() {
         DeliveryRecord accepted =
                 store.accept(delivery("k", "b", 1), "app-1", T0, LEASE).record();
