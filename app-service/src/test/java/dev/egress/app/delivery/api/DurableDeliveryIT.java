@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.standardwebhooks.Webhook;
+import dev.egress.app.delivery.DeliveryStore;
+import dev.egress.app.delivery.NewDelivery;
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
 import dev.egress.discovery.registry.IpStatus;
@@ -14,6 +16,7 @@ import dev.egress.ydb.coordination.EmbeddedCoordinationNode;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -116,6 +119,9 @@ class DurableDeliveryIT {
 
     @Autowired
     MeterRegistry meters;
+
+    @Autowired
+    DeliveryStore store;
 
     @LocalServerPort
     int port;
@@ -374,6 +380,27 @@ class DurableDeliveryIT {
                     .jsonPath("$.type")
                     .isEqualTo("urn:egress:problem:not-retryable");
         }
+    }
+
+    @Test
+    void aRecordLeftByAnAppThatDiedIsDeliveredAfterItsLeaseWithTheSameWebhookId() {
+        double expiriesBefore = meters.counter("egress.durable.lease.expiries").count();
+        String id = UUID.randomUUID().toString();
+        // As an App that accepted it and died before its first attempt: leased to it for one second.
+        store.accept(
+                new NewDelivery(
+                        id, "acme", null, "sha256:test", body("acme", "/orphan").getBytes(StandardCharsets.UTF_8), 1),
+                "an-app-that-died",
+                Instant.now(),
+                Duration.ofSeconds(1));
+
+        JsonNode done = awaitStatus(id, "delivered");
+
+        assertThat(done.get("attempts")).hasSize(1);
+        assertThat(sink.received()).hasSize(1);
+        assertThat(sink.received().get(0).headers().get("webhook-id")).isEqualTo(id);
+        assertThat(sink.received().get(0).peer().getHostAddress()).isEqualTo("127.0.0.2");
+        assertThat(meters.counter("egress.durable.lease.expiries").count()).isGreaterThan(expiriesBefore);
     }
 
     @Test
