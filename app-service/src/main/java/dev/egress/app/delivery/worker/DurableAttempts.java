@@ -20,11 +20,14 @@ import dev.egress.app.tenants.Tenant;
 import dev.egress.app.tenants.TenantPolicyStore;
 import dev.egress.discovery.registry.Route;
 import dev.egress.discovery.web.forward.ForwardResponse;
+import dev.egress.discovery.web.problem.ProblemType;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -42,6 +45,11 @@ import reactor.core.scheduler.Schedulers;
 final class DurableAttempts {
 
     private static final Logger log = LoggerFactory.getLogger(DurableAttempts.class);
+    private static final Set<ProblemType> TARGET_FAILURES = EnumSet.of(
+            ProblemType.TARGET_TIMEOUT,
+            ProblemType.TARGET_UNREACHABLE,
+            ProblemType.DNS_FAILED,
+            ProblemType.TARGET_PROTOCOL_ERROR);
 
     private final DeliveryStore store;
     private final ForwardAttempts forwards;
@@ -142,7 +150,18 @@ final class DurableAttempts {
                     record.id());
         }
         log.debug("Durable delivery {} attempt {}: {} ({})", record.id(), made, outcome, tried.reason());
-        return !(tried.outcome().verdict() == AttemptOutcome.Verdict.DELIVERED);
+        return destinationFailed(tried.outcome());
+    }
+
+    /**
+     * Did the destination itself fail (for its back-off)? A 5xx or 429, or no answer from it; not a 4xx (it answered),
+     * and not App's own trouble (no egress, a Border's fault), which says nothing about the host.
+     */
+    static boolean destinationFailed(AttemptOutcome outcome) {
+        if (outcome instanceof AttemptOutcome.Answered answered) {
+            return answered.status() >= 500 || answered.status() == 429;
+        }
+        return TARGET_FAILURES.contains(((AttemptOutcome.Failed) outcome).type());
     }
 
     private RetrySchedule schedule(String tenantId) {
