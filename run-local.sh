@@ -644,6 +644,7 @@ sink_entries() {
 # its first request (--fail-first 1).
 smoke_async() {
   local path payload code id location status="" waited=0 attempts=0 verdicts="" secret
+  local from answered wid ts sig body
   path="/hooks/smoke-async-$$-$RANDOM"
   payload="{\"event\":\"smoke\",\"mode\":\"async\",\"n\":$RANDOM}"
   code=$(curl -sS --max-time 15 -o "$RUN_DIR/response.json" -D "$RUN_DIR/async-head.txt" -w '%{http_code}' \
