@@ -6,9 +6,13 @@ import static dev.egress.helm.Manifests.podSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code app.delivery}: durable delivery's store (docs/delivery.md) reaches App as {@code egress.delivery.store.*}
@@ -29,6 +33,28 @@ class AppDeliveryTest {
                 .containsEntry("EGRESS_DELIVERY_BUCKETS_NODE", "egress-delivery")
                 .doesNotContainKeys("EGRESS_DELIVERY_STORE_TOKENFILE", "EGRESS_DELIVERY_STORE_TOKEN");
         assertThat(mounts(app)).doesNotContainValue("delivery-store-token");
+    }
+
+    @Test
+    void theNotesSayWhereDurableDeliveriesAreStored(@TempDir Path work) throws IOException {
+        // helm template leaves NOTES.txt out: render it through tpl into a ConfigMap of a copy of the chart.
+        Path chart = ChartRendering.copyOfChart(work, null, null);
+        Files.move(chart.resolve("templates/NOTES.txt"), chart.resolve("files/notes.txt"));
+        Files.writeString(
+                chart.resolve("templates/notes-for-test.yaml"),
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\ndata:\n"
+                        + "  notes: {{ tpl (.Files.Get \"files/notes.txt\") . | toJson }}\n");
+
+        assertThat(notes(ChartRendering.render(chart)))
+                .contains("Durable delivery (docs/delivery.md): on, stored in " + REGISTRY)
+                .contains("buckets on the coordination node egress-delivery");
+        assertThat(notes(ChartRendering.render(chart).set("app.delivery.enabled", false)))
+                .doesNotContain("Durable delivery");
+    }
+
+    private static String notes(ChartRendering.Render render) {
+        return (String) Manifests.<Map<String, Object>>at(render.manifests().named("ConfigMap", "notes"), "data")
+                .get("notes");
     }
 
     @Test
