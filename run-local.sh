@@ -84,7 +84,7 @@ until every part is ready. Ctrl-C stops everything.
 
   --rebuild   build the jars even if they look up to date
   --smoke     non-interactive: start everything, send acme an asynchronous webhook (Prefer:
-              respond-async) that the sink fails once (--fail-first 1) and check it is delivered on
+              respond-async) that the sink fails once (--fail-first 1 --fail-path) and check it is delivered on
               the retry from acme's IPs with the same webhook-id and a signature that verifies,
               dispatch one webhook for 'acme' (and one for
               'small-co'), check the sink saw them from the right source IPs, send acme's through
@@ -99,7 +99,8 @@ While the platform runs, from another terminal:
 
 Environment: RUN_LOCAL_READY_TIMEOUT (s, default 180), RUN_LOCAL_STOP_TIMEOUT (s, default 60),
              DEMO_SINK_FAIL_FIRST (the demo sink answers the first N requests 503, so a durable
-             webhook's retry is visible; not in --smoke, which fails exactly the first one),
+             webhook's retry is visible; DEMO_SINK_FAIL_PATH limits that to paths starting with it;
+             --smoke fails exactly the first request of its own durable webhook instead),
              RUN_LOCAL_JAVA_OPTS (added after "$DEFAULT_JAVA_OPTS"),
              RUN_LOCAL_JAVA (java binary for the Borders and App; Java 25+: with ahead-of-time caches),
              and any EGRESS_* property as an environment variable for every service, e.g.
@@ -368,9 +369,12 @@ start coordination "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} -jar "$COORD_JAR" -
   --data-dir "$YDB_DATA_DIR"
 wait_until coordination "listening on $REGISTRY" log_has coordination "$REGISTRY"
 
-# --smoke's first check is a durable webhook whose first attempt must fail: the sink fails exactly its first request.
+# --smoke's first check is a durable webhook whose first attempt must fail: the sink fails exactly the first request
+# to that webhook's path, so a webhook stored by an earlier run (in .run-local/ydb-data) and retried now neither
+# fails nor uses up the failure.
+SMOKE_ASYNC_PATH="/hooks/smoke-async-$$-$RANDOM"
 SINK_ARGS=()
-if $SMOKE; then SINK_ARGS=(--fail-first 1); fi
+if $SMOKE; then SINK_ARGS=(--fail-first 1 --fail-path "$SMOKE_ASYNC_PATH"); fi
 start sink "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} local/DemoSink.java ${SINK_ARGS[@]+"${SINK_ARGS[@]}"} \
   "$SINK_PORT" 127.0.0.1
 
@@ -640,12 +644,12 @@ sink_entries() {
 # smoke_async: issue 35's local check. acme's webhook with "Prefer: respond-async" is accepted (202, Location,
 # Preference-Applied) once stored; its first attempt meets the sink's one failure (503) and the default schedule
 # retries it ~5 s later; it is delivered, every attempt left from acme's IPs with webhook-id = the delivery's id,
-# and each signature verifies with acme's secret over the exact bytes sent. Must run first: the sink fails only
-# its first request (--fail-first 1).
+# and each signature verifies with acme's secret over the exact bytes sent. The sink fails only the first request
+# to SMOKE_ASYNC_PATH (--fail-first 1 --fail-path).
 smoke_async() {
   local path payload code id location status="" waited=0 attempts=0 verdicts="" secret
   local from answered wid ts sig body
-  path="/hooks/smoke-async-$$-$RANDOM"
+  path="$SMOKE_ASYNC_PATH"
   payload="{\"event\":\"smoke\",\"mode\":\"async\",\"n\":$RANDOM}"
   code=$(curl -sS --max-time 15 -o "$RUN_DIR/response.json" -D "$RUN_DIR/async-head.txt" -w '%{http_code}' \
     -H "Authorization: Bearer $API_TOKEN" -H 'Content-Type: application/json' -H 'Prefer: respond-async' \

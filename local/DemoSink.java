@@ -19,11 +19,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * which dedicated IP a Border used.
  *
  * <p>Run with the JDK's single-file source launcher, no build needed:
- * {@code java local/DemoSink.java [--fail-first N] [port] [bind-address]} (defaults: no failures, {@code 9999},
- * {@code 127.0.0.1}).
+ * {@code java local/DemoSink.java [--fail-first N] [--fail-path PREFIX] [port] [bind-address]} (defaults: no
+ * failures, {@code 9999}, {@code 127.0.0.1}).
  * {@code --fail-first N} (or the environment variable {@code DEMO_SINK_FAIL_FIRST=N}; the option wins) answers
- * the first N requests {@code 503 Service Unavailable}, counted over all paths, so that a durable delivery's retry
- * is visible: the webhook arrives again on the retry schedule, with the same {@code webhook-id}.
+ * the first N requests {@code 503 Service Unavailable}, so that a durable delivery's retry is visible: the webhook
+ * arrives again on the retry schedule, with the same {@code webhook-id}. They are counted over all paths, or with
+ * {@code --fail-path PREFIX} ({@code DEMO_SINK_FAIL_PATH}) over the paths that start with it only, so that other
+ * webhooks (a stored one of an earlier run, retried now) neither fail nor use up the failures.
  *
  * <p>Output format (one entry per request; {@code run-local.sh --smoke} parses it):
  * {@code delivery #<n> from <ip>:<port> <METHOD> <path> <bytes> bytes <ISO-8601 time> -> <status>}, then the
@@ -48,6 +50,7 @@ public final class DemoSink {
      */
     public static void main(String[] args) throws IOException {
         long failFirst = parseCount(System.getenv().getOrDefault("DEMO_SINK_FAIL_FIRST", "0"), "DEMO_SINK_FAIL_FIRST");
+        String failPath = System.getenv().getOrDefault("DEMO_SINK_FAIL_PATH", "");
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--fail-first")) {
@@ -55,6 +58,11 @@ public final class DemoSink {
                     throw new IllegalArgumentException("--fail-first: missing N (expected: a count >= 0)");
                 }
                 failFirst = parseCount(args[++i], "--fail-first");
+            } else if (args[i].equals("--fail-path")) {
+                if (i + 1 == args.length) {
+                    throw new IllegalArgumentException("--fail-path: missing PREFIX (expected: a path prefix)");
+                }
+                failPath = args[++i];
             } else {
                 positional.add(args[i]);
             }
@@ -62,13 +70,16 @@ public final class DemoSink {
         int port = positional.size() > 0 ? Integer.parseInt(positional.get(0)) : 9999;
         InetAddress bind = InetAddress.getByName(positional.size() > 1 ? positional.get(1) : "127.0.0.1");
         AtomicLong deliveries = new AtomicLong();
+        AtomicLong matching = new AtomicLong();
         long failing = failFirst;
+        String failingPath = failPath;
 
         HttpServer server = HttpServer.create(new InetSocketAddress(bind, port), 128);
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.createContext("/", exchange -> {
             long n = deliveries.incrementAndGet();
-            handle(exchange, n, n <= failing ? 503 : 200);
+            boolean counted = exchange.getRequestURI().getRawPath().startsWith(failingPath);
+            handle(exchange, n, counted && matching.incrementAndGet() <= failing ? 503 : 200);
         });
         // The JVM runs shutdown hooks on SIGTERM/SIGINT: stop accepting, let in-flight exchanges finish.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> server.stop(1), "sink-shutdown"));
@@ -76,8 +87,8 @@ public final class DemoSink {
         System.out.printf("Demo sink listening on http://%s:%d/ (prints every delivery with its source IP)%n",
                 bind.getHostAddress(), port);
         if (failFirst > 0) {
-            System.out.printf("Demo sink answers the first %d request(s) 503 Service Unavailable%n",
-                    failFirst);
+            System.out.printf("Demo sink answers the first %d request(s)%s 503 Service Unavailable%n",
+                    failFirst, failPath.isEmpty() ? "" : " to paths starting with " + failPath);
         }
     }
 
