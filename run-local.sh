@@ -4,9 +4,12 @@
 #                                           kept in .run-local/ydb-data; delete that directory to start clean)
 #   border-a               127.0.0.1:8181  dedicated IPs 127.0.0.2, 127.0.0.3
 #   border-b               127.0.0.1:8182  dedicated IPs 127.0.0.4, 127.0.0.5 (+ spare 127.0.0.6)
-#   app                    127.0.0.1:8080  dispatch API, tenants from local/tenants.yaml
+#   app                    127.0.0.1:8080  dispatch API, tenants from local/tenants.yaml; durable delivery
+#                                          (Prefer: respond-async) with its store in the node's tables; acme signs
+#                                          (Standard Webhooks, secret in local/signing-secrets.yaml)
 #                          127.0.0.1:3128  forward proxy (CONNECT tunnels, Proxy-Authorization Basic tenant:token)
 #   demo sink              127.0.0.1:9999  prints every webhook with the source IP it came from
+#                                          (DEMO_SINK_FAIL_FIRST=N: answers the first N requests 503)
 # Borders serve https and sign their announcements; App calls them over mutual TLS. The certificates come
 # from a throwaway local CA made at every start with the JDK's keytool (local/LocalPki.java) in
 # .run-local/pki/. The coordination node stays anonymous, like local YDB.
@@ -47,6 +50,10 @@ BORDER_B_PORT=8182
 SINK_PORT=9999
 REGISTRY="grpc://127.0.0.1:${COORD_PORT}/local"
 TENANTS_FILE="$ROOT/local/tenants.yaml"
+SIGNING_SECRETS_FILE="$ROOT/local/signing-secrets.yaml"
+# Durable delivery's store: the node's tables, on the registry's database. Set
+# EGRESS_DELIVERY_STORE_CONNECTIONSTRING= (empty) to run App without it (Prefer: respond-async is then ignored).
+DELIVERY_STORE="${EGRESS_DELIVERY_STORE_CONNECTIONSTRING-$REGISTRY}"
 
 # Seconds to wait for each part to become ready / to stop after SIGTERM. Overridable for slow machines.
 READY_TIMEOUT="${RUN_LOCAL_READY_TIMEOUT:-180}"
@@ -76,7 +83,10 @@ Starts the egress platform locally (coordination node, two Borders, App with its
 until every part is ready. Ctrl-C stops everything.
 
   --rebuild   build the jars even if they look up to date
-  --smoke     non-interactive: start everything, dispatch one webhook for 'acme' (and one for
+  --smoke     non-interactive: start everything, send acme an asynchronous webhook (Prefer:
+              respond-async) that the sink fails once (--fail-first 1 --fail-path) and check it is delivered on
+              the retry from acme's IPs with the same webhook-id and a signature that verifies,
+              dispatch one webhook for 'acme' (and one for
               'small-co'), check the sink saw them from the right source IPs, send acme's through
               a CONNECT tunnel of the forward proxy (and 407 without credentials), stop border-b
               and check acme still flows from border-a, start border-b again, stop, exit 0 or 1
@@ -88,6 +98,9 @@ While the platform runs, from another terminal:
   restart border-b    both
 
 Environment: RUN_LOCAL_READY_TIMEOUT (s, default 180), RUN_LOCAL_STOP_TIMEOUT (s, default 60),
+             DEMO_SINK_FAIL_FIRST (the demo sink answers the first N requests 503, so a durable
+             webhook's retry is visible; DEMO_SINK_FAIL_PATH limits that to paths starting with it;
+             --smoke fails exactly the first request of its own durable webhook instead),
              RUN_LOCAL_JAVA_OPTS (added after "$DEFAULT_JAVA_OPTS"),
              RUN_LOCAL_JAVA (java binary for the Borders and App; Java 25+: with ahead-of-time caches),
              and any EGRESS_* property as an environment variable for every service, e.g.
@@ -356,7 +369,14 @@ start coordination "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} -jar "$COORD_JAR" -
   --data-dir "$YDB_DATA_DIR"
 wait_until coordination "listening on $REGISTRY" log_has coordination "$REGISTRY"
 
-start sink "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} local/DemoSink.java "$SINK_PORT" 127.0.0.1
+# --smoke's first check is a durable webhook whose first attempt must fail: the sink fails exactly the first request
+# to that webhook's path, so a webhook stored by an earlier run (in .run-local/ydb-data) and retried now neither
+# fails nor uses up the failure.
+SMOKE_ASYNC_PATH="/hooks/smoke-async-$$-$RANDOM"
+SINK_ARGS=()
+if $SMOKE; then SINK_ARGS=(--fail-first 1 --fail-path "$SMOKE_ASYNC_PATH"); fi
+start sink "$JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} local/DemoSink.java ${SINK_ARGS[@]+"${SINK_ARGS[@]}"} \
+  "$SINK_PORT" 127.0.0.1
 
 common_registry=(
   "--egress.registry.connection-string=$REGISTRY"
@@ -395,6 +415,8 @@ start app "$SERVICE_JAVA" ${JAVA_OPTS[@]+"${JAVA_OPTS[@]}"} "${APP_LAUNCH[@]}" \
   "--egress.trust.private-key=$PKI_DIR/app-key.pem" \
   "--egress.trust.border-ca=$CA" \
   "--egress.tenants.file=$TENANTS_FILE" \
+  "--egress.signing.secrets-file=$SIGNING_SECRETS_FILE" \
+  "--egress.delivery.store.connection-string=$DELIVERY_STORE" \
   "--egress.proxy.enabled=true" \
   "--egress.proxy.address=127.0.0.1" \
   "--egress.proxy.port=$PROXY_PORT" \
@@ -591,9 +613,121 @@ drive_control() {
   return "$status"
 }
 
+# json_text NAME FILE: the first "NAME":"value" string of a JSON file (App's answers are compact JSON).
+json_text() { grep -o "\"$1\":\"[^\"]*\"" "$2" 2>/dev/null | sed -n '1s/^"[^"]*":"\(.*\)"$/\1/p'; }
+# header_of NAME FILE: a response header's value from a curl -D file (names in any case).
+header_of() {
+  tr -d '\r' <"$2" | awk -v name="$1" '
+    index($0, ":") { n = substr($0, 1, index($0, ":") - 1); v = substr($0, index($0, ":") + 1)
+      sub(/^ +/, "", v); if (tolower(n) == tolower(name)) found = v }
+    END { print found }'
+}
+
+# sink_entries PATH: one tab-separated line per request the sink saw on PATH, in order:
+# source IP, the sink's answer status, webhook-id, webhook-timestamp, webhook-signature, the body's first line.
+sink_entries() {
+  awk -v path="$1" '
+    function flush() { if (mine) printf "%s\t%s\t%s\t%s\t%s\t%s\n", ip, status, id, ts, sig, body }
+    /^delivery #/ {
+      flush()
+      mine = ($6 == path); split($4, from, ":"); ip = from[1]; status = $NF
+      id = "-"; ts = "-"; sig = "-"; body = ""; next
+    }
+    mine && /^    webhook-id: / { id = substr($0, 17); next }
+    mine && /^    webhook-timestamp: / { ts = substr($0, 24); next }
+    mine && /^    webhook-signature: / { sig = substr($0, 24); next }
+    mine && /^    / && body == "" { body = substr($0, 5); next }
+    END { flush() }
+  ' "$LOG_DIR/sink.log"
+}
+
+# smoke_async: issue 35's local check. acme's webhook with "Prefer: respond-async" is accepted (202, Location,
+# Preference-Applied) once stored; its first attempt meets the sink's one failure (503) and the default schedule
+# retries it ~5 s later; it is delivered, every attempt left from acme's IPs with webhook-id = the delivery's id,
+# and each signature verifies with acme's secret over the exact bytes sent. The sink fails only the first request
+# to SMOKE_ASYNC_PATH (--fail-first 1 --fail-path).
+smoke_async() {
+  local path payload code id location status="" waited=0 attempts=0 verdicts="" secret
+  local from answered wid ts sig body
+  path="$SMOKE_ASYNC_PATH"
+  payload="{\"event\":\"smoke\",\"mode\":\"async\",\"n\":$RANDOM}"
+  code=$(curl -sS --max-time 15 -o "$RUN_DIR/response.json" -D "$RUN_DIR/async-head.txt" -w '%{http_code}' \
+    -H "Authorization: Bearer $API_TOKEN" -H 'Content-Type: application/json' -H 'Prefer: respond-async' \
+    -d "{\"tenantId\":\"acme\",\"url\":\"http://127.0.0.1:$SINK_PORT$path\",\"payload\":$payload}" \
+    "http://127.0.0.1:$APP_PORT/v1/deliveries") || code="curl-failed"
+  id=$(json_text id "$RUN_DIR/response.json")
+  location=$(header_of Location "$RUN_DIR/async-head.txt")
+  status=$(json_text status "$RUN_DIR/response.json")
+  if [ "$code" != "202" ] || [ -z "$id" ]; then
+    say "FAIL acme async: App answered $code: $(cat "$RUN_DIR/response.json" 2>/dev/null || true)"
+    return 1
+  fi
+  case "$location" in
+    */v1/deliveries/"$id") ;;
+    *) say "FAIL acme async: Location '$location' does not name /v1/deliveries/$id"; return 1 ;;
+  esac
+  if [ "$(header_of Preference-Applied "$RUN_DIR/async-head.txt")" != "respond-async" ]; then
+    say "FAIL acme async: no 'Preference-Applied: respond-async' in: $(tr -d '\r' <"$RUN_DIR/async-head.txt" | tr '\n' ' ')"
+    return 1
+  fi
+  case "$status" in
+    pending | delivering) ;;
+    *) say "FAIL acme async: accepted with status '$status' (expected: pending or delivering)"; return 1 ;;
+  esac
+  # The default schedule's second attempt comes 5 s (±20 %) after the first.
+  while [ "$waited" -lt 60 ]; do
+    curl -sS --max-time 5 -o "$RUN_DIR/delivery.json" -H "Authorization: Bearer $API_TOKEN" \
+      "http://127.0.0.1:$APP_PORT/v1/deliveries/$id" 2>/dev/null || true
+    status=$(json_text status "$RUN_DIR/delivery.json")
+    case "$status" in delivered | dead) break ;; esac
+    sleep 1
+    waited=$((waited + 1))
+  done
+  if [ "$status" != "delivered" ]; then
+    say "FAIL acme async: $id is '$status' after ${waited}s: $(cat "$RUN_DIR/delivery.json" 2>/dev/null || true)"
+    return 1
+  fi
+  # The record's attempt log: the sink's 503, then its 200, every attempt from one of acme's IPs.
+  if ! grep -F '"targetStatus":503' "$RUN_DIR/delivery.json" >/dev/null \
+      || ! grep -F '"targetStatus":200' "$RUN_DIR/delivery.json" >/dev/null \
+      || grep -o '"egressIp":"[^"]*"' "$RUN_DIR/delivery.json" | grep -v -e '"127.0.0.3"' -e '"127.0.0.4"' >/dev/null; then
+    say "FAIL acme async: the attempt log is not a 503 then a 200 from 127.0.0.3/.4: $(cat "$RUN_DIR/delivery.json")"
+    return 1
+  fi
+  # What arrived: a 503 first, a 200 last, each from acme's IPs, each with the delivery's id and a valid signature.
+  secret=$(sed -n 's/^acme: *\(whsec_[^ ]*\).*/\1/p' "$SIGNING_SECRETS_FILE")
+  sink_entries "$path" >"$RUN_DIR/async-entries.txt"
+  while IFS=$'\t' read -r from answered wid ts sig body; do
+    attempts=$((attempts + 1))
+    verdicts="$verdicts $answered"
+    case "$from" in
+      127.0.0.3 | 127.0.0.4) ;;
+      *) say "FAIL acme async: attempt $attempts reached the sink from $from (allowed: 127.0.0.3 127.0.0.4)"; return 1 ;;
+    esac
+    if [ "$wid" != "$id" ]; then
+      say "FAIL acme async: attempt $attempts carried webhook-id '$wid', expected the delivery's id $id"
+      return 1
+    fi
+    if [ "$body" != "$payload" ]; then
+      say "FAIL acme async: attempt $attempts carried '$body', expected the payload's bytes '$payload'"
+      return 1
+    fi
+    if ! "$JAVA" "$ROOT/local/VerifyWebhook.java" "$secret" "$wid" "$ts" "$sig" "$payload" >"$RUN_DIR/verify.txt" 2>&1; then
+      say "FAIL acme async: attempt $attempts's signature does not verify: $(cat "$RUN_DIR/verify.txt")"
+      return 1
+    fi
+  done <"$RUN_DIR/async-entries.txt"
+  case "$verdicts" in
+    " 503"*" 200") ;;
+    *) say "FAIL acme async: the sink answered its attempts:${verdicts:- none} (expected: 503 first, 200 last)"; return 1 ;;
+  esac
+  say "OK   acme async: 202 $location; the sink answered$verdicts; delivered from acme's IPs, webhook-id $id on each of $attempts attempts, signatures verified"
+}
+
 if $SMOKE; then
   say "smoke test"
   result=0
+  smoke_async || result=1
   smoke_one acme 127.0.0.3 127.0.0.4 || result=1
   smoke_one small-co 127.0.0.2 127.0.0.5 || result=1
   for port in "$APP_PORT" "$BORDER_A_PORT" "$BORDER_B_PORT" "$COORD_PORT"; do
@@ -630,6 +764,7 @@ The egress platform is running on loopback:
   border-a (127.0.0.2/3)  https://127.0.0.1:$BORDER_A_PORT       operator token: $OPERATOR_TOKEN
   border-b (127.0.0.4/5)  https://127.0.0.1:$BORDER_B_PORT       internal token: $INTERNAL_TOKEN (App -> Border)
   YDB node                $REGISTRY   (coordination; tables kept in $YDB_DATA_DIR)
+  durable delivery        store: ${DELIVERY_STORE:-off (EGRESS_DELIVERY_STORE_CONNECTIONSTRING is empty)}
   demo sink               http://127.0.0.1:$SINK_PORT/   (tail -f .run-local/logs/sink.log)
   operator page           http://127.0.0.1:$APP_PORT/ops/   sign in with the operator token: $OPERATOR_TOKEN
 These tokens are fixed, local-only values. Local mode allows 127.0.0.1/32 as a webhook target.
@@ -642,6 +777,16 @@ Try it (watch the sink log: acme's webhooks arrive from 127.0.0.3 or 127.0.0.4 o
   curl -s -H 'Authorization: Bearer $API_TOKEN' -H 'Content-Type: application/json' \\
     -d '{"tenantId":"acme","url":"http://127.0.0.1:$SINK_PORT/hooks/acme","payload":{"event":"order.created","id":42}}' \\
     http://127.0.0.1:$APP_PORT/v1/deliveries
+
+  # a durable webhook for acme: 202 as soon as it is stored, then delivered and retried on the schedule until
+  # it is (signed: the sink prints webhook-id, webhook-timestamp, webhook-signature; docs/delivery.md)
+  curl -s -i -H 'Authorization: Bearer $API_TOKEN' -H 'Content-Type: application/json' -H 'Prefer: respond-async' \\
+    -d '{"tenantId":"acme","url":"http://127.0.0.1:$SINK_PORT/hooks/acme","payload":{"event":"order.paid","id":43}}' \\
+    http://127.0.0.1:$APP_PORT/v1/deliveries
+  # read it back with every attempt (the id from the answer's Location); to see a retry, start the platform
+  # with DEMO_SINK_FAIL_FIRST=1 ./run-local.sh: the sink fails the first call, the next comes ~5 s later
+  curl -s -H 'Authorization: Bearer $API_TOKEN' http://127.0.0.1:$APP_PORT/v1/deliveries/<id>
+  curl -s -H 'Authorization: Bearer $API_TOKEN' 'http://127.0.0.1:$APP_PORT/v1/deliveries?tenantId=acme'
 
   # a webhook for small-co (shared pool 127.0.0.2, 127.0.0.5)
   curl -s -H 'Authorization: Bearer $API_TOKEN' -H 'Content-Type: application/json' \\

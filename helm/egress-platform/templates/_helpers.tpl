@@ -160,6 +160,28 @@ Schema) when logging.format is json; the default text pattern otherwise.
 {{- end }}
 {{- end -}}
 
+{{/* Durable delivery's store as App's environment (Spring relaxed binding); nothing when it is off. Its own token:
+     App's registry token is read-only, and the store writes tables and acquires semaphores. Pass $. */}}
+{{- define "egress.deliveryEnv" -}}
+{{- $delivery := .Values.app.delivery -}}
+{{- if $delivery.enabled }}
+{{- $store := $delivery.store -}}
+{{- if and .Values.registry.tokenSecret.name (not $store.connectionString) (not $store.tokenSecret.name) -}}
+{{- fail "app.delivery.store.tokenSecret.name: required when registry.tokenSecret is set and the delivery store uses the registry's database (expected: a YDB token that may read and write the delivery tables and acquire the buckets' semaphores; App's registry token is read-only). Or set app.delivery.enabled=false" -}}
+{{- end }}
+- name: EGRESS_DELIVERY_STORE_CONNECTIONSTRING
+  value: {{ default .Values.registry.connectionString $store.connectionString | quote }}
+- name: EGRESS_DELIVERY_STORE_TABLEPREFIX
+  value: {{ $store.tablePrefix | quote }}
+- name: EGRESS_DELIVERY_BUCKETS_NODE
+  value: {{ $delivery.buckets.node | quote }}
+{{- with $store.tokenSecret.name }}
+- name: EGRESS_DELIVERY_STORE_TOKENFILE
+  value: /etc/egress/delivery-store-token/{{ $store.tokenSecret.key }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
 {{/* A security context without the chart-only "enabled" switch; pass the values object. */}}
 {{- define "egress.securityContext" -}}
 {{- toYaml (omit . "enabled") -}}

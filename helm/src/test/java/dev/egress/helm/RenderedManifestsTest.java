@@ -274,6 +274,7 @@ class RenderedManifestsTest {
                 .set("registry.tokenSecret.name", "ydb-border-token")
                 .set("registry.appTokenSecret.name", "ydb-app-reader")
                 .set("registry.appTokenSecret.key", "reader-token")
+                .set("app.delivery.store.tokenSecret.name", "ydb-app-delivery")
                 .manifests();
 
         Map<String, Object> app = manifests.workloads().stream()
@@ -310,6 +311,7 @@ class RenderedManifestsTest {
                 .set("registry.connectionString", "grpcs://ydb.example:2135/prod")
                 .set("registry.tokenSecret.name", "ydb-token")
                 .set("registry.appTokenSecret.name", "ydb-token")
+                .set("app.delivery.store.tokenSecret.name", "ydb-token")
                 .set("registry.caSecret.name", "ydb-ca")
                 .manifests();
 

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The README's first command, as a newcomer runs it: {@code ./run-local.sh --smoke} brings up the local
- * platform on its fixed ports, delivers for a dedicated and a shared tenant, sends the dedicated one's
+ * platform on its fixed ports, sends the dedicated tenant a durable webhook ({@code Prefer: respond-async}) that
+ * the demo sink fails once and checks it delivered on the retry from the tenant's IPs with one {@code webhook-id}
+ * and a Standard Webhooks signature that verifies, delivers for a dedicated and a shared tenant, sends the dedicated one's
  * webhook through a {@code CONNECT} tunnel of App's forward proxy on 127.0.0.1:3128 (arriving from its
  * dedicated IPs; 407 without credentials), runs the failover drill through
  * {@code ./run-local.sh stop|start border-b}, checks that {@code RUN_LOCAL_JAVA_OPTS} is added to the
@@ -26,7 +28,7 @@ class RunLocalSmokeIT {
     private static final List<Integer> LOCAL_PORTS = List.of(2136, 8080, 3128, 8181, 8182, 9999);
 
     @Test
-    void theLocalPlatformStartsDeliversDirectlyAndThroughItsProxySurvivesABorderStopAndStops() throws Exception {
+    void theLocalPlatformStartsDeliversDurablyDirectlyAndThroughItsProxySurvivesABorderStopAndStops() throws Exception {
         List<Integer> busy = new ArrayList<>();
         for (int port : LOCAL_PORTS) {
             if (listening(port)) {
@@ -58,6 +60,8 @@ class RunLocalSmokeIT {
 
         assertThat(exited).as("run-local.sh --smoke finished within 10 minutes").isTrue();
         assertThat(output)
+                .containsPattern("OK   acme async: 202 /v1/deliveries/\\S+; the sink answered 503( \\d+)* 200; "
+                        + "delivered from acme's IPs, webhook-id \\S+ on each of \\d+ attempts, signatures verified")
                 .contains("OK   acme: delivered from 127.0.0.")
                 .contains("OK   small-co: delivered from 127.0.0.")
                 .contains("OK   acme: delivered from 127.0.0.3 (allowed: 127.0.0.3)")
