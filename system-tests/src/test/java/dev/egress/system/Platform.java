@@ -34,7 +34,8 @@ final class Platform implements AutoCloseable {
      * @param tenants    the tenants file
      * @param apps       how many Apps
      * @param borderArgs more {@code --name=value} arguments for every Border
-     * @param appArgs    more {@code --name=value} arguments for every App
+     * @param appArgs    more {@code --name=value} arguments for every App; {@code {node}} stands for the node's
+     *                   connection string
      */
     record Layout(
             Map<String, List<String>> borders,
@@ -110,9 +111,12 @@ final class Platform implements AutoCloseable {
     final Map<String, ServiceProcess> borders = new LinkedHashMap<>();
     final List<ServiceProcess> apps = new ArrayList<>();
 
-    private Platform(Layout layout, Path logs) {
+    private final List<String> nodeArgs;
+
+    private Platform(Layout layout, Path logs, List<String> nodeArgs) {
         this.layout = layout;
         this.logs = logs;
+        this.nodeArgs = List.copyOf(nodeArgs);
         this.coordinationPort = freePort();
     }
 
@@ -121,9 +125,21 @@ final class Platform implements AutoCloseable {
     }
 
     static Platform start(Layout layout) throws IOException {
+        return start(layout, List.of());
+    }
+
+    /**
+     * Starts a layout with more arguments for the YDB node, e.g. {@code --data-dir=DIR} for tables that outlive it.
+     *
+     * @param layout   what to start
+     * @param nodeArgs more node arguments
+     * @return the running platform
+     * @throws IOException if the logs directory cannot be made
+     */
+    static Platform start(Layout layout, List<String> nodeArgs) throws IOException {
         Path logs = Path.of(System.getProperty("egress.logs", "target/system-logs"));
         Files.createDirectories(logs);
-        Platform platform = new Platform(layout, logs);
+        Platform platform = new Platform(layout, logs, nodeArgs);
         platform.launch();
         return platform;
     }
@@ -132,7 +148,7 @@ final class Platform implements AutoCloseable {
         coordination = ServiceProcess.start(
                 "coordination",
                 jar("coordination"),
-                List.of("--port", String.valueOf(coordinationPort), "--database", "/local"),
+                concat(List.of("--port", String.valueOf(coordinationPort), "--database", "/local"), nodeArgs),
                 logs);
         await("coordination node listening")
                 .atMost(Duration.ofSeconds(60))
@@ -207,7 +223,11 @@ final class Platform implements AutoCloseable {
                 "--egress.routing.poll-interval=" + POLL_INTERVAL.toMillis() + "ms",
                 "--egress.registry.connection-string=" + connectionString(),
                 "--egress.registry.session-timeout=" + SESSION_TIMEOUT.toMillis() + "ms"));
-        return merged(args, layout.appArgs());
+        // {node} in a layout's App arguments stands for the node's connection string, known only now.
+        List<String> overrides = layout.appArgs().stream()
+                .map(arg -> arg.replace("{node}", connectionString()))
+                .toList();
+        return merged(args, overrides);
     }
 
     /**
@@ -215,6 +235,12 @@ final class Platform implements AutoCloseable {
      * property, and {@code --x-file=} replaces {@code --x=} (a token given as a file instead: both at once
      * are refused by the services).
      */
+    private static List<String> concat(List<String> first, List<String> second) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
+    }
+
     private static List<String> merged(List<String> defaults, List<String> overrides) {
         Set<String> replaced = new TreeSet<>();
         for (String override : overrides) {
