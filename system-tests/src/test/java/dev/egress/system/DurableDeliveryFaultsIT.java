@@ -44,7 +44,7 @@ import tools.jackson.databind.JsonNode;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class DurableDeliveryIT {
+class DurableDeliveryFaultsIT {
 
     /** acme's one dedicated IP, on border-a. */
     private static final String ACME_IP = "127.0.0.3";
