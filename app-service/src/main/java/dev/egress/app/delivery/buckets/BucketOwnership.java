@@ -70,6 +70,7 @@ public final class BucketOwnership implements OwnedBuckets, AutoCloseable {
     private @Nullable CoordinationSession session;
     private final NavigableMap<Integer, SemaphoreLease> leases = new TreeMap<>();
     private int live;
+    private volatile boolean closed;
 
     private BucketOwnership(BucketSettings settings) {
         this.settings = settings;
@@ -109,6 +110,9 @@ public final class BucketOwnership implements OwnedBuckets, AutoCloseable {
 
     /** One check: (re)open the session if needed, then move towards the target share. */
     private void check() {
+        if (closed) {
+            return; // a state change queued a check while closing
+        }
         boolean opening = false;
         try {
             if (session != null && !usable(session)) {
@@ -275,6 +279,7 @@ public final class BucketOwnership implements OwnedBuckets, AutoCloseable {
     /** Stops the session, which frees every bucket at once, and closes the transport. */
     @Override
     public void close() {
+        closed = true;
         runOnLoop(() -> {
             CoordinationSession s = session;
             session = null;
@@ -299,6 +304,7 @@ public final class BucketOwnership implements OwnedBuckets, AutoCloseable {
      * keeps its buckets until the session times out. For tests.
      */
     void abandon() {
+        closed = true;
         runOnLoop(() -> {
             session = null;
             leases.clear();
