@@ -24,11 +24,14 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnExpression("!'${egress.delivery.store.connection-string:}'.isBlank()")
 class BucketsConfiguration {
 
+    /** This App among the workers; the contract's default is the host name and process id. */
+    static final String WORKER_ID = "egress.delivery.worker-id";
+
     @Bean(destroyMethod = "close")
     BucketOwnership bucketOwnership(
             StoreAccess store,
             BucketProperties buckets,
-            @Value("${egress.delivery.worker-id:}") String workerId,
+            @Value("${" + WORKER_ID + ":}") String workerId,
             MeterRegistry meters) {
         BucketOwnership ownership = BucketOwnership.start(new BucketSettings(
                 store.connectionString(),
