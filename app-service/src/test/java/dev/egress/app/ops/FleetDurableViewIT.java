@@ -19,8 +19,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Primary;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -35,6 +35,7 @@ import tools.jackson.databind.json.JsonMapper;
  * series), and the App holds every bucket as the only App.
  */
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@Import(FleetDurableViewIT.Store.class)
 class FleetDurableViewIT extends AppITSupport {
 
     private static final String OPERATOR_TOKEN = "durable-operator-token";
@@ -54,8 +55,8 @@ class FleetDurableViewIT extends AppITSupport {
     /**
      * The node as a bean of the App's context, closed after everything that uses it (so the App stops its session and
      * store while the node is up), and the store on it (the App's own wiring of the store lives with the workers).
+     * Imported, not a nested configuration: component scans of other tests must not find it.
      */
-    @TestConfiguration(proxyBeanMethods = false)
     static class Store {
         @Bean(destroyMethod = "close")
         EmbeddedCoordinationNode testNode() {

@@ -3,14 +3,11 @@ package dev.egress.app.delivery.buckets;
 import dev.egress.discovery.files.WatchedFile;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -24,21 +21,15 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnExpression("!'${egress.delivery.store.connection-string:}'.isBlank()")
 class BucketsConfiguration {
 
-    /** This App among the workers; the contract's default is the host name and process id. */
-    static final String WORKER_ID = "egress.delivery.worker-id";
-
     @Bean(destroyMethod = "close")
     BucketOwnership bucketOwnership(
-            StoreAccess store,
-            BucketProperties buckets,
-            @Value("${" + WORKER_ID + ":}") String workerId,
-            MeterRegistry meters) {
+            StoreAccess store, BucketProperties buckets, WorkerIdentity worker, MeterRegistry meters) {
         BucketOwnership ownership = BucketOwnership.start(new BucketSettings(
                 store.connectionString(),
                 token(store),
                 buckets.node(),
                 buckets.count(),
-                workerId.isBlank() ? defaultWorkerId() : workerId,
+                worker.resolved(),
                 buckets.sessionTimeout(),
                 buckets.checkInterval()));
         Gauge.builder("egress.durable.buckets.owned", ownership, BucketOwnership::count)
@@ -66,16 +57,5 @@ class BucketsConfiguration {
             throw new IllegalArgumentException("the file is empty");
         }
         return read;
-    }
-
-    /** The contract's default: host name and process id, unique per running App. */
-    static String defaultWorkerId() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            host = "app";
-        }
-        return host + "-" + ProcessHandle.current().pid();
     }
 }

@@ -50,7 +50,7 @@ class BucketsConfigurationTest {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @EnableConfigurationProperties({StoreAccess.class, BucketProperties.class})
+    @EnableConfigurationProperties({StoreAccess.class, BucketProperties.class, WorkerIdentity.class})
     static class Meters {
         @Bean
         MeterRegistry meterRegistry() {
