@@ -8,7 +8,10 @@ import dev.egress.app.delivery.DeliveryRecord;
 import dev.egress.app.delivery.DeliveryStore;
 import dev.egress.app.delivery.NewDelivery;
 import dev.egress.app.delivery.NextAttempt;
+import dev.egress.app.delivery.OwnedBuckets;
 import dev.egress.app.delivery.Retention;
+import dev.egress.app.delivery.buckets.BucketOwnership;
+import dev.egress.app.delivery.buckets.BucketSettings;
 import dev.egress.app.delivery.ydb.DeliveryTables;
 import dev.egress.app.support.AppITSupport;
 import dev.egress.ydb.coordination.EmbeddedCoordinationNode;
@@ -16,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
@@ -32,7 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Durable delivery in the operators' view, with the store on the real embedded node: the fleet API lists each
  * tenant's due and dead webhooks from the last count, the gauges say the same (every tenant of the tenants file has a
- * series), and the App holds every bucket as the only App.
+ * series), and the App holds its share of the buckets beside another App.
  */
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 @Import(FleetDurableViewIT.Store.class)
@@ -88,10 +92,33 @@ class FleetDurableViewIT extends AppITSupport {
     @Autowired
     private DeliveryStore store;
 
+    @Autowired
+    private OwnedBuckets owned;
+
+    private BucketOwnership other;
+
+    @AfterEach
+    void stopTheOtherApp() {
+        if (other != null) {
+            other.close();
+        }
+    }
+
     @Test
     void theFleetViewAndTheGaugesShowEachTenantsDueAndDeadWebhooks() {
+        // Another App holds half of the buckets; the due webhook sits in one of them, so this App's workers never
+        // claim it, yet the count is fleet-wide and shows it.
+        other = BucketOwnership.start(new BucketSettings(
+                node.connectionString(),
+                null,
+                "egress-delivery",
+                4,
+                "zz-other-app",
+                Duration.ofSeconds(2),
+                Duration.ofMillis(200)));
+        await().atMost(Duration.ofSeconds(20)).until(() -> other.current().length == 2 && owned.current().length == 2);
         Instant now = Instant.now();
-        DeliveryRecord due = accept("acme", 0, now.minusSeconds(120));
+        DeliveryRecord due = accept("acme", other.current()[0], now.minusSeconds(120));
         DeliveryRecord dead = accept("acme", 1, now.minusSeconds(120));
         DeliveryRecord later = accept("beta", 2, now.minusSeconds(120));
         store.recordAttempt(due.key(), "app-1", attempt(now), new NextAttempt.At(2, now.minusSeconds(60)), now);
@@ -109,7 +136,7 @@ class FleetDurableViewIT extends AppITSupport {
                 .contains("egress_durable_backlog{application=\"app-service\",tenant=\"acme\"} 1.0")
                 .contains("egress_durable_backlog{application=\"app-service\",tenant=\"beta\"} 0.0")
                 .contains("egress_durable_dead_stored{application=\"app-service\",tenant=\"acme\"} 1.0")
-                .contains("egress_durable_buckets_owned{application=\"app-service\"} 4.0");
+                .contains("egress_durable_buckets_owned{application=\"app-service\"} 2.0");
     }
 
     private DeliveryRecord accept(String tenant, int bucket, Instant at) {
