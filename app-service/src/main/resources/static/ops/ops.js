@@ -50,6 +50,11 @@
     return Math.round(ms / 60000) + ' min';
   }
 
+  // An instant as App writes it: ISO-8601 text, or epoch seconds.
+  function millis(instant) {
+    return typeof instant === 'number' ? instant * 1000 : Date.parse(instant);
+  }
+
   function setStatus(text, bad) {
     const s = $('status');
     s.textContent = text;
@@ -133,6 +138,21 @@
     renderProblems(fleet);
     renderTiles(fleet.ips);
     renderBorders(fleet.borders);
+    renderDurable(fleet.durable, fleet.at);
+  }
+
+  // Durable delivery's last count (fleet-wide): absent when durable delivery is off.
+  function renderDurable(durable, at) {
+    $('durable-panel').hidden = !durable;
+    if (!durable) return;
+    const counted = millis(at) - millis(durable.countedAt); // both App's clock: no skew with the browser's
+    $('durable-summary').textContent = 'counted ' + ago(Math.max(0, counted)) + ' ago'
+      + (durable.oldestDue ? ' · oldest due webhook waiting ' + ago(durable.oldestDueAgeSeconds * 1000) : ' · nothing due')
+      + (durable.complete ? '' : ' · more than the count reads: numbers are lower bounds');
+    const rows = durable.tenants.map((t) => el('tr', { 'data-tenant': t.id },
+      el('th', { scope: 'row' }, t.id), el('td', { class: 'due' }, String(t.due)), el('td', { class: 'dead' }, String(t.dead))));
+    if (rows.length === 0) rows.push(el('tr', {}, el('td', { colspan: '3' }, 'No tenant has webhooks due or dead.')));
+    $('durable').replaceChildren(...rows);
   }
 
   function renderProblems(fleet) {

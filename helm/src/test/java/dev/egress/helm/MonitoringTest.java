@@ -154,7 +154,10 @@ class MonitoringTest {
                         "EgressRegistryLinkDown",
                         "EgressCertificateExpiresSoon",
                         "EgressRetryBudgetExhausted",
-                        "EgressProxyTunnelsFailingClosed");
+                        "EgressProxyTunnelsFailingClosed",
+                        "EgressDurableBacklogGrowing",
+                        "EgressDurableOldestDueTooOld",
+                        "EgressDurableDeadRising");
         for (Map<String, Object> r : rules(rule)) {
             Map<String, Object> annotations = Manifests.at(r, "annotations");
             assertThat((String) annotations.get("runbook_url"))
@@ -166,6 +169,11 @@ class MonitoringTest {
                 .findFirst()
                 .orElseThrow();
         assertThat((String) stale.get("expr")).endsWith("> 30");
+        Map<String, Object> oldestDue = rules(rule).stream()
+                .filter(r -> "EgressDurableOldestDueTooOld".equals(r.get("alert")))
+                .findFirst()
+                .orElseThrow();
+        assertThat((String) oldestDue.get("expr")).endsWith("> 900"); // metrics.prometheusRule.durable.oldestDue 15m
         assertThat(Manifests.<Map<String, Object>>at(rule, "metadata", "labels"))
                 .containsKey("app.kubernetes.io/instance");
     }
@@ -239,6 +247,9 @@ class MonitoringTest {
                         "Proxy tunnels open / opened / refused",
                         "Proxy tunnel connect time (mean / max) / closes by reason",
                         "HTTP answers by status and uri",
+                        "Durable backlog (due, not attempted) per tenant",
+                        "Oldest due durable webhook / buckets held per App",
+                        "Dead durable webhooks kept per tenant",
                         "JVM heap used / max per pod",
                         "JVM GC pause time / live threads per pod",
                         "Process CPU per pod");

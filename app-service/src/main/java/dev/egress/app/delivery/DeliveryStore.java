@@ -124,6 +124,17 @@ public interface DeliveryStore {
     DeliveryRecord retry(DeliveryKey key, Instant now);
 
     /**
+     * Counts what is waiting, for the operators: due records not leased and dead records, per tenant, and the oldest
+     * due time. A read, bounded: it stops after {@code maxRows} rows and then says the counts are lower bounds.
+     *
+     * @param now     the moment counted at
+     * @param buckets the number of buckets (the due records are read bucket by bucket, through the due index)
+     * @param maxRows the most rows read
+     * @return the counts
+     */
+    Backlog backlog(Instant now, int buckets, int maxRows);
+
+    /**
      * What {@link #accept} did.
      *
      * @param record  the stored record

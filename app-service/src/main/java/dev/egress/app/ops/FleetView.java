@@ -20,6 +20,8 @@ import org.jspecify.annotations.Nullable;
  * @param rejected               announcements the latest registry read skipped
  * @param tenantsWithoutUsableIp tenants whose webhooks cannot leave right now
  * @param tenantsFile            the tenants file's state
+ * @param durable                durable delivery's backlog and dead webhooks per tenant, as the last count found
+ *                               them; null when durable delivery is off or before the first count
  */
 public record FleetView(
         Instant at,
@@ -33,7 +35,8 @@ public record FleetView(
         List<Conflict> conflicts,
         List<Rejected> rejected,
         List<TenantWithoutIp> tenantsWithoutUsableIp,
-        TenantsFile tenantsFile) {
+        TenantsFile tenantsFile,
+        @Nullable Durable durable) {
 
     /** Status of an IP that the tenants file names but no live Border announces. */
     public static final String ABSENT = "ABSENT";
@@ -153,4 +156,30 @@ public record FleetView(
      */
     public record TenantsFile(
             int tenants, boolean valid, @Nullable String lastError) {}
+
+    /**
+     * Durable delivery, fleet-wide (the store is shared by every App), as the last count found it.
+     *
+     * @param countedAt           when it was counted (every {@code egress.delivery.backlog.sample-interval})
+     * @param complete            false when the count stopped at {@code egress.delivery.backlog.max-rows}: the numbers
+     *                            are lower bounds
+     * @param oldestDue           when the longest-waiting due webhook became due, or null when none is due
+     * @param oldestDueAgeSeconds how long it had waited when counted, 0 when none
+     * @param tenants             per tenant with anything due or dead, sorted by id
+     */
+    public record Durable(
+            Instant countedAt,
+            boolean complete,
+            @Nullable Instant oldestDue,
+            long oldestDueAgeSeconds,
+            List<DurableTenant> tenants) {}
+
+    /**
+     * One tenant's durable webhooks.
+     *
+     * @param id   the tenant
+     * @param due  due now and not being attempted
+     * @param dead dead, kept for replay
+     */
+    public record DurableTenant(String id, long due, long dead) {}
 }

@@ -1,5 +1,6 @@
 package dev.egress.app.ops;
 
+import dev.egress.app.delivery.Backlog;
 import dev.egress.app.fleet.BorderFleet;
 import dev.egress.app.fleet.BorderHandle;
 import dev.egress.app.resilience.RouteTraffic;
@@ -25,9 +26,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -44,6 +47,7 @@ public final class FleetViews {
     private final RoutingProperties routing;
     private final BorderFleet fleet;
     private final Clock clock;
+    private final Supplier<Optional<Backlog>> backlog;
 
     FleetViews(
             RoutingTable table,
@@ -51,13 +55,15 @@ public final class FleetViews {
             EgressRouter router,
             RoutingProperties routing,
             BorderFleet fleet,
-            Clock clock) {
+            Clock clock,
+            Supplier<Optional<Backlog>> backlog) {
         this.table = table;
         this.tenants = tenants;
         this.router = router;
         this.routing = routing;
         this.fleet = fleet;
         this.clock = clock;
+        this.backlog = backlog;
     }
 
     /**
@@ -83,7 +89,24 @@ public final class FleetViews {
                 rejected(),
                 tenantsWithoutUsableIp(policy),
                 new FleetView.TenantsFile(
-                        policy.tenants().size(), file == null || file.valid(), file == null ? null : file.lastError()));
+                        policy.tenants().size(), file == null || file.valid(), file == null ? null : file.lastError()),
+                backlog.get().map(FleetViews::durable).orElse(null));
+    }
+
+    private static FleetView.Durable durable(Backlog counted) {
+        Set<String> ids = new TreeSet<>(counted.due().keySet());
+        ids.addAll(counted.dead().keySet());
+        List<FleetView.DurableTenant> tenants = new ArrayList<>();
+        for (String id : ids) {
+            tenants.add(new FleetView.DurableTenant(
+                    id, counted.due().getOrDefault(id, 0L), counted.dead().getOrDefault(id, 0L)));
+        }
+        return new FleetView.Durable(
+                counted.at(),
+                counted.complete(),
+                counted.oldestDue(),
+                counted.oldestDueAge().toSeconds(),
+                tenants);
     }
 
     /**

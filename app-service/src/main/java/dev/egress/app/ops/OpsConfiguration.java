@@ -1,6 +1,7 @@
 package dev.egress.app.ops;
 
 import dev.egress.app.config.SecurityProperties;
+import dev.egress.app.delivery.backlog.BacklogSampler;
 import dev.egress.app.fleet.BorderFleet;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.RoutingProperties;
@@ -9,6 +10,7 @@ import dev.egress.discovery.registry.RoutingTable;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.time.Clock;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -44,8 +46,17 @@ class OpsConfiguration {
             EgressRouter router,
             RoutingProperties routing,
             BorderFleet fleet,
-            Clock clock) {
-        return new FleetViews(table, tenants, router, routing, fleet, clock);
+            Clock clock,
+            ObjectProvider<BacklogSampler> backlog) {
+        // Durable delivery's counts when it is on (the sampler exists only then).
+        return new FleetViews(
+                table,
+                tenants,
+                router,
+                routing,
+                fleet,
+                clock,
+                () -> Optional.ofNullable(backlog.getIfAvailable()).flatMap(BacklogSampler::last));
     }
 
     @Bean

@@ -12,11 +12,14 @@ import dev.egress.app.delivery.DeliveryStatus;
 import dev.egress.app.delivery.ydb.Transactions.Tx;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import tech.ydb.table.query.Params;
+import tech.ydb.table.result.ResultSetReader;
+import tech.ydb.table.result.ValueReader;
 import tech.ydb.table.values.PrimitiveValue;
 
 /**
@@ -64,6 +67,44 @@ final class DeliveryReads {
                                 "$now", time(now),
                                 "$limit", PrimitiveValue.newUint64(limit)))
                 .getResultSet(0));
+    }
+
+    /** A due record as the backlog counts it. */
+    record Waiting(String tenantId, Instant dueAt) {}
+
+    /** Due records of a bucket not leased (pending ones whose time came, leased ones whose lease ended), at most limit. */
+    List<Waiting> waiting(Tx t, int bucket, Instant now, int limit) {
+        ResultSetReader rs = t.run(
+                        """
+                        DECLARE $bucket AS Int32; DECLARE $now AS Timestamp; DECLARE $limit AS Uint64;
+                        SELECT tenant_id, due_at FROM `%s` VIEW by_due
+                        WHERE bucket = $bucket AND due_at <= $now AND (status = 'pending' OR status = 'delivering')
+                        LIMIT $limit""".formatted(schema.deliveries()),
+                        Params.of(
+                                "$bucket", int32(bucket),
+                                "$now", time(now),
+                                "$limit", PrimitiveValue.newUint64(limit)))
+                .getResultSet(0);
+        List<Waiting> out = new ArrayList<>();
+        while (rs.next()) {
+            ValueReader due = rs.getColumn("due_at");
+            out.add(new Waiting(rs.getColumn("tenant_id").getText(), due.getTimestamp()));
+        }
+        return out;
+    }
+
+    /** The tenant of each dead record, at most limit. */
+    List<String> deadTenants(Tx t, int limit) {
+        ResultSetReader rs = t.run(
+                        """
+                        DECLARE $limit AS Uint64;
+                        SELECT tenant_id FROM `%s` VIEW by_status WHERE status = 'dead' LIMIT $limit""".formatted(schema.deliveries()), Params.of("$limit", PrimitiveValue.newUint64(limit)))
+                .getResultSet(0);
+        List<String> out = new ArrayList<>();
+        while (rs.next()) {
+            out.add(rs.getColumn("tenant_id").getText());
+        }
+        return out;
     }
 
     List<Attempt.Logged> attempts(Tx t, DeliveryKey key) {

@@ -7,7 +7,8 @@ package dev.egress.app.delivery.ydb;
  * <p>Why this shape: the primary key {@code (tenant_id, slot)} holds the {@code Idempotency-Key}, so the database,
  * not an App's memory, makes a key name one record cluster-wide. {@code due_at} is the one time workers look at: a
  * claim moves it to the lease's end, so an expired lease is simply a due record again and needs no sweeper. The
- * indexes are synchronous, so a claim takes the record out of the due range within its own commit. Finished records
+ * indexes are synchronous, so a claim takes the record out of the due range within its own commit; {@code by_status}
+ * lets the operators' count of dead records read only those. Finished records
  * and their attempts carry {@code expire_at} (TTL); live ones keep it NULL, which never expires.
  *
  * @param deliveries the deliveries table's name
@@ -50,6 +51,7 @@ record DeliverySchema(String deliveries, String attempts) {
                     INDEX by_id GLOBAL SYNC ON (id),
                     INDEX by_due GLOBAL SYNC ON (bucket, due_at),
                     INDEX by_tenant GLOBAL SYNC ON (tenant_id, created_at),
+                    INDEX by_status GLOBAL SYNC ON (status, tenant_id),
                     PRIMARY KEY (tenant_id, slot)
                 ) WITH (TTL = Interval('PT0S') ON expire_at)""".formatted(deliveries);
     }

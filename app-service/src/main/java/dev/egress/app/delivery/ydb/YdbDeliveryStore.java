@@ -9,6 +9,7 @@ import static dev.egress.app.delivery.ydb.DeliveryRows.text;
 import static dev.egress.app.delivery.ydb.DeliveryRows.time;
 
 import dev.egress.app.delivery.Attempt;
+import dev.egress.app.delivery.Backlog;
 import dev.egress.app.delivery.DeliveryKey;
 import dev.egress.app.delivery.DeliveryPage;
 import dev.egress.app.delivery.DeliveryRecord;
@@ -26,7 +27,9 @@ import dev.egress.app.delivery.ydb.Transactions.Tx;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
@@ -319,6 +322,44 @@ public final class YdbDeliveryStore implements DeliveryStore {
                     reason, target_status, duration_ms, excerpt, expire_at)
                 VALUES ($tenant, $slot, $series, $no, $at, $ip, $border, $outcome, $reason, $status, $ms, $excerpt,
                     $expire)""".formatted(schema.attempts()), p);
+    }
+
+    /**
+     * Reads the due index bucket by bucket (one short read-only transaction each: equal on the index's first column,
+     * a range on its second, so only due rows are visited) and the dead records through {@code by_status}. Not one
+     * {@code COUNT(*) … GROUP BY}: the embedded node's YQL subset has no aggregates, and both reads visit only the
+     * rows they count either way.
+     */
+    @Override
+    public Backlog backlog(Instant now, int buckets, int maxRows) {
+        if (buckets < 1 || maxRows < 1) {
+            throw new IllegalArgumentException(
+                    "backlog of %s buckets, %s rows (expected: > 0)".formatted(buckets, maxRows));
+        }
+        Instant at = micros(now);
+        Map<String, Long> due = new HashMap<>();
+        Map<String, Long> dead = new HashMap<>();
+        @Nullable Instant oldest = null;
+        int left = maxRows;
+        boolean complete = true;
+        for (int bucket = 0; bucket < buckets && complete; bucket++) {
+            int b = bucket;
+            int limit = left;
+            List<DeliveryReads.Waiting> waiting = tx.serializable(t -> reads.waiting(t, b, at, limit));
+            for (DeliveryReads.Waiting w : waiting) {
+                due.merge(w.tenantId(), 1L, Long::sum);
+                oldest = oldest == null || w.dueAt().isBefore(oldest) ? w.dueAt() : oldest;
+            }
+            left -= waiting.size();
+            complete = left > 0;
+        }
+        if (complete) {
+            int limit = left;
+            List<String> tenants = tx.serializable(t -> reads.deadTenants(t, limit));
+            tenants.forEach(tenant -> dead.merge(tenant, 1L, Long::sum));
+            complete = tenants.size() < limit;
+        }
+        return new Backlog(at, due, dead, oldest, complete);
     }
 
     @Override

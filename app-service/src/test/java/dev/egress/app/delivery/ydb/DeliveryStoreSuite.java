@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.egress.app.delivery.Attempt;
+import dev.egress.app.delivery.Backlog;
 import dev.egress.app.delivery.DeliveryPage;
 import dev.egress.app.delivery.DeliveryRecord;
 import dev.egress.app.delivery.DeliveryStatus;
@@ -24,6 +25,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
@@ -379,6 +381,54 @@ abstract class DeliveryStoreSuite {
         assertThatThrownBy(() -> store.list("acme", null, T0, "not a cursor", 10))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("cursor");
+    }
+
+    @Test
+    void backlogCountsDueUnleasedAndDeadRecordsPerTenant() {
+        DeliveryRecord later =
+                store.accept(delivery("later", "b", 0), "app-1", T0, LEASE).record();
+        DeliveryRecord dead =
+                store.accept(delivery("dead", "b", 1), "app-1", T0, LEASE).record();
+        DeliveryRecord leased =
+                store.accept(delivery("leased", "b", 2), "app-1", T0, LEASE).record();
+        DeliveryRecord delivered =
+                store.accept(delivery("done", "b", 2), "app-1", T0, LEASE).record();
+        DeliveryRecord other = store.accept(
+                        new NewDelivery(UUID.randomUUID().toString(), "small-co", "o", "f", new byte[0], 3),
+                        "app-1",
+                        T0,
+                        LEASE)
+                .record();
+        store.recordAttempt(
+                later.key(), "app-1", attempt(T0, "retry", 503), new NextAttempt.At(2, T0.plusSeconds(10)), T0);
+        store.recordAttempt(dead.key(), "app-1", attempt(T0, "stop", 410), new NextAttempt.Dead(false), T0);
+        store.recordAttempt(delivered.key(), "app-1", attempt(T0, "delivered", 200), new NextAttempt.Delivered(), T0);
+        store.recordAttempt(
+                other.key(), "app-1", attempt(T0, "retry", 503), new NextAttempt.At(2, T0.plusSeconds(5)), T0);
+
+        Backlog early = store.backlog(T0.plusSeconds(1), 4, 1000);
+        assertThat(early.due()).isEmpty();
+        assertThat(early.dead()).containsExactly(Map.entry("acme", 1L));
+        assertThat(early.oldestDue()).isNull();
+        assertThat(early.oldestDueAge()).isZero();
+        assertThat(early.complete()).isTrue();
+
+        Backlog waiting = store.backlog(T0.plusSeconds(20), 4, 1000);
+        assertThat(waiting.due()).containsExactly(Map.entry("acme", 1L), Map.entry("small-co", 1L));
+        assertThat(waiting.oldestDue()).isEqualTo(T0.plusSeconds(5));
+        assertThat(waiting.oldestDueAge()).isEqualTo(Duration.ofSeconds(15));
+
+        // The accepting App's lease on "leased" ended at T0 + 30 s: due again, and counted.
+        Backlog expired = store.backlog(T0.plus(LEASE).plusSeconds(1), 4, 1000);
+        assertThat(expired.due()).containsExactly(Map.entry("acme", 2L), Map.entry("small-co", 1L));
+        assertThat(expired.dead()).containsExactly(Map.entry("acme", 1L));
+        assertThat(leased.bucket()).isEqualTo(2);
+
+        // Bounded: a read that stops at its bound says its counts are lower bounds.
+        Backlog bounded = store.backlog(T0.plus(LEASE).plusSeconds(1), 4, 2);
+        assertThat(bounded.complete()).isFalse();
+        assertThat(bounded.due().values().stream().mapToLong(Long::longValue).sum())
+                .isLessThanOrEqualTo(2);
     }
 
     @Test
