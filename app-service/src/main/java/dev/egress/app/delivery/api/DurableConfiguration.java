@@ -2,25 +2,20 @@ package dev.egress.app.delivery.api;
 
 import dev.egress.app.attempts.ForwardAttempts;
 import dev.egress.app.delivery.DeliveryStore;
+import dev.egress.app.delivery.DeliveryStoreProperties;
+import dev.egress.app.delivery.DurableProperties;
 import dev.egress.app.delivery.OwnedBuckets;
 import dev.egress.app.delivery.Retention;
 import dev.egress.app.delivery.RetryProperties;
 import dev.egress.app.delivery.worker.DeliveryWorkers;
 import dev.egress.app.delivery.worker.DurableMetrics;
-import dev.egress.app.delivery.worker.DurableProperties;
 import dev.egress.app.delivery.worker.WorkerFactory;
 import dev.egress.app.delivery.ydb.DeliveryTables;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.signing.WebhookSigner;
 import dev.egress.app.tenants.TenantPolicyStore;
-import dev.egress.discovery.files.WatchedFile;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.function.Supplier;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -44,25 +39,13 @@ class DurableConfiguration {
     @Bean(destroyMethod = "close")
     DeliveryTables deliveryTables(DeliveryStoreProperties store) {
         DeliveryTables tables = DeliveryTables.open(
-                store.connectionString(), store.tablePrefix(), Retention.DEFAULT, store.sessions(), token(store));
+                store.connectionString(),
+                store.tablePrefix(),
+                Retention.DEFAULT,
+                store.sessions(),
+                store.tokenSource());
         log.info("Durable delivery on: store {} (tables prefixed '{}')", store.connectionString(), store.tablePrefix());
         return tables;
-    }
-
-    private static @Nullable Supplier<String> token(DeliveryStoreProperties store) {
-        if (!store.token().isEmpty()) {
-            String fixed = store.token();
-            return () -> fixed;
-        }
-        String file = store.tokenFileOrNull();
-        if (file == null) {
-            return null;
-        }
-        return WatchedFile.of(
-                        "egress.delivery.store.token-file",
-                        Path.of(file),
-                        bytes -> new String(bytes, StandardCharsets.UTF_8).strip())
-                .checkWhenRead(Duration.ZERO);
     }
 
     @Bean

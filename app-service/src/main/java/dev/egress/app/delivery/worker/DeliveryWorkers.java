@@ -4,6 +4,7 @@ import dev.egress.app.EgressProblemException;
 import dev.egress.app.delivery.Attempt;
 import dev.egress.app.delivery.DeliveryRecord;
 import dev.egress.app.delivery.DeliveryStore;
+import dev.egress.app.delivery.DurableProperties;
 import dev.egress.app.delivery.NextAttempt;
 import dev.egress.app.delivery.OwnedBuckets;
 import dev.egress.app.dispatch.DeliveryRequest;

@@ -8,6 +8,7 @@ import dev.egress.app.delivery.Attempt;
 import dev.egress.app.delivery.AttemptOutcome;
 import dev.egress.app.delivery.DeliveryRecord;
 import dev.egress.app.delivery.DeliveryStore;
+import dev.egress.app.delivery.DurableProperties;
 import dev.egress.app.delivery.LeaseLostException;
 import dev.egress.app.delivery.NextAttempt;
 import dev.egress.app.delivery.RetryProperties;

@@ -2,6 +2,7 @@ package dev.egress.app.delivery.worker;
 
 import dev.egress.app.attempts.ForwardAttempts;
 import dev.egress.app.delivery.DeliveryStore;
+import dev.egress.app.delivery.DurableProperties;
 import dev.egress.app.delivery.OwnedBuckets;
 import dev.egress.app.delivery.RetryProperties;
 import dev.egress.app.routing.EgressRouter;

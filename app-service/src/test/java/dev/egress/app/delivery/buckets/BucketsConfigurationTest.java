@@ -3,6 +3,8 @@ package dev.egress.app.delivery.buckets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.egress.app.delivery.DeliveryStoreProperties;
+import dev.egress.app.delivery.DurableProperties;
 import dev.egress.app.delivery.OwnedBuckets;
 import dev.egress.ydb.coordination.EmbeddedCoordinationNode;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -50,7 +52,7 @@ class BucketsConfigurationTest {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @EnableConfigurationProperties({StoreAccess.class, BucketProperties.class, WorkerIdentity.class})
+    @EnableConfigurationProperties({DeliveryStoreProperties.class, BucketProperties.class, DurableProperties.class})
     static class Meters {
         @Bean
         MeterRegistry meterRegistry() {

@@ -1,5 +1,10 @@
-package dev.egress.app.delivery.api;
+package dev.egress.app.delivery;
 
+import dev.egress.discovery.files.WatchedFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -47,13 +52,30 @@ public record DeliveryStoreProperties(
     }
 
     /**
-     * The token file, if one is set.
+     * The store's credential as the SDK reads it: the fixed token, or the token file read again whenever it changed
+     * (a rotated Secret is picked up without a restart), or none.
      *
-     * @return its path, or null
+     * @return the token's source, or null for anonymous access
      */
-    @Nullable
-    String tokenFileOrNull() {
-        return tokenFile.isEmpty() ? null : tokenFile;
+    public @Nullable Supplier<String> tokenSource() {
+        if (!token.isEmpty()) {
+            String fixed = token;
+            return () -> fixed;
+        }
+        if (tokenFile.isEmpty()) {
+            return null;
+        }
+        return WatchedFile.of(
+                        "egress.delivery.store.token-file", Path.of(tokenFile), DeliveryStoreProperties::readToken)
+                .checkWhenRead(Duration.ZERO);
+    }
+
+    private static String readToken(byte[] content) {
+        String read = new String(content, StandardCharsets.UTF_8).strip();
+        if (read.isEmpty()) {
+            throw new IllegalArgumentException("the file is empty");
+        }
+        return read;
     }
 
     @Override

@@ -1,4 +1,4 @@
-package dev.egress.app.delivery.api;
+package dev.egress.app.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.egress.app.delivery.worker;
+package dev.egress.app.delivery;
 
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
