@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,7 +25,8 @@ import org.springframework.context.SmartLifecycle;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * The workers of one App: every {@code poll-interval} a single poller claims due records of the buckets this App
+ * The workers of one App: every {@code poll-interval} (up to four times that while there is nothing due) a single
+ * poller claims due records of the buckets this App
  * owns ({@link OwnedBuckets}, read once per poll) as long as slots are free, and starts their attempts, which run
  * concurrently on the attempt engine. Bounds: {@code max-in-flight} attempts in all and
  * {@code max-in-flight-per-destination} to one destination; a record that cannot start soon (its destination is
@@ -41,6 +43,8 @@ public final class DeliveryWorkers implements SmartLifecycle {
     private static final int MAX_CLAIM = 64;
 
     private static final Duration STOP_PATIENCE = Duration.ofSeconds(10);
+    /** How many poll intervals an idle poller waits at most between polls. */
+    static final int IDLE_SLOWDOWN = 4;
 
     private final DeliveryStore store;
     private final DurableAttempts attempts;
@@ -79,23 +83,60 @@ public final class DeliveryWorkers implements SmartLifecycle {
         Schedulers.boundedElastic().schedule(() -> offer(record));
     }
 
-    /** One poll: claims while slots are free, bucket by bucket. Catches everything, so polling goes on. */
-    void poll() {
+    /**
+     * One poll: claims while slots are free, bucket by bucket. Catches everything, so polling goes on.
+     *
+     * @return how many records it claimed
+     */
+    int poll() {
+        int claimed = 0;
         try {
             for (int bucket : buckets.current()) {
                 int free = properties.maxInFlight() - inFlight.get();
                 if (free <= 0) {
-                    return;
+                    return claimed;
                 }
                 DeliveryStore.Claim claim = store.claim(
                         bucket, properties.workerId(), clock.instant(), properties.lease(), Math.min(free, MAX_CLAIM));
                 metrics.leaseExpiries(claim.leaseExpiries());
                 metrics.claimConflicts(claim.conflicts());
+                claimed += claim.records().size();
                 claim.records().forEach(this::offer);
             }
         } catch (RuntimeException e) {
             // Rate-limited: an unreachable store fails every poll until it is back.
             pollFailures.warn("Durable delivery poll failed; polling again every " + properties.pollInterval(), e);
+        }
+        return claimed;
+    }
+
+    /**
+     * The wait before the next poll: the poll interval while polls find work, doubling while they find none, up to
+     * {@link #IDLE_SLOWDOWN} times the interval. A poll is one transaction per owned bucket, so an idle fleet would
+     * otherwise keep the store busy for nothing; a due record waits at most the longer interval, and a new delivery's
+     * first attempt never waits for a poll at all.
+     *
+     * @param current the wait before this poll
+     * @param claimed what this poll claimed
+     * @return the wait before the next one
+     */
+    Duration nextWait(Duration current, int claimed) {
+        if (claimed > 0) {
+            return properties.pollInterval();
+        }
+        Duration longest = properties.pollInterval().multipliedBy(IDLE_SLOWDOWN);
+        Duration doubled = current.multipliedBy(2);
+        return doubled.compareTo(longest) > 0 ? longest : doubled;
+    }
+
+    private void pollAndReschedule(ScheduledExecutorService on, Duration waited) {
+        Duration next = nextWait(waited, poll());
+        if (poller == on) {
+            try {
+                on.schedule(() -> pollAndReschedule(on, next), next.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException stopped) {
+                // Stopped meanwhile: nothing more to poll.
+            }
         }
     }
 
@@ -168,9 +209,9 @@ public final class DeliveryWorkers implements SmartLifecycle {
             thread.setDaemon(true);
             return thread;
         });
-        long every = properties.pollInterval().toMillis();
-        started.scheduleWithFixedDelay(this::poll, every, every, TimeUnit.MILLISECONDS);
         poller = started;
+        Duration first = properties.pollInterval();
+        started.schedule(() -> pollAndReschedule(started, first), first.toMillis(), TimeUnit.MILLISECONDS);
         log.info(
                 "Durable delivery workers started as '{}': polling every {}, at most {} attempts in flight",
                 properties.workerId(),
