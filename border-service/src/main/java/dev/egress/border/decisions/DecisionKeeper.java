@@ -287,7 +287,12 @@ public final class DecisionKeeper {
     public CompletableFuture<Announcement> change(EgressIp ip, IpStatus status) {
         return decide(ip, ip + "=" + status, d -> d.with(ip, status), () -> {
             IpStatus before = registrar.operatorStatusOf(ip).orElseThrow();
-            return new Announce(() -> registrar.setStatus(ip, status), () -> registrar.setStatus(ip, before));
+            // Taken back only if nothing set the IP meanwhile (shutdown's DRAINING, say), which then stands.
+            return new Announce(
+                    () -> registrar.setStatus(ip, status),
+                    () -> registrar.operatorStatusOf(ip).filter(status::equals).isPresent()
+                            ? registrar.setStatus(ip, before)
+                            : CompletableFuture.completedFuture(registrar.current()));
         });
     }
 

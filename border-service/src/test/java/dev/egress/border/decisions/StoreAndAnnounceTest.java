@@ -98,6 +98,20 @@ class StoreAndAnnounceTest {
     }
 
     @Test
+    void whatShutdownSetMeanwhileStandsWhenTheChangeIsTakenBack() {
+        CompletableFuture<Void> slowStore = registry.decisions().holdWrites();
+        CompletableFuture<Announcement> answer = keeper.change(IP3, IpStatus.DISABLED);
+        registrar.setAll(IpStatus.DRAINING); // SIGTERM while the record is being stored
+
+        registry.decisions().failWrites(true);
+        slowStore.complete(null);
+
+        assertThatThrownBy(answer::join).cause().isInstanceOf(UnavailableException.class);
+        assertThat(registry.held().statusOf(IP3)).contains(IpStatus.DRAINING);
+        assertThat(registry.held().statusOf(IP2)).contains(IpStatus.DRAINING);
+    }
+
+    @Test
     void aReleaseThatCannotBeStoredIsClaimedAgain() {
         registry.decisions().failWrites(true);
 
