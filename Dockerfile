@@ -54,7 +54,9 @@ ENV JAVA_TOOL_OPTIONS="-XX:+UseSerialGC -Xms32m -XX:MaxRAMPercentage=45 -XX:MaxD
 # registry session; a watcher's connect attempt to the unreachable placeholder registry only logs). It runs here,
 # after the COPY, because a cache is valid only for these exact jars, and with the image's JAVA_TOOL_OPTIONS. The
 # entry point reads the option naming the cache from jvm-cache.args; a JVM that cannot use the cache (other
-# options replacing the collector, say) warns and starts without it.
+# options replacing the collector, say) warns and starts without it. The build maps the cache once strictly
+# (-Xshare:on / -XX:AOTMode=on) and fails if it cannot: a truncated AppCDS archive crashes Java 17 at every start
+# instead of being ignored.
 RUN printf 'sharedPool: []\ntenants: []\n' > /tmp/cache-tenants.yaml \
  && major=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p') \
  && if [ "${major%%.*}" -ge 25 ]; then \
@@ -71,8 +73,11 @@ RUN printf 'sharedPool: []\ntenants: []\n' > /tmp/cache-tenants.yaml \
         --egress.border.advertised-url=http://127.0.0.1:8181 \
         > /tmp/cache-training.log 2>&1 \
       || ! test -s "$cache"; then tail -n 40 /tmp/cache-training.log >&2; exit 1; fi \
+ && strict=$(if [ "$cache" = /app/app.aot ]; then echo -XX:AOTMode=on; else echo -Xshare:on; fi) \
+ && if ! java $use $strict -cp app.jar -version > /tmp/cache-check.log 2>&1; then \
+      cat /tmp/cache-check.log >&2; exit 1; fi \
  && echo "$use" > /app/jvm-cache.args \
- && rm -f /tmp/cache-tenants.yaml /tmp/cache-training.log \
+ && rm -f /tmp/cache-tenants.yaml /tmp/cache-training.log /tmp/cache-check.log \
  && chmod 0444 "$cache" /app/jvm-cache.args
 USER 10001:10001
 # App listens on 8080, a Border on 8181 (set SERVER_PORT=8181 for it). The health check asks the management

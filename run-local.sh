@@ -102,7 +102,8 @@ Environment: RUN_LOCAL_READY_TIMEOUT (s, default 180), RUN_LOCAL_STOP_TIMEOUT (s
              webhook's retry is visible; DEMO_SINK_FAIL_PATH limits that to paths starting with it;
              --smoke fails exactly the first request of its own durable webhook instead),
              RUN_LOCAL_JAVA_OPTS (added after "$DEFAULT_JAVA_OPTS"),
-             RUN_LOCAL_JAVA (java binary for the Borders and App; Java 25+: with ahead-of-time caches),
+             RUN_LOCAL_JAVA (java binary for the Borders and App), RUN_LOCAL_START_CACHE=off (no start-up
+             caches: AppCDS on Java 17-24, ahead-of-time on 25+, trained once per build; local/aot.sh),
              and any EGRESS_* property as an environment variable for every service, e.g.
              EGRESS_ROUTING_STRATEGY=round-robin (see README, "Configuring the local run").
 Logs: .run-local/logs/*.log
@@ -221,7 +222,7 @@ if $REBUILD || needs_build; then
 else
   say "jars are up to date (use --rebuild to force a build)"
 fi
-# RUN_LOCAL_JAVA: the JVM of the Borders and App; Java 25 or newer adds an ahead-of-time cache each (local/aot.sh).
+# How the Borders and App start: from a start-up cache each, trained once per build (local/aot.sh).
 . "$ROOT/local/aot.sh"
 
 # ---------------------------------------------------------------------------------------------

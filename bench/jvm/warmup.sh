@@ -17,7 +17,10 @@
 # LAUNCH=jar: the fat jar (as run-local.sh runs it). LAUNCH=cds: extracted as the Dockerfile does, a dynamic
 # archive trained by a start that exits at refresh, then -XX:SharedArchiveFile. LAUNCH=aot: extracted, then a
 # training run with -XX:AOTCacheOutput that serves TRAIN seconds of the same load (TRAIN=0: exit at refresh,
-# as an image build can train), then -XX:AOTCache. OPTS replaces the JVM options.
+# as an image build can train), then -XX:AOTCache. LAUNCH=local: as run-local.sh starts it (local/aot.sh: an AppCDS
+# archive on Java 17-24, an AOT cache on 25+, each trained by a start that exits at refresh). OPTS replaces the JVM
+# options; EXTRA_OPTS is added after them (tiered settings: EXTRA_OPTS="-XX:TieredStopAtLevel=1", say).
+# Printed: req/s in each of the first 60 s after the fork and the 10th second / steady ratio (issue 36's row).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/bench/lib/common.sh"
@@ -25,7 +28,7 @@ SERVICE=${SERVICE:-app}; LAUNCH=${LAUNCH:-jar}; JAVA=${JAVA:-java}
 CONNS=${CONNS:-8}; DUR=${DUR:-90}; STEADY=${STEADY:-20}; TRAIN=${TRAIN:-30}
 SINK=19480; COORD=19436; BPORT=19481; APORT=19490
 DEFAULT_OPTS=$(sed -n 's/^DEFAULT_JAVA_OPTS="\(.*\)"$/\1/p' "$ROOT/run-local.sh")
-read -r -a JVM <<<"${OPTS-$DEFAULT_OPTS}"
+read -r -a JVM <<<"${OPTS-$DEFAULT_OPTS} ${EXTRA_OPTS:-}"
 need_jars "$APP_JAR" "$BORDER_JAR" "$COORD_JAR"; need_tools wrk nginx curl python3
 make_work jvm-warmup
 export SINK_PORT=$SINK SRC_IP=127.0.0.2 BENCH_LIB="$ROOT/bench/lib"
@@ -81,7 +84,14 @@ case $LAUNCH in
   jar) ;;
   cds) train -XX:ArchiveClassesAtExit="$WORK/$SERVICE.jsa"; cache=(-XX:SharedArchiveFile="$WORK/$SERVICE.jsa") ;;
   aot) train -XX:AOTCacheOutput="$WORK/$SERVICE.aot"; cache=(-XX:AOTCache="$WORK/$SERVICE.aot") ;;
-  *) echo "LAUNCH: $LAUNCH (expected: jar, cds or aot)" >&2; exit 1 ;;
+  local)
+    major=$("$JAVA" -version 2>&1 | sed -n 's/.*version "\([0-9][0-9]*\).*/\1/p'); TRAIN=0
+    if (( major >= 25 )); then
+      train -XX:AOTCacheOutput="$WORK/$SERVICE.aot"; cache=(-XX:AOTCache="$WORK/$SERVICE.aot")
+    else
+      train -XX:ArchiveClassesAtExit="$WORK/$SERVICE.jsa" -Xlog:cds=off; cache=(-XX:SharedArchiveFile="$WORK/$SERVICE.jsa")
+    fi ;;
+  *) echo "LAUNCH: $LAUNCH (expected: jar, cds, aot or local)" >&2; exit 1 ;;
 esac
 for f in "$WORK/$SERVICE.jsa" "$WORK/$SERVICE.aot"; do
   [[ -f $f ]] && echo "cache $(basename "$f"): $(( $(stat -c %s "$f") / 1048576 )) MB"
@@ -127,6 +137,15 @@ first = next(s for s in secs if counts[s] >= 0.9 * mean)
 print("ready after %.1f s; steady state (last %d s) %.0f req/s" % (ready - t0, steady, mean))
 print("**90 %% of steady state after %.0f s** (the second ending %.1f s after the fork: %d req/s)"
       % (since(first), since(first), counts[first]))
+# Issue 36's row: req/s in each of the first 60 s after the fork (0 before the first readiness 200), and the 10th
+# second's share of steady state.
+first60 = []
+for k in range(1, 61):  # the second ending k s after the fork
+    inside = [counts[s] for s in secs if k - 1 < since(s) <= k]
+    first60.append(inside[0] if inside else 0)
+print("first 60 s after the fork, req/s per second: " + " ".join(str(n) for n in first60))
+if since(secs[-1]) >= 10:
+    print("**10th second / steady state: %.2f** (%d / %.0f req/s)" % (first60[9] / mean, first60[9], mean))
 for at in (10, 20, 30, 60):
     got = [counts[s] for s in secs if since(s) <= at]
     if got and since(secs[-1]) >= at:

@@ -1,12 +1,12 @@
 package dev.egress.bench.tls;
 
 import dev.egress.discovery.registry.BorderId;
-import dev.egress.discovery.trust.testing.TestPki;
 import dev.egress.discovery.trust.Identity;
 import dev.egress.discovery.trust.IdentityKeyManager;
 import dev.egress.discovery.trust.PeerTrustManager;
 import dev.egress.discovery.trust.ReloadingFile;
 import dev.egress.discovery.trust.TrustBundle;
+import dev.egress.discovery.trust.testing.TestPki;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;

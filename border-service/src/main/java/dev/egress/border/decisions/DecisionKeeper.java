@@ -28,8 +28,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps this Border's operator decisions durable: an operator change is stored in the registry first and
- * announced only once stored (a failed store answers 503 and changes nothing), and at startup the stored
+ * Keeps this Border's operator decisions durable: an operator change is stored in the registry and announced at
+ * the same time, and answered once both are done; a failed store answers 503 and takes the announcement back (the
+ * IP returns to what it was, as one more generation). Storing first and announcing after put two registry round
+ * trips in series before any App could see the change; in parallel it is one. A restart still never announces what
+ * was not stored: at startup the stored
  * decisions are read, before the first announcement, and applied by {@link StartupDecisions}' rule. If that
  * read fails (after retries for {@code egress.decisions.read-timeout}) every IP starts {@code DISABLED} and the
  * read goes on in the background with backoff up to 30 s, until it succeeds (the stored decisions then apply)
@@ -164,8 +167,7 @@ public final class DecisionKeeper {
             log.warn("Stored decisions of {} were unsigned; storing them again, signed", borderId);
             synchronized (this) {
                 tail = tail.handle((ignored, failure) -> null)
-                        .thenCompose(ignored -> storeThenAnnounce(
-                                "re-signed", d -> d, () -> CompletableFuture.completedFuture(registrar.current())));
+                        .thenCompose(ignored -> storeAndAnnounce("re-signed", d -> d, Announce.NOTHING));
             }
         }
         return start.state();
@@ -274,8 +276,8 @@ public final class DecisionKeeper {
     }
 
     /**
-     * An operator's change: stored in the registry, then applied and announced. If the store fails nothing
-     * changes and the future fails with {@link UnavailableException} (503).
+     * An operator's change: stored in the registry while it is applied and announced. If the store fails the change
+     * is taken back and the future fails with {@link UnavailableException} (503).
      *
      * @param ip     a hosted IP
      * @param status the new status
@@ -283,12 +285,20 @@ public final class DecisionKeeper {
      * @throws IpNotHostedException if the IP is not hosted here
      */
     public CompletableFuture<Announcement> change(EgressIp ip, IpStatus status) {
-        return decide(ip, ip + "=" + status, d -> d.with(ip, status), () -> registrar.setStatus(ip, status));
+        return decide(ip, ip + "=" + status, d -> d.with(ip, status), () -> {
+            IpStatus before = registrar.operatorStatusOf(ip).orElseThrow();
+            // Taken back only if nothing set the IP meanwhile (shutdown's DRAINING, say), which then stands.
+            return new Announce(
+                    () -> registrar.setStatus(ip, status),
+                    () -> registrar.operatorStatusOf(ip).filter(status::equals).isPresent()
+                            ? registrar.setStatus(ip, before)
+                            : CompletableFuture.completedFuture(registrar.current()));
+        });
     }
 
     /**
      * An operator's move of a hosted IP to another Border (release) or back here (claim again): stored in the
-     * registry, then applied and announced, like {@link #change}. A released IP is announced {@code DISABLED} with
+     * registry while it is applied and announced, like {@link #change}. A released IP is announced {@code DISABLED} with
      * the reason {@code released}, which App reads as no claim of it.
      *
      * @param ip      a hosted IP
@@ -297,31 +307,63 @@ public final class DecisionKeeper {
      * @throws IpNotHostedException if the IP is not hosted here
      */
     public CompletableFuture<Announcement> release(EgressIp ip, boolean release) {
-        return decide(
-                ip,
-                ip + (release ? " released" : " claimed again"),
-                d -> d.withRelease(ip, release),
-                () -> registrar.release(ip, release));
+        return decide(ip, ip + (release ? " released" : " claimed again"), d -> d.withRelease(ip, release), () -> {
+            boolean before = registrar.isReleased(ip);
+            return new Announce(() -> registrar.release(ip, release), () -> registrar.release(ip, before));
+        });
     }
 
     private CompletableFuture<Announcement> decide(
-            EgressIp ip,
-            String what,
-            UnaryOperator<OperatorDecisions> edit,
-            Supplier<CompletableFuture<Announcement>> announce) {
+            EgressIp ip, String what, UnaryOperator<OperatorDecisions> edit, Supplier<Announce> announce) {
         if (registrar.statusOf(ip).isEmpty()) {
             throw new IpNotHostedException("ip %s is not hosted by this Border".formatted(ip));
         }
         synchronized (this) {
             CompletableFuture<Announcement> next = tail.handle((ignored, failure) -> null)
-                    .thenCompose(ignored -> storeThenAnnounce(what, edit, announce));
+                    // What "before" is, is read when the change's turn comes, after the changes queued ahead of it.
+                    .thenCompose(ignored -> storeAndAnnounce(what, edit, announce.get()));
             tail = next;
             return next;
         }
     }
 
-    private CompletableFuture<Announcement> storeThenAnnounce(
-            String what, UnaryOperator<OperatorDecisions> edit, Supplier<CompletableFuture<Announcement>> announce) {
+    /**
+     * How a change is announced, and how it is taken back if its record cannot be stored.
+     *
+     * @param apply applies the change locally and announces it
+     * @param undo  applies the state before the change again and announces it
+     */
+    private record Announce(
+            Supplier<CompletableFuture<Announcement>> apply, Supplier<CompletableFuture<Announcement>> undo) {
+
+        /** For a record stored again unchanged: the announcement stays as it is. */
+        static final Announce NOTHING = new Announce(Announce::unchanged, Announce::unchanged);
+
+        /** Applies and announces the change; a refusal to apply it (not hosted) fails the future. */
+        CompletableFuture<Announcement> start() {
+            return run(apply);
+        }
+
+        /** Applies the state before the change again and announces it. */
+        CompletableFuture<Announcement> takeBack() {
+            return run(undo);
+        }
+
+        private static CompletableFuture<Announcement> run(Supplier<CompletableFuture<Announcement>> step) {
+            try {
+                return step.get();
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+
+        private static CompletableFuture<Announcement> unchanged() {
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+
+    private CompletableFuture<Announcement> storeAndAnnounce(
+            String what, UnaryOperator<OperatorDecisions> edit, Announce announce) {
         OperatorDecisions previous = held.get().decisions();
         OperatorDecisions next = edit.apply(previous.retainOnly(configured)).withSequence(previous.sequence() + 1);
         CompletableFuture<Void> stored;
@@ -330,29 +372,35 @@ public final class DecisionKeeper {
         } catch (RuntimeException e) {
             stored = CompletableFuture.failedFuture(e);
         }
-        return stored.handle((ok, failure) -> {
-                    if (failure != null) {
-                        Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
-                        log.warn(
-                                "Could not store the operator decision {} of {}; nothing changed: {}",
-                                what,
-                                borderId,
-                                cause.toString());
-                        throw new UnavailableException(
-                                "the decision could not be stored in the registry, so nothing changed: " + cause);
-                    }
-                    recovering = false; // what the operator just stored wins over anything a late read finds
-                    held.set(new Held(next, DecisionsState.of(DecisionsState.Kind.STORED)));
-                    stateFile.remember(next.sequence());
-                    log.info(
-                            "Stored the operator decision {} of {}; decisions {}, released {}",
-                            what,
-                            borderId,
-                            next.statuses(),
-                            next.released());
-                    return next;
-                })
-                .thenCompose(decided -> announce.get());
+        // Both at once: the record (the decisions' own semaphore, on the store's session) and the announcement (the
+        // slot, on the registration's session) are two registry requests, and Apps see only the second.
+        CompletableFuture<Announcement> announced = announce.start();
+        return stored.handle((ok, failure) -> failure).thenCompose(failure -> {
+            if (failure != null) {
+                return takeBack(what, announce, failure);
+            }
+            recovering = false; // what the operator just stored wins over anything a late read finds
+            held.set(new Held(next, DecisionsState.of(DecisionsState.Kind.STORED)));
+            stateFile.remember(next.sequence());
+            log.info(
+                    "Stored the operator decision {} of {}; decisions {}, released {}",
+                    what,
+                    borderId,
+                    next.statuses(),
+                    next.released());
+            return announced.thenApply(a -> a != null ? a : registrar.current());
+        });
+    }
+
+    /** A record that could not be stored: the change is announced back away, then the operator hears 503. */
+    private CompletableFuture<Announcement> takeBack(String what, Announce announce, Throwable failure) {
+        Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
+        log.warn(
+                "Could not store the operator decision {} of {}; taking it back: {}", what, borderId, cause.toString());
+        return announce.takeBack().handle((undone, undoFailure) -> {
+            throw new UnavailableException(
+                    "the decision could not be stored in the registry, so it was taken back: " + cause);
+        });
     }
 
     /**

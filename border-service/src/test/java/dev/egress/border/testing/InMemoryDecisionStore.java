@@ -15,6 +15,9 @@ public final class InMemoryDecisionStore implements DecisionStore {
     private volatile byte[] record;
     private volatile boolean failReads;
     private volatile boolean failWrites;
+    /** While set, writes wait for it and then apply (or fail, if failWrites is set by then). */
+    private volatile CompletableFuture<Void> held;
+
     private final AtomicInteger reads = new AtomicInteger();
     private final AtomicInteger writes = new AtomicInteger();
 
@@ -56,6 +59,18 @@ public final class InMemoryDecisionStore implements DecisionStore {
     }
 
     /**
+     * Makes the next writes wait (a slow registry) until the returned future completes; they then store, or fail if
+     * {@link #failWrites} was set meanwhile.
+     *
+     * @return complete it to let the held writes go on
+     */
+    public CompletableFuture<Void> holdWrites() {
+        CompletableFuture<Void> gate = new CompletableFuture<>();
+        held = gate;
+        return gate;
+    }
+
+    /**
      * Read attempts so far.
      *
      * @return the count
@@ -85,10 +100,16 @@ public final class InMemoryDecisionStore implements DecisionStore {
     @Override
     public CompletableFuture<Void> write(byte[] next) {
         writes.incrementAndGet();
+        byte[] bytes = next.clone();
+        CompletableFuture<Void> gate = held;
+        return gate == null ? store(bytes) : gate.thenCompose(go -> store(bytes));
+    }
+
+    private CompletableFuture<Void> store(byte[] bytes) {
         if (failWrites) {
             return CompletableFuture.failedFuture(new RegistryException("write decisions: registry down (test)"));
         }
-        record = next.clone();
+        record = bytes;
         return CompletableFuture.completedFuture(null);
     }
 }

@@ -3,17 +3,15 @@ package dev.egress.discovery.registry.ydb;
 import dev.egress.discovery.registry.RegistryException;
 import dev.egress.discovery.registry.RegistrySettings;
 import io.grpc.ClientInterceptor;
-import io.grpc.ManagedChannel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -31,8 +29,6 @@ import tech.ydb.core.Status;
 import tech.ydb.core.StatusCode;
 import tech.ydb.core.grpc.GrpcTransport;
 import tech.ydb.core.grpc.GrpcTransportBuilder;
-import tech.ydb.core.impl.pool.DefaultChannelFactory;
-import tech.ydb.core.impl.pool.ManagedChannelFactory;
 
 /**
  * The transport and coordination client of one registry participant, built lazily off the caller's
@@ -53,10 +49,11 @@ final class YdbConnection implements AutoCloseable {
 
     private final RegistrySettings settings;
     private final ExecutorService blocking;
-    /** Every channel the transport opened, so {@link #abandon()} can cut them like a dying process would. */
-    private final Set<ManagedChannel> channels = ConcurrentHashMap.newKeySet();
+    /** Every call the transport has open, so {@link #abandon()} can break them like a dying process would. */
+    private final OpenCalls calls = new OpenCalls();
+    /** On every channel: {@link #calls} first, then the tests' interceptors. */
+    private final ClientInterceptor[] interceptors;
 
-    private final List<ClientInterceptor> interceptors;
     private CompletableFuture<CoordinationClient> client;
     private GrpcTransport transport;
     private boolean closed;
@@ -66,7 +63,9 @@ final class YdbConnection implements AutoCloseable {
      */
     YdbConnection(RegistrySettings settings, String threadName, List<ClientInterceptor> interceptors) {
         this.settings = settings;
-        this.interceptors = List.copyOf(interceptors);
+        List<ClientInterceptor> all = new ArrayList<>(interceptors);
+        all.add(calls); // added last, so it runs first: it sees every call, even one a test's interceptor cuts
+        this.interceptors = all.toArray(ClientInterceptor[]::new);
         this.blocking = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, threadName);
             thread.setDaemon(true);
@@ -92,7 +91,8 @@ final class YdbConnection implements AutoCloseable {
     private CoordinationClient build() {
         GrpcTransportBuilder builder = GrpcTransport.forConnectionString(settings.connectionString())
                 .withDiscoveryTimeout(DISCOVERY_TIMEOUT)
-                .withChannelFactoryBuilder(this::trackingChannels);
+                // The public initializer, present in core 2.2 and 2.3 alike (the channel factories are impl classes).
+                .withChannelInitializer(channel -> channel.intercept(interceptors));
         TokenCredentials.of(settings.auth()).ifPresent(builder::withAuthProvider);
         Path ca = settings.auth().caCertificates();
         if (ca != null) {
@@ -112,26 +112,6 @@ final class YdbConnection implements AutoCloseable {
         }
         log.info("Registry transport to {} is up", settings.connectionString());
         return CoordinationClient.newClient(built);
-    }
-
-    private ManagedChannelFactory trackingChannels(GrpcTransportBuilder builder) {
-        ManagedChannelFactory delegate = interceptors.isEmpty()
-                ? DefaultChannelFactory.build(builder)
-                : DefaultChannelFactory.build(builder, channel -> channel.intercept(interceptors));
-        return new ManagedChannelFactory() {
-            @Override
-            public ManagedChannel newManagedChannel(String host, int port) {
-                ManagedChannel channel = delegate.newManagedChannel(host, port);
-                channels.removeIf(ManagedChannel::isTerminated); // discovery opens a channel per run
-                channels.add(channel);
-                return channel;
-            }
-
-            @Override
-            public long getConnectTimeoutMs() {
-                return delegate.getConnectTimeoutMs();
-            }
-        };
     }
 
     /**
@@ -237,13 +217,11 @@ final class YdbConnection implements AutoCloseable {
     }
 
     /**
-     * Cuts every channel at once, without ending any call: the server sees every stream break as if
-     * this process died. For tests and benchmarks that simulate a crash.
+     * Breaks every open call at once, without ending any of them the protocol's way (no session stop): the server
+     * sees every stream break as if this process died. For tests and benchmarks that simulate a crash.
      */
     void abandon() {
-        for (ManagedChannel channel : channels) {
-            channel.shutdownNow();
-        }
+        calls.breakAll();
         close();
     }
 
