@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.egress.discovery.web.testing.RecordingSink;
 import java.io.File;
 import java.io.IOException;
+import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -60,7 +62,16 @@ class OperatorPageIT {
                         + " on PATH (Debian: apt-get install chromium "
                         + "chromium-driver, as .ci/run does; or set EGRESS_CHROMIUM / EGRESS_CHROMEDRIVER)");
         sink = RecordingSink.start();
-        platform = Platform.start(Platform.Layout.LOCAL);
+        // The local layout with durable delivery on, counted every second for the page's durable panel.
+        Platform.Layout local = Platform.Layout.LOCAL;
+        platform = Platform.start(new Platform.Layout(
+                local.borders(),
+                local.tenants(),
+                local.apps(),
+                List.of(),
+                List.of(
+                        "--egress.delivery.store.connection-string={node}",
+                        "--egress.delivery.backlog.sample-interval=1s")));
 
         profile = Files.createTempDirectory("operator-page-chromium");
         ChromeOptions options = new ChromeOptions();
@@ -166,6 +177,25 @@ class OperatorPageIT {
                 .until(d -> "ACTIVE".equals(tile("127.0.0.3").getAttribute("data-status")));
         assertThat(deliverAcme()).isEqualTo("127.0.0.3");
         screenshot("operator-page-active-again");
+
+        // A durable webhook the target refuses for good (410) is dead at once: the durable panel counts it for acme.
+        sink.reply(new RecordingSink.Reply(410, "gone", Duration.ZERO, Map.of()));
+        HttpRequest.Builder async = HttpRequest.newBuilder(platform.appUri(0, "/v1/deliveries"))
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"tenantId\":\"acme\",\"url\":\"" + sink.baseUri() + "/hooks/acme\",\"payload\":{\"n\":2}}"))
+                .header("Content-Type", "application/json")
+                .header("Prefer", "respond-async");
+        Http.Response accepted = platform.http.send(async, Platform.API_TOKEN);
+        assertThat(accepted.status()).as(accepted.text()).isEqualTo(202);
+        new WebDriverWait(browser, Duration.ofSeconds(30))
+                .until(d -> d.findElement(By.id("durable-panel")).isDisplayed()
+                        && !d.findElements(By.cssSelector("#durable tr[data-tenant='acme'] .dead"))
+                                .isEmpty()
+                        && "1"
+                                .equals(d.findElement(By.cssSelector("#durable tr[data-tenant='acme'] .dead"))
+                                        .getText()));
+        screenshot("operator-page-durable");
+        sink.reply(RecordingSink.Reply.ok());
 
         // The token never reached a URL: not the page's, not the history's.
         assertThat(browser.getCurrentUrl()).doesNotContain(Platform.OPERATOR_TOKEN);
