@@ -1,8 +1,10 @@
 package dev.egress.border.egress;
 
+import dev.egress.discovery.web.forward.TunnelPorts;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Min;
 import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -34,6 +36,9 @@ import org.springframework.validation.annotation.Validated;
  *                       {@code egress.proxy.idle-timeout}, so App's own limit normally ends it first
  * @param maxLifetime    a tunnel open this long is closed, however busy ({@code max-lifetime}); above App's
  *                       {@code egress.proxy.max-lifetime}
+ * @param allowedPorts   the target ports a tunnel may name besides 443 and 80 ({@link TunnelPorts}, the ports
+ *                       webhooks use), ports or ranges {@code low-high} as App's {@code egress.proxy.allowed-ports}; another port: 403
+ *                       {@code target-denied}, reason {@code PORT_NOT_ALLOWED}, before any lookup
  */
 @Validated
 @ConfigurationProperties("egress.tunnel")
@@ -44,7 +49,23 @@ public record TunnelProperties(
         @DefaultValue("64MB") DataSize maxBytes,
         @DefaultValue("60s") Duration stallTimeout,
         @DefaultValue("6m") Duration idleTimeout,
-        @DefaultValue("65m") Duration maxLifetime) {
+        @DefaultValue("65m") Duration maxLifetime,
+        @DefaultValue List<String> allowedPorts) {
+
+    /** Copies the port list and checks its entries. */
+    public TunnelProperties {
+        allowedPorts = allowedPorts == null ? List.of() : List.copyOf(allowedPorts);
+        TunnelPorts.parse("egress.tunnel.allowed-ports", allowedPorts);
+    }
+
+    /**
+     * The port rule of tunnels.
+     *
+     * @return 443, 80 and {@code allowed-ports}
+     */
+    public TunnelPorts ports() {
+        return TunnelPorts.parse("egress.tunnel.allowed-ports", allowedPorts);
+    }
 
     /**
      * Tunnels one IP may hold open: its count limit, or fewer when its byte budget runs out first.

@@ -1,5 +1,7 @@
 package dev.egress.discovery.web.forward;
 
+import java.util.List;
+
 /**
  * App's tunnel call to a Border, {@code POST /internal/v1/tunnel}: one HTTP/2 stream per tunnel on the pooled
  * mutual-TLS link. The request headers name the source IP and the target; the Border answers 200 once its TCP
@@ -21,6 +23,9 @@ public record TunnelCall(String host, int port) {
 
     /** The request header naming the target, {@code host:port} ({@code [v6]:port} for IPv6 literals). */
     public static final String TARGET_HEADER = "Egress-Target";
+
+    /** The ports a tunnel may name unless the operator adds more ({@link TunnelPorts}): https and http. */
+    public static final List<Integer> DEFAULT_PORTS = List.of(443, 80);
 
     /** Checks the host ({@link TargetAuthority#host}) and port. */
     public TunnelCall {
