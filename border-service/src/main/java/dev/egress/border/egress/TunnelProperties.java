@@ -25,8 +25,10 @@ import org.springframework.validation.annotation.Validated;
  *                       (not contacted, so App tries another route). A tunnel holds two sockets, and one source IP
  *                       has about 28k ports per destination
  * @param bytesPerTunnel the buffer memory reserved for each open tunnel
- * @param maxBytesPerIp  the buffer memory the tunnels of one dedicated IP (of its tenant) may reserve; past it 429
- *                       {@code too-many-requests}, so one tenant cannot take every other tenant's share
+ * @param maxBytesPerTenant the buffer memory the tunnels of one tenant may reserve, over every IP (the tenant App
+ *                       names in {@code Egress-Tenant}; for the shared pool, per sender); past it 429
+ *                       {@code too-many-requests}, so one tenant cannot take every other tenant's share, shared IPs
+ *                       included
  * @param maxBytes       the buffer memory all tunnels of this Border may reserve; past it 429
  *                       {@code too-many-requests} too (not contacted, no fault: App tries another Border). Keep it
  *                       well under the JVM's direct memory
@@ -45,7 +47,7 @@ import org.springframework.validation.annotation.Validated;
 public record TunnelProperties(
         @DefaultValue("1024") @Min(1) int maxPerIp,
         @DefaultValue("128KB") DataSize bytesPerTunnel,
-        @DefaultValue("32MB") DataSize maxBytesPerIp,
+        @DefaultValue("32MB") DataSize maxBytesPerTenant,
         @DefaultValue("64MB") DataSize maxBytes,
         @DefaultValue("60s") Duration stallTimeout,
         @DefaultValue("6m") Duration idleTimeout,
@@ -68,12 +70,12 @@ public record TunnelProperties(
     }
 
     /**
-     * Tunnels one IP may hold open: its count limit, or fewer when its byte budget runs out first.
+     * Tunnels one tenant may hold open, over every IP: what its byte budget affords.
      *
      * @return the limit (at least 1)
      */
-    public int tunnelsPerIp() {
-        return (int) Math.max(1, Math.min(maxPerIp, maxBytesPerIp.toBytes() / bytesPerTunnel.toBytes()));
+    public int tunnelsPerTenant() {
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, maxBytesPerTenant.toBytes() / bytesPerTunnel.toBytes()));
     }
 
     /**
@@ -91,15 +93,15 @@ public record TunnelProperties(
      * @return whether a tunnel fits in the budgets
      */
     @AssertTrue(
-            message = "egress.tunnel.bytes-per-tunnel must be > 0 and <= max-bytes-per-ip <= max-bytes;"
+            message = "egress.tunnel.bytes-per-tunnel must be > 0 and <= max-bytes-per-tenant <= max-bytes;"
                     + " stall-timeout, idle-timeout and max-lifetime > 0")
     public boolean isConsistent() {
         return bytesPerTunnel.toBytes() > 0
                 && positive(stallTimeout)
                 && positive(idleTimeout)
                 && positive(maxLifetime)
-                && bytesPerTunnel.toBytes() <= maxBytesPerIp.toBytes()
-                && maxBytesPerIp.toBytes() <= maxBytes.toBytes();
+                && bytesPerTunnel.toBytes() <= maxBytesPerTenant.toBytes()
+                && maxBytesPerTenant.toBytes() <= maxBytes.toBytes();
     }
 
     private static boolean positive(Duration duration) {

@@ -72,13 +72,18 @@ final class TunnelService {
      * @param sourceIp the {@value TunnelCall#SOURCE_IP_HEADER} header
      * @param target   the {@value TunnelCall#TARGET_HEADER} header
      * @param deadline App's deadline for the connect, or null
+     * @param tenant   the {@value TunnelCall#TENANT_HEADER} header: whose budget the tunnel counts against
      * @return the open tunnel (its permit is the caller's to release), or an error carrying a
      *     {@link BorderException}
      */
-    Mono<Opened> open(@Nullable String sourceIp, @Nullable String target, @Nullable ForwardDeadline deadline) {
+    Mono<Opened> open(
+            @Nullable String sourceIp,
+            @Nullable String target,
+            @Nullable ForwardDeadline deadline,
+            @Nullable String tenant) {
         return Mono.defer(() -> {
-            EgressGate.Admitted<TunnelCall> admitted = gate.admit(
-                    new EgressGate.Ask<>(CallKind.TUNNEL, sourceIp, deadline, connectTimeout, () -> parse(target)));
+            EgressGate.Admitted<TunnelCall> admitted = gate.admit(new EgressGate.Ask<>(
+                    CallKind.TUNNEL, sourceIp, deadline, connectTimeout, () -> parse(target), tenant));
             EgressIp ip = admitted.ip();
             Permit permit = admitted.permit();
             long started = System.nanoTime();

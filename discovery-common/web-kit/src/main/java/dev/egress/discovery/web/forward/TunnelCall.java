@@ -21,6 +21,16 @@ public record TunnelCall(String host, int port) {
     /** The request header naming the dedicated IP to connect from (its public address). */
     public static final String SOURCE_IP_HEADER = "Egress-Source-Ip";
 
+    /**
+     * The request header naming whose tunnel it is: the tenant, or for the shared pool and the credential-less door
+     * the tenant and the sender's address (App's own quota key, so those senders share no budget with everybody).
+     * The Border counts its tunnel memory budget per this key; a call without it counts under its source IP.
+     */
+    public static final String TENANT_HEADER = "Egress-Tenant";
+
+    /** Longest {@value #TENANT_HEADER} value a Border accepts. */
+    public static final int MAX_TENANT_LENGTH = 200;
+
     /** The request header naming the target, {@code host:port} ({@code [v6]:port} for IPv6 literals). */
     public static final String TARGET_HEADER = "Egress-Target";
 
