@@ -238,7 +238,7 @@ class RenderedManifestsTest {
         assertThat(env(hostNetwork.border("border-a")))
                 .contains(
                         entry("EGRESS_TUNNEL_BYTESPERTUNNEL", "128KB"),
-                        entry("EGRESS_TUNNEL_MAXBYTESPERIP", "32MB"),
+                        entry("EGRESS_TUNNEL_MAXBYTESPERTENANT", "32MB"),
                         entry("EGRESS_TUNNEL_MAXBYTES", "64MB"),
                         entry("EGRESS_TUNNEL_STALLTIMEOUT", "60s"),
                         entry("EGRESS_TUNNEL_IDLETIMEOUT", "6m"),
@@ -251,7 +251,7 @@ class RenderedManifestsTest {
                 .set("border.tunnel.allowedPorts[0]", 8443)
                 .set("border.tunnel.allowedPorts[1]", "9000-9099")
                 .set("border.tunnel.maxBytes", "256MB")
-                .set("border.tunnel.maxBytesPerIp", "64MB")
+                .set("border.tunnel.maxBytesPerTenant", "64MB")
                 .set("border.tunnel.bytesPerTunnel", "64KB")
                 .set("border.tunnel.stallTimeout", "20s")
                 .set("border.tunnel.idleTimeout", "10m")
@@ -263,7 +263,7 @@ class RenderedManifestsTest {
                 .contains(
                         entry("EGRESS_TUNNEL_ALLOWEDPORTS", "8443,9000-9099"),
                         entry("EGRESS_TUNNEL_BYTESPERTUNNEL", "64KB"),
-                        entry("EGRESS_TUNNEL_MAXBYTESPERIP", "64MB"),
+                        entry("EGRESS_TUNNEL_MAXBYTESPERTENANT", "64MB"),
                         entry("EGRESS_TUNNEL_MAXBYTES", "256MB"),
                         entry("EGRESS_TUNNEL_STALLTIMEOUT", "20s"),
                         entry("EGRESS_TUNNEL_IDLETIMEOUT", "10m"),
