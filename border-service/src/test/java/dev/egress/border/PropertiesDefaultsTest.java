@@ -52,12 +52,13 @@ class PropertiesDefaultsTest {
         TunnelProperties tunnel = bind("egress.tunnel", TunnelProperties.class, Map.of());
         assertThat(tunnel.maxPerIp()).isEqualTo(1024);
         assertThat(tunnel.bytesPerTunnel()).isEqualTo(DataSize.ofKilobytes(128));
-        assertThat(tunnel.maxBytesPerIp()).isEqualTo(DataSize.ofMegabytes(32));
+        assertThat(tunnel.maxBytesPerTenant()).isEqualTo(DataSize.ofMegabytes(32));
         assertThat(tunnel.maxBytes()).isEqualTo(DataSize.ofMegabytes(64));
         assertThat(tunnel.stallTimeout()).isEqualTo(Duration.ofSeconds(60));
         assertThat(tunnel.idleTimeout()).isEqualTo(Duration.ofMinutes(6));
         assertThat(tunnel.maxLifetime()).isEqualTo(Duration.ofMinutes(65));
-        assertThat(tunnel.tunnelsPerIp()).isEqualTo(256);
+        assertThat(tunnel.tunnelsPerTenant()).isEqualTo(256);
+        assertThat(tunnel.allowedPorts()).as("443 and 80 only").isEmpty();
         assertThat(tunnel.tunnelsInAll()).isEqualTo(512);
     }
 

@@ -63,6 +63,11 @@ class AppProxyTest {
                 .containsEntry("EGRESS_PROXY_MAXLIFETIME", "1h")
                 .containsEntry("EGRESS_PROXY_MAXTUNNELSPERTENANT", "512")
                 .containsEntry("EGRESS_PROXY_MAXTUNNELSPERIP", "1024")
+                .containsEntry("EGRESS_PROXY_LIMITS_HEADCONNECTIONS", "4096")
+                .containsEntry("EGRESS_PROXY_LIMITS_HEADCONNECTIONSPERSOURCE", "64")
+                .containsEntry("EGRESS_PROXY_LIMITS_BUFFERMEMORY", "64MB")
+                .containsEntry("EGRESS_PROXY_LIMITS_BUFFERMEMORYPERTENANT", "16MB")
+                .containsEntry("EGRESS_PROXY_LIMITS_SENDERSTALLTIMEOUT", "30s")
                 .doesNotContainKeys(
                         "EGRESS_PROXY_ALLOWEDPORTS", "EGRESS_PROXY_SSLBUNDLE", "EGRESS_PROXY_UNAUTHENTICATEDSOURCES");
         KubernetesApiSchema.validate(manifests.named("Service", PREFIX + "-app"));
@@ -78,6 +83,12 @@ class AppProxyTest {
                 .set("app.proxy.maxTunnelsPerIp", 128)
                 .set("app.proxy.allowedPorts[0]", 443)
                 .set("app.proxy.allowedPorts[1]", 8443)
+                .set("app.proxy.allowedPorts[2]", "9000-9099")
+                .set("app.proxy.limits.headConnections", 512)
+                .set("app.proxy.limits.headConnectionsPerSource", 8)
+                .set("app.proxy.limits.bufferMemory", "32MB")
+                .set("app.proxy.limits.bufferMemoryPerTenant", "4MB")
+                .set("app.proxy.limits.senderStallTimeout", "10s")
                 .manifests()
                 .app();
 
@@ -88,7 +99,12 @@ class AppProxyTest {
                 .containsEntry("EGRESS_PROXY_MAXLIFETIME", "30m")
                 .containsEntry("EGRESS_PROXY_MAXTUNNELSPERTENANT", "64")
                 .containsEntry("EGRESS_PROXY_MAXTUNNELSPERIP", "128")
-                .containsEntry("EGRESS_PROXY_ALLOWEDPORTS", "443,8443");
+                .containsEntry("EGRESS_PROXY_ALLOWEDPORTS", "443,8443,9000-9099")
+                .containsEntry("EGRESS_PROXY_LIMITS_HEADCONNECTIONS", "512")
+                .containsEntry("EGRESS_PROXY_LIMITS_HEADCONNECTIONSPERSOURCE", "8")
+                .containsEntry("EGRESS_PROXY_LIMITS_BUFFERMEMORY", "32MB")
+                .containsEntry("EGRESS_PROXY_LIMITS_BUFFERMEMORYPERTENANT", "4MB")
+                .containsEntry("EGRESS_PROXY_LIMITS_SENDERSTALLTIMEOUT", "10s");
         assertThat(Manifests.<List<Map<String, Object>>>at(containers(app).get(0), "ports"))
                 .filteredOn(p -> "proxy".equals(p.get("name")))
                 .extracting(p -> p.get("containerPort"))

@@ -234,6 +234,43 @@ class RenderedManifestsTest {
     }
 
     @Test
+    void theBordersTunnelLimitsAndAddedPortsReachTheirProperties() {
+        assertThat(env(hostNetwork.border("border-a")))
+                .contains(
+                        entry("EGRESS_TUNNEL_BYTESPERTUNNEL", "128KB"),
+                        entry("EGRESS_TUNNEL_MAXBYTESPERTENANT", "32MB"),
+                        entry("EGRESS_TUNNEL_MAXBYTES", "64MB"),
+                        entry("EGRESS_TUNNEL_STALLTIMEOUT", "60s"),
+                        entry("EGRESS_TUNNEL_IDLETIMEOUT", "6m"),
+                        entry("EGRESS_TUNNEL_MAXLIFETIME", "65m"))
+                .as("443 and 80 only, unless the operator adds ports")
+                .doesNotContainKey("EGRESS_TUNNEL_ALLOWEDPORTS");
+
+        Map<String, Object> border = ChartRendering.render()
+                .example("values-hostnetwork.yaml")
+                .set("border.tunnel.allowedPorts[0]", 8443)
+                .set("border.tunnel.allowedPorts[1]", "9000-9099")
+                .set("border.tunnel.maxBytes", "256MB")
+                .set("border.tunnel.maxBytesPerTenant", "64MB")
+                .set("border.tunnel.bytesPerTunnel", "64KB")
+                .set("border.tunnel.stallTimeout", "20s")
+                .set("border.tunnel.idleTimeout", "10m")
+                .set("border.tunnel.maxLifetime", "2h")
+                .manifests()
+                .border("border-a");
+
+        assertThat(env(border))
+                .contains(
+                        entry("EGRESS_TUNNEL_ALLOWEDPORTS", "8443,9000-9099"),
+                        entry("EGRESS_TUNNEL_BYTESPERTUNNEL", "64KB"),
+                        entry("EGRESS_TUNNEL_MAXBYTESPERTENANT", "64MB"),
+                        entry("EGRESS_TUNNEL_MAXBYTES", "256MB"),
+                        entry("EGRESS_TUNNEL_STALLTIMEOUT", "20s"),
+                        entry("EGRESS_TUNNEL_IDLETIMEOUT", "10m"),
+                        entry("EGRESS_TUNNEL_MAXLIFETIME", "2h"));
+    }
+
+    @Test
     void trustedCertificatesAreMountedReadOnlyFromTheirSecretAndNamedToTheBorder() {
         Manifests withCa = ChartRendering.render()
                 .example("values-hostnetwork.yaml")

@@ -133,6 +133,7 @@ class ForwardProxyIT {
                 List.of("--egress.border.drain-timeout=6s", "--egress.server.request-timeout=2s"),
                 List.of(
                         "--egress.proxy.enabled=true",
+                        "--egress.proxy.allowed-ports=1024-65535",
                         "--egress.proxy.address=127.0.0.1",
                         "--egress.proxy.port=" + PROXY_PORT,
                         // Senders from 127.0.0.8 may send no credentials; 127.0.0.1 (every other test) still must.

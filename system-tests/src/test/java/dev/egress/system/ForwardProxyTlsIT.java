@@ -68,6 +68,7 @@ class ForwardProxyTlsIT {
                 List.of(),
                 List.of(
                         "--egress.proxy.enabled=true",
+                        "--egress.proxy.allowed-ports=1024-65535",
                         "--egress.proxy.address=127.0.0.1",
                         "--egress.proxy.port=" + PROXY_PORT,
                         "--egress.proxy.ssl-bundle=proxy",

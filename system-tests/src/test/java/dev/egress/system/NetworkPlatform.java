@@ -215,6 +215,7 @@ final class NetworkPlatform implements AutoCloseable {
                 "--egress.security.operator-token=" + Platform.OPERATOR_TOKEN,
                 // The customer is an internal target in a documentation/ULA range: allowed as an operator would.
                 "--egress.ssrf.allowed-ranges=" + CUSTOMER_V4 + "/32," + CUSTOMER_V6 + "/128",
+                "--egress.tunnel.allowed-ports=1024-65535",
                 "--egress.limits.connect-timeout=2s",
                 "--egress.limits.response-timeout=5s",
                 "--egress.limits.call-timeout=7s",
@@ -227,6 +228,7 @@ final class NetworkPlatform implements AutoCloseable {
                 "--server.address=" + APP,
                 "--server.port=" + APP_PORTS.get(app),
                 "--egress.proxy.enabled=true",
+                "--egress.proxy.allowed-ports=1024-65535",
                 "--egress.proxy.address=" + APP,
                 "--egress.proxy.port=" + PROXY_PORTS.get(app),
                 "--egress.security.api-tokens=" + Platform.API_TOKEN,

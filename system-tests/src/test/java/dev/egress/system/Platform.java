@@ -204,6 +204,7 @@ final class Platform implements AutoCloseable {
                 "--egress.security.internal-token=" + INTERNAL_TOKEN,
                 "--egress.security.operator-token=" + OPERATOR_TOKEN,
                 "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
+                "--egress.tunnel.allowed-ports=1024-65535",
                 "--egress.registry.connection-string=" + connectionString(),
                 "--egress.registry.session-timeout=" + SESSION_TIMEOUT.toMillis() + "ms"));
         return merged(args, layout.borderArgs());

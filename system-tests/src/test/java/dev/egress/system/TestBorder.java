@@ -98,6 +98,7 @@ final class TestBorder implements AutoCloseable {
                 "--egress.security.internal-token=" + internalToken,
                 "--egress.security.operator-token=" + OPERATOR_TOKEN,
                 "--egress.ssrf.allowed-ranges=127.0.0.1/32:1024-65535",
+                "--egress.tunnel.allowed-ports=1024-65535",
                 "--egress.registry.connection-string=" + connectionString,
                 "--egress.registry.session-timeout=3s"));
         if (trust == null) {

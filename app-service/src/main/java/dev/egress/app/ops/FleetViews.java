@@ -85,7 +85,7 @@ public final class FleetViews {
                 router.strategy(),
                 borders(snapshot, now),
                 ips(snapshot, policy),
-                conflicts(snapshot),
+                conflicts(router.conflicts()),
                 rejected(),
                 tenantsWithoutUsableIp(policy),
                 new FleetView.TenantsFile(
@@ -212,9 +212,9 @@ public final class FleetViews {
                 .orElse(null);
     }
 
-    private static List<FleetView.Conflict> conflicts(RoutingSnapshot snapshot) {
+    private static List<FleetView.Conflict> conflicts(Map<EgressIp, List<BorderId>> standing) {
         List<FleetView.Conflict> conflicts = new ArrayList<>();
-        for (Map.Entry<EgressIp, List<BorderId>> e : snapshot.conflicts().entrySet()) {
+        for (Map.Entry<EgressIp, List<BorderId>> e : standing.entrySet()) {
             conflicts.add(new FleetView.Conflict(
                     e.getKey().value(),
                     e.getValue().stream().map(BorderId::value).toList()));

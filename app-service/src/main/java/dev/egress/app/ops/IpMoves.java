@@ -1,5 +1,6 @@
 package dev.egress.app.ops;
 
+import dev.egress.app.routing.EgressRouter;
 import dev.egress.discovery.registry.AnnouncedIp;
 import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.BorderId;
@@ -28,7 +29,9 @@ import tools.jackson.databind.json.JsonMapper;
  * move survives restarts of every Border and App. The answer comes once App's snapshot shows the move (the new
  * owner claiming, the others released), as for a status change. Each move is one audit line on the logger
  * {@code egress.audit} when asked and one with its outcome, and shows in the fleet view: the old Border's IP
- * tile carries the reason {@code released}, and the conflict is gone.
+ * tile carries the reason {@code released}, and the conflict is gone. A claim of a Border that holds no slot (an
+ * owner that crashed, or is retired for good) cannot be released by its Border: a confirmed move ends it in this
+ * App's standing claims ({@link EgressRouter#operatorMoved}).
  */
 final class IpMoves {
 
@@ -37,13 +40,21 @@ final class IpMoves {
     private record Reply(BorderId border, boolean release, IpStatusCall.Reply reply) {}
 
     private final RoutingTable table;
+    private final EgressRouter router;
     private final IpStatusCall calls;
     private final IpStatusChanges changes;
     private final JsonMapper json;
     private final Duration timeout;
 
-    IpMoves(RoutingTable table, IpStatusCall calls, IpStatusChanges changes, JsonMapper json, Duration timeout) {
+    IpMoves(
+            RoutingTable table,
+            EgressRouter router,
+            IpStatusCall calls,
+            IpStatusChanges changes,
+            JsonMapper json,
+            Duration timeout) {
         this.table = table;
+        this.router = router;
         this.calls = calls;
         this.changes = changes;
         this.json = json;
@@ -93,6 +104,11 @@ final class IpMoves {
                                 done ? "applied" : "not confirmed within " + timeout,
                                 move.releasedOn(),
                                 move.borders());
+                        if (done) {
+                            // Ends the claims of Borders that are not live (an absent owner's): their
+                            // announcements cannot show a release, so only the operator's word ends them.
+                            router.operatorMoved(ip, to);
+                        }
                         return done
                                 ? Mono.just(move)
                                 : Mono.error(new OpsProblems.MoveNotConfirmedException(

@@ -75,8 +75,13 @@ class OpsConfiguration {
 
     @Bean
     IpMoves ipMoves(
-            RoutingTable table, BorderFleet fleet, IpStatusChanges changes, JsonMapper json, OpsProperties ops) {
-        return new IpMoves(table, new IpStatusCall(fleet), changes, json, ops.changeTimeout());
+            RoutingTable table,
+            EgressRouter router,
+            BorderFleet fleet,
+            IpStatusChanges changes,
+            JsonMapper json,
+            OpsProperties ops) {
+        return new IpMoves(table, router, new IpStatusCall(fleet), changes, json, ops.changeTimeout());
     }
 
     @Bean

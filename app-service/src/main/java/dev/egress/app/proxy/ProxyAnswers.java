@@ -23,7 +23,7 @@ import org.springframework.http.HttpStatus;
  */
 final class ProxyAnswers {
 
-    /** The reason of a CONNECT to a port {@code egress.proxy.allowed-ports} does not list. */
+    /** The reason of a CONNECT to a port other than 443, 80 and those {@code egress.proxy.allowed-ports} adds. */
     static final ProblemReason PORT_NOT_ALLOWED = () -> "port-not-allowed";
 
     /** The CONNECT's success line: the tunnel is up from here. */

@@ -54,7 +54,7 @@ final class ProxyDoor {
         if (!context.properties().allows(target.port())) {
             throw new ProxyAuthenticator.Refused(Problem.of(
                             ProblemType.TARGET_DENIED,
-                            "port %d is not in egress.proxy.allowed-ports".formatted(target.port()))
+                            "port %d is not allowed (443, 80 and egress.proxy.allowed-ports)".formatted(target.port()))
                     .withReason(ProxyAnswers.PORT_NOT_ALLOWED));
         }
         ProxyAuthenticator.Sender sender = context.authenticator()

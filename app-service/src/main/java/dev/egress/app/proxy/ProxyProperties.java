@@ -1,5 +1,6 @@
 package dev.egress.app.proxy;
 
+import dev.egress.discovery.web.forward.TunnelPorts;
 import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -21,8 +22,9 @@ import org.springframework.validation.annotation.Validated;
  * @param maxLifetime          a tunnel open this long is closed, however busy
  * @param maxTunnelsPerTenant  open tunnels per tenant; one more is refused with 429 {@code too-many-tunnels}
  * @param maxTunnelsPerIp      open tunnels per egress IP, counted by App; one more is refused with 429
- * @param allowedPorts         the target ports a CONNECT may name; empty for any (a port not listed: 403
- *                             {@code target-denied}, reason {@code port-not-allowed})
+ * @param allowedPorts         the target ports a CONNECT may name besides 443 and 80 ({@link TunnelPorts}, the
+ *                             ports webhooks use), each a port or a range {@code low-high}; another port: 403
+ *                             {@code target-denied}, reason {@code port-not-allowed}
  * @param requestHeaderTimeout a request head (the CONNECT line and headers) must arrive within this
  * @param unauthenticatedSources sender address ranges (CIDR) whose requests without {@code Proxy-Authorization}
  *                             are served as an empty user with a token of no tenant, for senders that cannot send
@@ -40,7 +42,7 @@ public record ProxyProperties(
         @DefaultValue("1h") Duration maxLifetime,
         @DefaultValue("512") int maxTunnelsPerTenant,
         @DefaultValue("1024") int maxTunnelsPerIp,
-        @DefaultValue List<Integer> allowedPorts,
+        @DefaultValue List<String> allowedPorts,
         @DefaultValue("10s") Duration requestHeaderTimeout,
         @DefaultValue List<String> unauthenticatedSources) {
 
@@ -65,12 +67,7 @@ public record ProxyProperties(
                     "egress.proxy.max-tunnels-per-ip: %d (expected: >= 1)".formatted(maxTunnelsPerIp));
         }
         allowedPorts = allowedPorts == null ? List.of() : List.copyOf(allowedPorts);
-        for (int allowed : allowedPorts) {
-            if (allowed < 1 || allowed > 65535) {
-                throw new IllegalArgumentException(
-                        "egress.proxy.allowed-ports: %d (expected: ports 1..65535)".formatted(allowed));
-            }
-        }
+        TunnelPorts.parse("egress.proxy.allowed-ports", allowedPorts);
         unauthenticatedSources = unauthenticatedSources == null ? List.of() : List.copyOf(unauthenticatedSources);
         for (String range : unauthenticatedSources) {
             try {
@@ -86,10 +83,10 @@ public record ProxyProperties(
      * Whether a CONNECT may name a port.
      *
      * @param targetPort the port
-     * @return true when the list is empty or holds it
+     * @return true for 443, 80 and the ports the operator added
      */
     public boolean allows(int targetPort) {
-        return allowedPorts.isEmpty() || allowedPorts.contains(targetPort);
+        return TunnelPorts.parse("egress.proxy.allowed-ports", allowedPorts).allows(targetPort);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.egress.app.proxy;
 
+import dev.egress.discovery.web.forward.TunnelCall;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -72,7 +73,8 @@ final class ProxyServer implements SmartLifecycle {
                 properties.connectTimeout(),
                 properties.idleTimeout(),
                 properties.maxLifetime(),
-                properties.allowedPorts().isEmpty() ? "any" : properties.allowedPorts());
+                TunnelCall.DEFAULT_PORTS
+                        + (properties.allowedPorts().isEmpty() ? "" : " + " + properties.allowedPorts()));
     }
 
     /**

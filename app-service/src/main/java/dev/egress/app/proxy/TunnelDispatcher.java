@@ -118,6 +118,8 @@ final class TunnelDispatcher {
      * Opens a tunnel and runs it until its end.
      *
      * @param resolution     the tenant's resolution
+     * @param quota          the key its budgets count under (the tenant; for the shared pool and the credential-less
+     *                       door, with the sender's address), sent to the Border for its own budget
      * @param target         the target
      * @param connectTimeout the whole connect phase, every attempt included
      * @param fromSender     the sender's bytes, subscribed once, when the tunnel is up
@@ -126,6 +128,7 @@ final class TunnelDispatcher {
      */
     Mono<Ended> open(
             Resolution resolution,
+            String quota,
             TunnelCall target,
             Duration connectTimeout,
             Flux<ByteBuf> fromSender,
@@ -135,7 +138,7 @@ final class TunnelDispatcher {
                     + target.authority().hashCode();
             long giveUp = System.currentTimeMillis() + connectTimeout.toMillis();
             return loop.under(loop.policy().withAttemptTimeout(connectTimeout))
-                    .run(resolution, key, giveUp, new Connect(target, fromSender, splice))
+                    .run(resolution, key, giveUp, new Connect(quota, target, fromSender, splice))
                     .flatMap(outcome -> outcome instanceof AttemptOutcome.Failed<Ended> failed
                             ? Mono.<Ended>error(failure(failed.problem()))
                             : Mono.just(((AttemptOutcome.Delivered<Ended>) outcome).value()));
@@ -144,12 +147,14 @@ final class TunnelDispatcher {
 
     /** One tunnel's connect attempts; the last one, once up, lasts as long as the tunnel. */
     private final class Connect implements Attempt<Ended> {
+        private final String quota;
         private final TunnelCall target;
         private final Flux<ByteBuf> fromSender;
         private final Splice splice;
         private long connectMs;
 
-        Connect(TunnelCall target, Flux<ByteBuf> fromSender, Splice splice) {
+        Connect(String quota, TunnelCall target, Flux<ByteBuf> fromSender, Splice splice) {
+            this.quota = quota;
             this.target = target;
             this.fromSender = fromSender;
             this.splice = splice;
@@ -190,15 +195,23 @@ final class TunnelDispatcher {
             BorderHandle handle = sending.handle();
             long start = sending.startNanos();
             boolean[] up = new boolean[1];
-            return stream.open(handle, route, target, sending.deadline(), sending.left(), fromSender, fromTarget -> {
-                        up[0] = true;
-                        connectMs += (System.nanoTime() - start) / 1_000_000;
-                        sending.succeeded();
-                        if (handle != null) {
-                            handle.traffic().tunnelOpened(route.ip());
-                        }
-                        return splice.established(route, fromTarget);
-                    })
+            return stream.open(
+                            handle,
+                            route,
+                            quota,
+                            target,
+                            sending.deadline(),
+                            sending.left(),
+                            fromSender,
+                            fromTarget -> {
+                                up[0] = true;
+                                connectMs += (System.nanoTime() - start) / 1_000_000;
+                                sending.succeeded();
+                                if (handle != null) {
+                                    handle.traffic().tunnelOpened(route.ip());
+                                }
+                                return splice.established(route, fromTarget);
+                            })
                     .doOnNext(result -> {
                         if (up[0] && handle != null) {
                             handle.traffic().tunnelClosed(route.ip());

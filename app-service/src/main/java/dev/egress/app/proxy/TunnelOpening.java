@@ -68,6 +68,7 @@ final class TunnelOpening extends ChannelInboundHandlerAdapter {
         opening = context.dispatcher()
                 .open(
                         admitted.resolution(),
+                        quota,
                         admitted.target(),
                         context.properties().connectTimeout(),
                         fromSender,

@@ -44,6 +44,8 @@ final class TunnelStream {
      *
      * @param handle         the route's Border as the fleet holds it; null when it left the snapshot
      * @param route          the route (Border and source IP)
+     * @param quota          whose budget the tunnel counts against, named to the Border
+     *                       ({@value TunnelCall#TENANT_HEADER})
      * @param target         the target
      * @param deadline       the connect's deadline, sent to the Border
      * @param connectTimeout how long to wait for the Border's answer
@@ -55,6 +57,7 @@ final class TunnelStream {
     Mono<AttemptResult> open(
             @Nullable BorderHandle handle,
             Route route,
+            String quota,
             TunnelCall target,
             ForwardDeadline deadline,
             Duration connectTimeout,
@@ -80,7 +83,7 @@ final class TunnelStream {
             Mono<AttemptResult> call = link.settled(policy.pingTimeout().multipliedBy(2))
                     .flatMap(alive -> !alive
                             ? Mono.just(CallFailures.silentLink(policy.pingTimeout(), start))
-                            : send(link, route, target, deadline, body, start, up, opened, established));
+                            : send(link, route, quota, target, deadline, body, start, up, opened, established));
             return call.timeout(
                             Mono.delay(connectTimeout).filter(tick -> !up.get()).concatWith(Mono.never()))
                     .onErrorResume(e -> Mono.just(
@@ -94,6 +97,7 @@ final class TunnelStream {
     private Mono<AttemptResult> send(
             BorderLink link,
             Route route,
+            String quota,
             TunnelCall target,
             ForwardDeadline deadline,
             Flux<ByteBuf> body,
@@ -105,6 +109,7 @@ final class TunnelStream {
                 .headers(h -> h.set(ForwardDeadline.HEADER, deadline.headerValue())
                         .set(TunnelCall.SOURCE_IP_HEADER, route.ip().value())
                         .set(TunnelCall.TARGET_HEADER, target.authority())
+                        .set(TunnelCall.TENANT_HEADER, quota)
                         .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_OCTET_STREAM))
                 .post()
                 .uri(link.url(TunnelCall.PATH))

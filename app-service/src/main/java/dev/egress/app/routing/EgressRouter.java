@@ -31,10 +31,11 @@ import org.jspecify.annotations.Nullable;
  * whatever their statuses, is left out of its tenant's candidates: each claim is authorised (the Border
  * certificates name the IP), so one of them is a misconfiguration or a stolen key, and picking by Border id
  * could hand the tenant's traffic to the wrong one. Counting only ACTIVE claims would hand the IP to the
- * second claimant whenever its owner drains or is disabled, and clear the alert at that moment; a dedicated
- * IP moves only when an operator takes it off the old Border: its configuration, or a move through App's
- * operator API, after which the old Border announces it as released, which is no claim
- * ({@link RoutingSnapshot#conflicts()}). Shared-pool IPs keep every route
+ * second claimant whenever its owner drains or is disabled, and clear the alert at that moment; counting only
+ * live claims would do the same while the owner restarts or after it crashed, so an owner's claim stands while
+ * it holds no slot ({@link StandingClaims}). A dedicated IP moves only when an operator takes it off the old
+ * Border: its configuration, or a move through App's operator API, after which the old Border announces it as
+ * released, which is no claim ({@link RoutingSnapshot#conflicts()}). Shared-pool IPs keep every route
  * ({@code egress.routing.shared-strategy} picks), because a shared IP carries no single tenant's allowlist.
  *
  * <p>Dedicated and shared-pool tenants have a strategy each: a dedicated tenant's few IPs are its own,
@@ -48,6 +49,7 @@ public final class EgressRouter {
             RoutingSnapshot snapshot,
             Map<String, Resolution> byTenant,
             Resolution sharedPool,
+            StandingClaims claims,
             int dedicatedConflicts) {}
 
     /**
@@ -89,13 +91,14 @@ public final class EgressRouter {
         this.panics = Counter.builder("egress.routing.panic")
                 .description("Selections that ignored passive-health ejection because every candidate was ejected")
                 .register(meters);
-        this.view = build(tenants.current(), table.current());
+        RoutingSnapshot first = table.current();
+        this.view = build(tenants.current(), first, StandingClaims.none().after(first));
         Gauge.builder(
                         "egress.routing.ips.conflicts.dedicated",
                         this,
                         r -> r.currentView().dedicatedConflicts())
-                .description("Dedicated IPs announced by two or more live Borders, whatever their statuses: they"
-                        + " carry none of their tenant's deliveries (fail closed)")
+                .description("Dedicated IPs claimed by two or more Borders, whatever their statuses, an absent owner"
+                        + " included: they carry none of their tenant's deliveries (fail closed)")
                 .register(meters);
         table.addListener(snapshot -> refresh());
         tenants.addListener(policy -> refresh());
@@ -264,6 +267,29 @@ public final class EgressRouter {
         return current;
     }
 
+    /**
+     * The dedicated and shared IPs with more than one standing claim: two live Borders claiming one IP, or a live
+     * claimant beside an owner that holds no slot now ({@link StandingClaims}).
+     *
+     * @return IP to the claimants, both sorted; unmodifiable
+     */
+    public Map<EgressIp, List<BorderId>> conflicts() {
+        return currentView().claims().conflicts();
+    }
+
+    /**
+     * Records an operator's move of an IP through this App: from now on only {@code to} claims it here, an absent
+     * owner's claim included (the one way such a claim ends while its Border stays away).
+     *
+     * @param ip the IP
+     * @param to the Border the IP was moved to
+     */
+    public synchronized void operatorMoved(EgressIp ip, BorderId to) {
+        View current = refresh();
+        StandingClaims claims = current.claims().moved(ip, to);
+        view = build(current.policy(), current.snapshot(), claims);
+    }
+
     private synchronized View refresh() {
         TenantPolicy policy = tenants.current();
         RoutingSnapshot snapshot = table.current();
@@ -271,19 +297,23 @@ public final class EgressRouter {
         if (current.policy() == policy && current.snapshot() == snapshot) {
             return current;
         }
-        View next = build(policy, snapshot);
+        // Claims follow snapshots in order: the view is rebuilt under this lock for every snapshot it sees.
+        StandingClaims claims = current.snapshot() == snapshot
+                ? current.claims()
+                : current.claims().after(snapshot);
+        View next = build(policy, snapshot, claims);
         view = next;
         return next;
     }
 
-    private static View build(TenantPolicy policy, RoutingSnapshot snapshot) {
+    private static View build(TenantPolicy policy, RoutingSnapshot snapshot, StandingClaims claims) {
         Map<List<EgressIp>, List<Route>> byIpList = new IdentityHashMap<>();
         Map<String, Resolution> byTenant = new HashMap<>(policy.tenants().size() * 2);
         Set<EgressIp> conflicted = new HashSet<>();
         for (Tenant tenant : policy.tenants().values()) {
             List<EgressIp> allowed = policy.allowedIps(tenant);
             if (tenant.dedicated()) {
-                Resolution resolution = dedicated(tenant, allowed, snapshot);
+                Resolution resolution = dedicated(tenant, allowed, snapshot, claims);
                 conflicted.addAll(resolution.conflicted());
                 byTenant.put(tenant.id(), resolution);
             } else {
@@ -296,19 +326,21 @@ public final class EgressRouter {
         List<EgressIp> shared = policy.sharedPool();
         Resolution sharedPool =
                 new Resolution(pool, shared, byIpList.computeIfAbsent(shared, snapshot::eligibleRoutes), List.of());
-        return new View(policy, snapshot, Map.copyOf(byTenant), sharedPool, conflicted.size());
+        return new View(policy, snapshot, Map.copyOf(byTenant), sharedPool, claims, conflicted.size());
     }
 
     /**
-     * A dedicated tenant's routes: through each allowed IP that at most one live Border claims (and that Border
-     * announces it ACTIVE). A second claim of any status is a conflict: a draining or disabled owner still owns
-     * it; only an IP an operator released on a Border is no claim of that Border.
+     * A dedicated tenant's routes: through each allowed IP that at most one Border claims (and that Border
+     * announces it ACTIVE). A second claim of any status is a conflict: a draining, disabled or absent owner still
+     * owns it; only an IP an operator released on a Border, or took out of its configuration, is no claim of that
+     * Border.
      */
-    private static Resolution dedicated(Tenant tenant, List<EgressIp> allowed, RoutingSnapshot snapshot) {
+    private static Resolution dedicated(
+            Tenant tenant, List<EgressIp> allowed, RoutingSnapshot snapshot, StandingClaims claims) {
         List<EgressIp> conflicted = new ArrayList<>(0);
         List<EgressIp> owned = new ArrayList<>(allowed.size());
         for (EgressIp ip : allowed) {
-            if (snapshot.conflicts().containsKey(ip)) {
+            if (claims.conflicts().containsKey(ip)) {
                 conflicted.add(ip);
             } else {
                 owned.add(ip);

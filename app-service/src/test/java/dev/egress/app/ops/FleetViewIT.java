@@ -75,7 +75,7 @@ class FleetViewIT extends AppITSupport {
         List<byte[]> payloads = new ArrayList<>(Announcements.payloads(Announcements.of(
                 "border-a", "http://127.0.0.1:1", "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.8")));
         payloads.add("{\"version\":1,\"borderId\":\"border-x\"}".getBytes(StandardCharsets.UTF_8));
-        table.offer(RoutingSnapshot.fromPayloads(payloads, new AnnouncementCodec(), Instant.now()));
+        offer(RoutingSnapshot.fromPayloads(payloads, new AnnouncementCodec(), Instant.now()));
 
         JsonNode rejected = fleet().get("rejected");
         assertThat(rejected).singleElement().satisfies(r -> {

@@ -85,6 +85,43 @@ class ProxyHeadTest {
     }
 
     @Test
+    void aPortWebhooksDoNotUseIs403BeforeAnyLookupUnlessTheOperatorAddedIt() throws IOException {
+        for (String target : List.of("mail.example.com:25", "127.0.0.1:9999")) {
+            String answer = send(
+                    connect("127.0.0.2"),
+                    "CONNECT " + target + " HTTP/1.1\r\nHost: x\r\n" + credentials(":" + TestProxyContexts.TOKEN)
+                            + "\r\n");
+
+            assertThat(answer)
+                    .as(target)
+                    .startsWith("HTTP/1.1 403")
+                    .contains("urn:egress:problem:target-denied")
+                    .contains("port-not-allowed");
+        }
+        assertThat(lookups).as("no destination claim was looked up").hasValue(0);
+
+        ProxyServer added = new ProxyServer(
+                TestProxyContexts.of(new SimpleMeterRegistry(), lookups, List.of("25", "9000-9999")), null);
+        added.start();
+        try {
+            for (String target : List.of("mail.example.com:25", "127.0.0.1:9999")) {
+                Socket socket = new Socket();
+                sockets.add(socket);
+                socket.connect(new InetSocketAddress("127.0.0.1", added.port()), 2000);
+                socket.setSoTimeout(5000);
+
+                String answer = send(socket, "CONNECT " + target + " HTTP/1.1\r\nHost: x\r\n\r\n");
+
+                assertThat(answer)
+                        .as("past the port rule, on to the credentials: " + target)
+                        .startsWith("HTTP/1.1 407");
+            }
+        } finally {
+            added.stop();
+        }
+    }
+
+    @Test
     void halfSentHeadsBeyondASourcesShareAreClosedAndACorrectConnectIsAnsweredAtOnce() throws IOException {
         List<Socket> halfSent = new ArrayList<>();
         for (int i = 0; i < 12; i++) {

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class ProxyPropertiesTest {
 
-    private static ProxyProperties with(int port, List<Integer> ports, Duration idle, int perTenant) {
+    private static ProxyProperties with(int port, List<String> ports, Duration idle, int perTenant) {
         return new ProxyProperties(
                 true,
                 "127.0.0.1",
@@ -26,20 +26,30 @@ class ProxyPropertiesTest {
     }
 
     @Test
-    void anEmptyPortListAllowsAnyPortAndAListOnlyItsPorts() {
-        assertThat(with(3128, List.of(), Duration.ofMinutes(5), 1).allows(22)).isTrue();
-        ProxyProperties narrowed = with(3128, List.of(443, 8443), Duration.ofMinutes(5), 1);
-        assertThat(narrowed.allows(443)).isTrue();
-        assertThat(narrowed.allows(80)).isFalse();
-        assertThat(narrowed.sslBundle()).as("a blank bundle means plain HTTP").isNull();
+    void portsWebhooksUseAreAllowedByDefaultAndTheOperatorAddsPortsOrRanges() {
+        ProxyProperties defaults = with(3128, List.of(), Duration.ofMinutes(5), 1);
+        assertThat(defaults.allows(443)).isTrue();
+        assertThat(defaults.allows(80)).isTrue();
+        assertThat(defaults.allows(25)).isFalse();
+        assertThat(defaults.allows(22)).isFalse();
+        ProxyProperties added = with(3128, List.of("8443", " 9000-9010 "), Duration.ofMinutes(5), 1);
+        assertThat(added.allows(443)).isTrue();
+        assertThat(added.allows(80)).isTrue();
+        assertThat(added.allows(8443)).isTrue();
+        assertThat(added.allows(9010)).isTrue();
+        assertThat(added.allows(9011)).isFalse();
+        assertThat(added.sslBundle()).as("a blank bundle means plain HTTP").isNull();
     }
 
     @Test
     void refusesValuesThatCannotWorkNamingTheProperty() {
         assertThatThrownBy(() -> with(65536, List.of(), Duration.ofMinutes(5), 1))
                 .hasMessageContaining("egress.proxy.port");
-        assertThatThrownBy(() -> with(3128, List.of(0), Duration.ofMinutes(5), 1))
+        assertThatThrownBy(() -> with(3128, List.of("0"), Duration.ofMinutes(5), 1))
                 .hasMessageContaining("egress.proxy.allowed-ports");
+        assertThatThrownBy(() -> with(3128, List.of("9000-80"), Duration.ofMinutes(5), 1))
+                .hasMessageContaining("egress.proxy.allowed-ports")
+                .hasMessageContaining("9000-80");
         assertThatThrownBy(() -> with(3128, List.of(), Duration.ZERO, 1))
                 .hasMessageContaining("egress.proxy.idle-timeout");
         assertThatThrownBy(() -> with(3128, List.of(), Duration.ofMinutes(5), 0))

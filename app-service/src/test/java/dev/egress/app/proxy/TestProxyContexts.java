@@ -30,6 +30,18 @@ final class TestProxyContexts {
      * @return the context
      */
     static ProxyContext of(MeterRegistry meters, AtomicInteger lookups) {
+        return of(meters, lookups, List.of());
+    }
+
+    /**
+     * A context as {@link #of(MeterRegistry, AtomicInteger)}, with ports the operator added.
+     *
+     * @param meters       where the proxy's meters go
+     * @param lookups      counted on every destination-claim lookup
+     * @param allowedPorts {@code egress.proxy.allowed-ports}
+     * @return the context
+     */
+    static ProxyContext of(MeterRegistry meters, AtomicInteger lookups, List<String> allowedPorts) {
         ProxyProperties properties = new ProxyProperties(
                 true,
                 "127.0.0.1",
@@ -40,7 +52,7 @@ final class TestProxyContexts {
                 Duration.ofHours(1),
                 8,
                 8,
-                List.of(),
+                allowedPorts,
                 Duration.ofSeconds(5),
                 List.of());
         ProxyLimitsProperties limits = new ProxyLimitsProperties(

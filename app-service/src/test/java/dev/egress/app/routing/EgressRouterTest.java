@@ -172,6 +172,67 @@ class EgressRouterTest {
     }
 
     @Test
+    void aSecondClaimWhileTheOwnerHoldsNoSlotIsAConflictUntilAnOperatorMovesTheIp() {
+        // The owner restarts or crashed: its slot is gone, so the snapshot holds the second claim alone. The
+        // owner's claim still stands; the IP carries nothing and the alert stays until an operator's hand.
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        publish(border("a", "127.0.0.2", "ACTIVE", "127.0.0.3", "ACTIVE"));
+        assertThat(router.resolve("acme").conflicted()).isEmpty();
+
+        publish(border("b", "127.0.0.2", "ACTIVE"));
+
+        assertThatThrownBy(() -> router.resolve("acme")).isInstanceOfSatisfying(NoEgressAvailableException.class, e -> {
+            assertThat(e.reason().code()).isEqualTo("ip-conflict");
+        });
+        assertThat(router.peek("acme").conflicted()).extracting(EgressIp::value).containsExactly("127.0.0.2");
+        assertThat(router.conflicts())
+                .containsEntry(EgressIp.of("127.0.0.2"), List.of(BorderId.of("a"), BorderId.of("b")));
+        assertThat(meters.get("egress.routing.ips.conflicts.dedicated").gauge().value())
+                .isEqualTo(1.0);
+
+        router.operatorMoved(EgressIp.of("127.0.0.2"), BorderId.of("b"));
+
+        assertThat(router.resolve("acme").candidates())
+                .extracting(r -> r.ip().value() + "@" + r.borderId().value())
+                .containsExactly("127.0.0.2@b");
+        assertThat(router.conflicts()).isEmpty();
+        assertThat(meters.get("egress.routing.ips.conflicts.dedicated").gauge().value())
+                .isZero();
+    }
+
+    @Test
+    void anOwnerBackWithoutTheIpInItsConfigurationEndsItsClaim() {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        publish(border("a", "127.0.0.2", "ACTIVE", "127.0.0.3", "ACTIVE"));
+        publish(border("b", "127.0.0.2", "ACTIVE"));
+        assertThat(router.peek("acme").conflicted()).isNotEmpty();
+
+        publish(border("a", "127.0.0.3", "ACTIVE"), border("b", "127.0.0.2", "ACTIVE"));
+
+        assertThat(router.resolve("acme").candidates())
+                .extracting(r -> r.ip().value() + "@" + r.borderId().value())
+                .containsExactly("127.0.0.2@b", "127.0.0.3@a");
+        assertThat(router.conflicts()).isEmpty();
+    }
+
+    @Test
+    void anOwnerThatComesBackStillClaimingKeepsTheConflictAndItsIpsAloneAreItsOwn() {
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        publish(border("a", "127.0.0.2", "ACTIVE", "127.0.0.3", "ACTIVE"));
+        publish();
+        publish(border("a", "127.0.0.2", "ACTIVE", "127.0.0.3", "ACTIVE"));
+
+        assertThat(router.resolve("acme").conflicted()).isEmpty();
+
+        publish(border("b", "127.0.0.2", "ACTIVE"));
+        publish(border("a", "127.0.0.2", "ACTIVE", "127.0.0.3", "ACTIVE"), border("b", "127.0.0.2", "ACTIVE"));
+
+        assertThat(router.resolve("acme").candidates())
+                .extracting(r -> r.ip().value() + "@" + r.borderId().value())
+                .containsExactly("127.0.0.3@a");
+    }
+
+    @Test
     void anIpTheOldBorderNoLongerAnnouncesIsTheNewOnesAlone() {
         EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
         publish(border("a", "127.0.0.3", "ACTIVE"), border("b", "127.0.0.2", "ACTIVE"));

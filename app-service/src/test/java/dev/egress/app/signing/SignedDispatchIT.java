@@ -3,6 +3,7 @@ package dev.egress.app.signing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.standardwebhooks.Webhook;
+import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
 import dev.egress.discovery.registry.Announcement;
@@ -73,11 +74,16 @@ class SignedDispatchIT {
     @Autowired
     RoutingTable table;
 
+    @Autowired
+    EgressRouter router;
+
     @LocalServerPort
     int port;
 
     private void publish(Announcement... announcements) {
-        table.offer(RoutingSnapshot.fromAnnouncements(List.of(announcements), Instant.now()));
+        RoutingSnapshot snapshot = RoutingSnapshot.fromAnnouncements(List.of(announcements), Instant.now());
+        AppITSupport.placedByAnOperator(router, snapshot);
+        table.offer(snapshot);
     }
 
     private RecordingSink sink;

@@ -1,5 +1,7 @@
 package dev.egress.app.support;
 
+import dev.egress.app.routing.EgressRouter;
+import dev.egress.discovery.registry.AnnouncedIp;
 import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.RoutingSnapshot;
 import dev.egress.discovery.registry.RoutingTable;
@@ -67,6 +69,9 @@ public abstract class AppITSupport {
     @Autowired
     protected RoutingTable table;
 
+    @Autowired
+    protected EgressRouter router;
+
     @LocalServerPort
     protected int port;
 
@@ -89,7 +94,36 @@ public abstract class AppITSupport {
      * @param announcements the live Borders
      */
     protected void publish(Announcement... announcements) {
-        table.offer(RoutingSnapshot.fromAnnouncements(List.of(announcements), Instant.now()));
+        offer(RoutingSnapshot.fromAnnouncements(List.of(announcements), Instant.now()));
+    }
+
+    /**
+     * Replaces the routing snapshot as a fleet an operator placed: every IP a Border of it claims is that Border's,
+     * whichever Border (of an earlier test, in this shared App) claimed it before. App remembers the claims of Borders
+     * that are gone ({@code StandingClaims}; {@code EgressRouterTest} holds that rule), and these tests start a new
+     * fleet on the same IPs each time. Two claims in one snapshot are still a conflict.
+     *
+     * @param snapshot the snapshot
+     */
+    protected void offer(RoutingSnapshot snapshot) {
+        placedByAnOperator(router, snapshot);
+        table.offer(snapshot);
+    }
+
+    /**
+     * Records an operator's move of every claimed IP of a snapshot to the Border claiming it.
+     *
+     * @param router   the App's router
+     * @param snapshot the snapshot about to be offered
+     */
+    public static void placedByAnOperator(EgressRouter router, RoutingSnapshot snapshot) {
+        for (Announcement announcement : snapshot.announcements().values()) {
+            for (AnnouncedIp ip : announcement.ips()) {
+                if (ip.claims()) {
+                    router.operatorMoved(ip.ip(), announcement.borderId());
+                }
+            }
+        }
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Border's places for calls of both kinds: a count per dedicated IP and kind under that kind's limit
@@ -30,6 +31,8 @@ final class Admission implements InFlightCalls {
     private final AtomicInteger total = new AtomicInteger();
     private final Map<CallKind, Integer> caps = new EnumMap<>(CallKind.class);
     private final Map<CallKind, AtomicInteger> ofKind = new EnumMap<>(CallKind.class);
+    private final int perTenant;
+    private final Map<String, Integer> ofTenant = new ConcurrentHashMap<>();
     private final Set<Permit> closable = ConcurrentHashMap.newKeySet();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition idle = lock.newCondition();
@@ -55,7 +58,20 @@ final class Admission implements InFlightCalls {
      *               not named has none
      */
     Admission(List<EgressIp> ips, Map<CallKind, Integer> limits, Map<CallKind, Integer> caps) {
+        this(ips, limits, caps, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Creates the places, with caps over every IP and a limit per tenant for tunnels.
+     *
+     * @param ips       the hosted (public) IPs
+     * @param limits    the places per IP of each kind
+     * @param caps      the places over every IP of a kind
+     * @param perTenant the tunnels one tenant (App's quota key) may hold over every IP: what its byte budget affords
+     */
+    Admission(List<EgressIp> ips, Map<CallKind, Integer> limits, Map<CallKind, Integer> caps, int perTenant) {
         this.limits = Map.copyOf(limits);
+        this.perTenant = perTenant;
         for (CallKind kind : CallKind.values()) {
             this.caps.put(kind, caps.getOrDefault(kind, Integer.MAX_VALUE));
             this.ofKind.put(kind, new AtomicInteger());
@@ -73,18 +89,75 @@ final class Admission implements InFlightCalls {
      * @return the permit, or empty when the IP has all its places of that kind taken (or it is not hosted)
      */
     Optional<Permit> tryEnter(CallKind kind, EgressIp ip) {
+        return tryEnter(kind, ip, null);
+    }
+
+    /**
+     * Takes a place of a kind from an IP, and for a tunnel one of its tenant's.
+     *
+     * @param kind   the call's kind
+     * @param ip     a hosted IP
+     * @param tenant the tenant's key (tunnels); null for none (forwards)
+     * @return the permit, or empty when the IP, the tenant or the whole Border has its places of that kind taken
+     */
+    Optional<Permit> tryEnter(CallKind kind, EgressIp ip, @Nullable String tenant) {
         AtomicInteger count = held.get(kind).get(ip);
         if (count == null || !take(count, limits.get(kind))) {
+            return Optional.empty();
+        }
+        if (tenant != null && !takeTenant(tenant)) {
+            count.decrementAndGet();
             return Optional.empty();
         }
         AtomicInteger all = ofKind.get(kind);
         if (!take(all, caps.get(kind))) {
             count.decrementAndGet();
+            releaseTenant(tenant);
             return Optional.empty();
         }
         total.incrementAndGet();
         // A call that slipped in while draining was switched on is still counted, so the drain waits for it.
-        return Optional.of(new Permit(this, count, all));
+        return Optional.of(new Permit(this, count, all, tenant));
+    }
+
+    /**
+     * Whether a tenant holds all the tunnels its budget affords (so a refusal is the tenant's).
+     *
+     * @param tenant the tenant's key
+     * @return true at its limit
+     */
+    boolean tenantFull(String tenant) {
+        return ofTenant.getOrDefault(tenant, 0) >= perTenant;
+    }
+
+    /**
+     * Tunnels a tenant holds open.
+     *
+     * @param tenant the tenant's key
+     * @return the count
+     */
+    int ofTenant(String tenant) {
+        return ofTenant.getOrDefault(tenant, 0);
+    }
+
+    /** One atomic step per key; an entry lives only while its tenant holds a tunnel, so the map stays small. */
+    private boolean takeTenant(String tenant) {
+        boolean[] taken = new boolean[1];
+        ofTenant.compute(tenant, (key, held) -> {
+            int now = held == null ? 0 : held;
+            if (now >= perTenant) {
+                return held;
+            }
+            taken[0] = true;
+            return now + 1;
+        });
+        return taken[0];
+    }
+
+    private void releaseTenant(@Nullable String tenant) {
+        if (tenant != null) {
+            ofTenant.computeIfPresent(tenant, (key, held) -> held <= 1 ? null : held - 1);
+        }
     }
 
     /**
@@ -109,9 +182,10 @@ final class Admission implements InFlightCalls {
         }
     }
 
-    void exit(Permit permit, AtomicInteger count, AtomicInteger all) {
+    void exit(Permit permit, AtomicInteger count, AtomicInteger all, @Nullable String tenant) {
         closable.remove(permit);
         count.decrementAndGet();
+        releaseTenant(tenant);
         all.decrementAndGet();
         if (total.decrementAndGet() == 0 && draining) {
             lock.lock();

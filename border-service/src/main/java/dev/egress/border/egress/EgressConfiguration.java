@@ -70,8 +70,9 @@ class EgressConfiguration {
     Admission admission(HostedIps hosted, LimitsProperties limits, TunnelProperties tunnel) {
         return new Admission(
                 hosted.publicIps(),
-                Map.of(CallKind.FORWARD, limits.maxConcurrencyPerIp(), CallKind.TUNNEL, tunnel.tunnelsPerIp()),
-                Map.of(CallKind.TUNNEL, tunnel.tunnelsInAll()));
+                Map.of(CallKind.FORWARD, limits.maxConcurrencyPerIp(), CallKind.TUNNEL, tunnel.maxPerIp()),
+                Map.of(CallKind.TUNNEL, tunnel.tunnelsInAll()),
+                tunnel.tunnelsPerTenant());
     }
 
     @Bean

@@ -86,6 +86,8 @@ public final class EgressGate {
      * @param longest  the longest the call may take to reach its target (a forward's {@code call-timeout}, a
      *                 tunnel's {@code connect-timeout}); App's deadline cuts it short
      * @param input    the call's own input checks
+     * @param tenant   whose budget a tunnel counts against (App's {@link TunnelCall#TENANT_HEADER}); null for a
+     *                 forward, and for a tunnel of an App that names none, which counts under its source IP
      * @param <T>      the checked call
      */
     public record Ask<T>(
@@ -93,7 +95,27 @@ public final class EgressGate {
             @Nullable String sourceIp,
             @Nullable ForwardDeadline deadline,
             Duration longest,
-            Input<T> input) {}
+            Input<T> input,
+            @Nullable String tenant) {
+
+        /**
+         * A call without a tenant (forwards).
+         *
+         * @param kind     forward or tunnel
+         * @param sourceIp the IP App names, as sent
+         * @param deadline App's deadline, or null
+         * @param longest  the longest the call may take to reach its target
+         * @param input    the call's own input checks
+         */
+        public Ask(
+                CallKind kind,
+                @Nullable String sourceIp,
+                @Nullable ForwardDeadline deadline,
+                Duration longest,
+                Input<T> input) {
+            this(kind, sourceIp, deadline, longest, input, null);
+        }
+    }
 
     /**
      * An admitted call.
@@ -132,7 +154,8 @@ public final class EgressGate {
                 throw new IpNotActiveException("sourceIp %s is %s on this Border".formatted(ip, status));
             }
             SsrfGuard.VettedUrl target = guard.vetUrl(checked.target());
-            Permit permit = admission.tryEnter(ask.kind(), ip).orElseThrow(() -> full(ask.kind(), ip));
+            String tenant = tenantOf(ask, ip);
+            Permit permit = admission.tryEnter(ask.kind(), ip, tenant).orElseThrow(() -> full(ask.kind(), ip, tenant));
             return new Admitted<>(checked.call(), ip, hosted.bindOf(ip).orElseThrow(), target, timeLeft, permit);
         } catch (BorderException e) {
             metrics.failed(ask.kind(), tag, e);
@@ -180,13 +203,35 @@ public final class EgressGate {
     }
 
     /**
+     * The key a tunnel's budget counts under: the tenant App names, or the source IP for an App that names none (an
+     * App of the previous release during a roll). Forwards have none.
+     */
+    private static @Nullable String tenantOf(Ask<?> ask, EgressIp ip) {
+        if (ask.kind() != CallKind.TUNNEL) {
+            return null;
+        }
+        String tenant = ask.tenant();
+        if (tenant == null || tenant.isBlank()) {
+            return "ip " + ip.value();
+        }
+        if (tenant.length() > TunnelCall.MAX_TENANT_LENGTH) {
+            throw new InvalidRequestException("%s: %d characters (expected: <= %d)"
+                    .formatted(TunnelCall.TENANT_HEADER, tenant.length(), TunnelCall.MAX_TENANT_LENGTH));
+        }
+        return "tenant " + tenant;
+    }
+
+    /**
      * The IP's places are taken, or the whole Border's (its tunnels' memory budget): 429 either way, not contacted,
      * which App takes as busy (another route, no fault counted against this Border).
      */
-    private BorderException full(CallKind kind, EgressIp ip) {
+    private BorderException full(CallKind kind, EgressIp ip, @Nullable String tenant) {
         if (admission.atCap(kind)) {
             return new TooManyRequestsException("this Border's %s budget is taken; use another Border"
                     .formatted(kind == CallKind.FORWARD ? "call" : "tunnel memory"));
+        }
+        if (tenant != null && admission.tenantFull(tenant)) {
+            return new TooManyRequestsException("this tenant's tunnel memory budget on this Border is taken");
         }
         return new TooManyRequestsException("sourceIp %s has reached its %s limit"
                 .formatted(ip, kind == CallKind.FORWARD ? "concurrency" : "tunnel"));

@@ -17,19 +17,21 @@ public final class Permit {
     private final Admission admission;
     private final AtomicInteger count;
     private final AtomicInteger all;
+    private final @Nullable String tenant;
     private final AtomicBoolean released = new AtomicBoolean();
     private volatile @Nullable Disposable closer;
 
-    Permit(Admission admission, AtomicInteger count, AtomicInteger all) {
+    Permit(Admission admission, AtomicInteger count, AtomicInteger all, @Nullable String tenant) {
         this.admission = admission;
         this.count = count;
         this.all = all;
+        this.tenant = tenant;
     }
 
     /** Gives the place back; only the first call counts. */
     public void release() {
         if (released.compareAndSet(false, true)) {
-            admission.exit(this, count, all);
+            admission.exit(this, count, all, tenant);
         }
     }
 

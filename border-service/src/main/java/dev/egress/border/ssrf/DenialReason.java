@@ -25,7 +25,9 @@ public enum DenialReason implements ProblemReason {
      */
     OWN_ADDRESS,
     /** The address (or the IPv4 address embedded in it) is in {@code egress.ssrf.denied-ranges}; nothing reopens it. */
-    OPERATOR_DENIED;
+    OPERATOR_DENIED,
+    /** A tunnel's port is neither 443, 80 nor one {@code egress.tunnel.allowed-ports} adds. */
+    PORT_NOT_ALLOWED;
 
     /** The wire form is the constant's name, e.g. {@code DENIED_RANGE}. */
     @Override

@@ -3,6 +3,7 @@ package dev.egress.border.tunnel;
 import dev.egress.border.egress.EgressGate;
 import dev.egress.border.egress.GateMetrics;
 import dev.egress.border.egress.LimitsProperties;
+import dev.egress.border.egress.TunnelProperties;
 import dev.egress.border.ssrf.VettingResolverGroup;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -13,7 +14,11 @@ class TunnelConfiguration {
 
     @Bean
     TunnelService tunnelService(
-            EgressGate gate, GateMetrics metrics, VettingResolverGroup resolver, LimitsProperties limits) {
-        return new TunnelService(gate, metrics, resolver, limits.connectTimeout());
+            EgressGate gate,
+            GateMetrics metrics,
+            VettingResolverGroup resolver,
+            LimitsProperties limits,
+            TunnelProperties tunnels) {
+        return new TunnelService(gate, metrics, resolver, limits.connectTimeout(), tunnels.ports());
     }
 }

@@ -78,7 +78,8 @@ class TunnelController {
         return tunnels.open(
                         headers.getFirst(TunnelCall.SOURCE_IP_HEADER),
                         headers.getFirst(TunnelCall.TARGET_HEADER),
-                        deadline)
+                        deadline,
+                        headers.getFirst(TunnelCall.TENANT_HEADER))
                 .flatMap(opened -> splice(exchange, opened));
     }
 

@@ -6,11 +6,14 @@ import dev.egress.border.egress.ConnectFailures;
 import dev.egress.border.egress.EgressGate;
 import dev.egress.border.egress.GateMetrics;
 import dev.egress.border.egress.Permit;
+import dev.egress.border.ssrf.DenialReason;
 import dev.egress.border.ssrf.SsrfGuard;
+import dev.egress.border.ssrf.TargetDeniedException;
 import dev.egress.border.ssrf.VettingResolverGroup;
 import dev.egress.discovery.registry.EgressIp;
 import dev.egress.discovery.web.forward.ForwardDeadline;
 import dev.egress.discovery.web.forward.TunnelCall;
+import dev.egress.discovery.web.forward.TunnelPorts;
 import dev.egress.discovery.web.problem.CallKind;
 import io.netty.channel.ChannelOption;
 import java.net.InetSocketAddress;
@@ -48,12 +51,19 @@ final class TunnelService {
     private final GateMetrics metrics;
     private final VettingResolverGroup resolver;
     private final Duration connectTimeout;
+    private final TunnelPorts ports;
 
-    TunnelService(EgressGate gate, GateMetrics metrics, VettingResolverGroup resolver, Duration connectTimeout) {
+    TunnelService(
+            EgressGate gate,
+            GateMetrics metrics,
+            VettingResolverGroup resolver,
+            Duration connectTimeout,
+            TunnelPorts ports) {
         this.gate = gate;
         this.metrics = metrics;
         this.resolver = resolver;
         this.connectTimeout = connectTimeout;
+        this.ports = ports;
     }
 
     /**
@@ -62,13 +72,18 @@ final class TunnelService {
      * @param sourceIp the {@value TunnelCall#SOURCE_IP_HEADER} header
      * @param target   the {@value TunnelCall#TARGET_HEADER} header
      * @param deadline App's deadline for the connect, or null
+     * @param tenant   the {@value TunnelCall#TENANT_HEADER} header: whose budget the tunnel counts against
      * @return the open tunnel (its permit is the caller's to release), or an error carrying a
      *     {@link BorderException}
      */
-    Mono<Opened> open(@Nullable String sourceIp, @Nullable String target, @Nullable ForwardDeadline deadline) {
+    Mono<Opened> open(
+            @Nullable String sourceIp,
+            @Nullable String target,
+            @Nullable ForwardDeadline deadline,
+            @Nullable String tenant) {
         return Mono.defer(() -> {
-            EgressGate.Admitted<TunnelCall> admitted = gate.admit(
-                    new EgressGate.Ask<>(CallKind.TUNNEL, sourceIp, deadline, connectTimeout, () -> parse(target)));
+            EgressGate.Admitted<TunnelCall> admitted = gate.admit(new EgressGate.Ask<>(
+                    CallKind.TUNNEL, sourceIp, deadline, connectTimeout, () -> parse(target), tenant));
             EgressIp ip = admitted.ip();
             Permit permit = admitted.permit();
             long started = System.nanoTime();
@@ -111,13 +126,21 @@ final class TunnelService {
                 .cast(Connection.class);
     }
 
-    /** The tunnel's own input: its target, as {@code host:port}. */
-    private static EgressGate.Checked<TunnelCall> parse(@Nullable String target) {
+    /**
+     * The tunnel's own input: its target, as {@code host:port}, to a port webhooks use or one the operator added (the
+     * same rule as App's proxy, checked here too: the Border does not count on App for what leaves its IPs).
+     */
+    private EgressGate.Checked<TunnelCall> parse(@Nullable String target) {
         TunnelCall call;
         try {
             call = TunnelCall.parse(target);
         } catch (IllegalArgumentException e) {
             throw new InvalidRequestException(TunnelCall.TARGET_HEADER + ": " + e.getMessage());
+        }
+        if (!ports.allows(call.port())) {
+            throw new TargetDeniedException(
+                    DenialReason.PORT_NOT_ALLOWED,
+                    "port %d is not allowed (443, 80 and egress.tunnel.allowed-ports)".formatted(call.port()));
         }
         // The URL form only carries host and port to the guard's lexical checks; no scheme-specific rule applies.
         return new EgressGate.Checked<>(call, "http://" + call.authority() + "/");

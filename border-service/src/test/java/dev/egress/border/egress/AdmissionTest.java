@@ -73,6 +73,31 @@ class AdmissionTest {
     }
 
     @Test
+    void limitsATenantsTunnelsOverEveryIpWhileAnotherTenantStillGetsItsOwn() {
+        Admission budget = new Admission(
+                List.of(a, b), Map.of(CallKind.FORWARD, 8, CallKind.TUNNEL, 8), Map.of(CallKind.TUNNEL, 8), 2);
+        Permit first = budget.tryEnter(CallKind.TUNNEL, a, "tenant acme").orElseThrow();
+        budget.tryEnter(CallKind.TUNNEL, b, "tenant acme").orElseThrow();
+
+        assertThat(budget.tryEnter(CallKind.TUNNEL, a, "tenant acme"))
+                .as("acme's budget is taken, on either IP")
+                .isEmpty();
+        assertThat(budget.tryEnter(CallKind.TUNNEL, b, "tenant acme")).isEmpty();
+        assertThat(budget.tenantFull("tenant acme")).isTrue();
+        assertThat(budget.inFlight(CallKind.TUNNEL, a))
+                .as("a refused tunnel holds no place")
+                .isEqualTo(1);
+        assertThat(budget.tryEnter(CallKind.TUNNEL, a, "tenant small-co"))
+                .as("another tenant on the same IP")
+                .isPresent();
+
+        first.release();
+        first.release();
+        assertThat(budget.ofTenant("tenant acme")).isEqualTo(1);
+        assertThat(budget.tryEnter(CallKind.TUNNEL, a, "tenant acme")).isPresent();
+    }
+
+    @Test
     void givesTheSlotBackWhenTheCallThrowsWhileItIsBuilt() {
         Admission one = admission(List.of(a), 1);
         Permit permit = enter(one, a);

@@ -16,6 +16,7 @@ public final class BorderTestProperties {
             egress.border.advertised-url=http://127.0.0.1:8181
             egress.border.allow-loopback-ips=true
             egress.security.insecure-local=true
+            egress.tunnel.allowed-ports=1024-65535
             egress.security.internal-token=""" + Tokens.INTERNAL;
 
     /** Loopback addresses accepted as dedicated IPs, as on the local platform (refused by default). */

@@ -9,6 +9,7 @@ import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.web.forward.ForwardDeadline;
 import dev.egress.discovery.web.forward.TunnelCall;
 import java.net.URI;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.assertj.core.api.Assertions;
@@ -104,6 +105,24 @@ class TunnelEndpointTest {
                 .isEqualTo(reason)
                 .jsonPath("$.targetContacted")
                 .isEqualTo(false);
+    }
+
+    @Test
+    void refusesAPortWebhooksDoNotUseUnlessTheOperatorAddedItBeforeAnyLookup() {
+        // SMTP from a tenant's IP: 443 and 80 by default; this context adds 1024-65535 (its loopback targets).
+        for (String authority : List.of("127.0.0.1:25", "mail.example.com:25", "example.com:22")) {
+            tunnel("127.0.0.5", authority)
+                    .exchange()
+                    .expectStatus()
+                    .isForbidden()
+                    .expectBody()
+                    .jsonPath("$.type")
+                    .isEqualTo("urn:egress:problem:target-denied")
+                    .jsonPath("$.reason")
+                    .isEqualTo("PORT_NOT_ALLOWED")
+                    .jsonPath("$.targetContacted")
+                    .isEqualTo(false);
+        }
     }
 
     @Test

@@ -32,9 +32,9 @@ import reactor.netty.http.client.HttpClient;
 
 /**
  * Tunnels the Border cannot afford are refused before their {@code 200}: each open tunnel reserves
- * {@code bytes-per-tunnel}, the tunnels of one IP at most {@code max-bytes-per-ip} and all of them {@code max-bytes};
- * past either, 429 {@code too-many-requests}, not contacted (App tries elsewhere, and no fault is counted). Here two
- * tunnels fit in all, and both may come from one IP, so the second IP is refused for the Border's budget.
+ * {@code bytes-per-tunnel}, the tunnels of one tenant at most {@code max-bytes-per-tenant} over every IP and all of
+ * them {@code max-bytes}; past either, 429 {@code too-many-requests}, not contacted (App tries elsewhere, and no fault
+ * is counted). Here two tunnels fit per tenant and three in all.
  */
 @LocalBorderTest({
     "egress.border.id=border-memory",
@@ -42,8 +42,8 @@ import reactor.netty.http.client.HttpClient;
     BorderTestProperties.LOCAL,
     BorderTestProperties.LOOPBACK_TARGETS,
     "egress.tunnel.bytes-per-tunnel=128KB",
-    "egress.tunnel.max-bytes-per-ip=256KB",
-    "egress.tunnel.max-bytes=256KB"
+    "egress.tunnel.max-bytes-per-tenant=256KB",
+    "egress.tunnel.max-bytes=384KB"
 })
 class TunnelMemoryTest {
 
@@ -80,27 +80,53 @@ class TunnelMemoryTest {
     }
 
     @Test
-    void refusesATunnelPastTheBordersBudgetBeforeItsAnswerAndTakesOneAgainOnceOneEnds() {
-        Opened first = open("127.0.0.5");
-        Opened second = open("127.0.0.5");
+    void refusesATenantsTunnelPastItsBudgetOnAnyIpWhileAnotherTenantsIsAdmittedOnTheSameIp() {
+        // acme's two tunnels on two IPs take its budget: a third on either IP is refused before its answer, whether
+        // its IP is shared or dedicated, while another tenant's tunnel through the same IP is admitted.
+        Opened first = open("127.0.0.5", "acme");
+        Opened second = open("127.0.0.6", "acme");
         await().atMost(Duration.ofSeconds(30)).until(() -> first.status.get() == 200 && second.status.get() == 200);
 
-        Opened third = open("127.0.0.6");
+        Opened third = open("127.0.0.5", "acme");
         await().atMost(Duration.ofSeconds(30)).until(() -> third.body.get() != null);
         assertThat(third.status.get()).isEqualTo(429);
         assertThat(third.body.get())
                 .contains("urn:egress:problem:too-many-requests")
                 .contains("\"targetContacted\":false")
-                .contains("tunnel memory");
+                .contains("tenant's tunnel memory");
+
+        Opened other = open("127.0.0.5", "small-co");
+        await().atMost(Duration.ofSeconds(30)).until(() -> other.status.get() == 200);
 
         first.tunnel.dispose();
-        Opened again = open("127.0.0.6");
+        Opened again = open("127.0.0.6", "acme");
+        await().atMost(Duration.ofSeconds(30)).until(() -> again.status.get() == 200);
+    }
+
+    @Test
+    void refusesATunnelPastTheBordersBudgetBeforeItsAnswerAndTakesOneAgainOnceOneEnds() {
+        Opened first = open("127.0.0.5", "acme");
+        Opened second = open("127.0.0.5", "small-co");
+        Opened third = open("127.0.0.6", "globex");
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> first.status.get() == 200 && second.status.get() == 200 && third.status.get() == 200);
+
+        Opened fourth = open("127.0.0.6", "initech");
+        await().atMost(Duration.ofSeconds(30)).until(() -> fourth.body.get() != null);
+        assertThat(fourth.status.get()).isEqualTo(429);
+        assertThat(fourth.body.get())
+                .contains("urn:egress:problem:too-many-requests")
+                .contains("\"targetContacted\":false")
+                .contains("this Border's tunnel memory");
+
+        first.tunnel.dispose();
+        Opened again = open("127.0.0.6", "initech");
         await().atMost(Duration.ofSeconds(30)).until(() -> again.status.get() == 200);
     }
 
     private record Opened(Disposable tunnel, AtomicInteger status, AtomicReference<String> body) {}
 
-    private Opened open(String ip) {
+    private Opened open(String ip, String tenant) {
         Sinks.Many<ByteBuf> up = Sinks.many().unicast().onBackpressureBuffer();
         AtomicInteger status = new AtomicInteger();
         AtomicReference<String> body = new AtomicReference<>();
@@ -109,6 +135,7 @@ class TunnelMemoryTest {
                 .headers(h -> h.set("Authorization", "Bearer " + Tokens.INTERNAL)
                         .set("Content-Type", "application/octet-stream")
                         .set(TunnelCall.SOURCE_IP_HEADER, ip)
+                        .set(TunnelCall.TENANT_HEADER, tenant)
                         .set(TunnelCall.TARGET_HEADER, "127.0.0.1:" + target.getLocalPort()))
                 .post()
                 .uri("http://127.0.0.1:" + port + TunnelCall.PATH)

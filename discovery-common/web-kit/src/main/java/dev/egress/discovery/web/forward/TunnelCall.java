@@ -1,5 +1,7 @@
 package dev.egress.discovery.web.forward;
 
+import java.util.List;
+
 /**
  * App's tunnel call to a Border, {@code POST /internal/v1/tunnel}: one HTTP/2 stream per tunnel on the pooled
  * mutual-TLS link. The request headers name the source IP and the target; the Border answers 200 once its TCP
@@ -19,8 +21,21 @@ public record TunnelCall(String host, int port) {
     /** The request header naming the dedicated IP to connect from (its public address). */
     public static final String SOURCE_IP_HEADER = "Egress-Source-Ip";
 
+    /**
+     * The request header naming whose tunnel it is: the tenant, or for the shared pool and the credential-less door
+     * the tenant and the sender's address (App's own quota key, so those senders share no budget with everybody).
+     * The Border counts its tunnel memory budget per this key; a call without it counts under its source IP.
+     */
+    public static final String TENANT_HEADER = "Egress-Tenant";
+
+    /** Longest {@value #TENANT_HEADER} value a Border accepts. */
+    public static final int MAX_TENANT_LENGTH = 200;
+
     /** The request header naming the target, {@code host:port} ({@code [v6]:port} for IPv6 literals). */
     public static final String TARGET_HEADER = "Egress-Target";
+
+    /** The ports a tunnel may name unless the operator adds more ({@link TunnelPorts}): https and http. */
+    public static final List<Integer> DEFAULT_PORTS = List.of(443, 80);
 
     /** Checks the host ({@link TargetAuthority#host}) and port. */
     public TunnelCall {
