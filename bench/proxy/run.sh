@@ -18,15 +18,18 @@
 #       answers), one new tunnel each, 3 times: median MB/s (10^6 bytes); CPU per 100 MiB
 #   (d) HOLD tunnels open at once (each proven by one GET), held 10 s: RSS of App, Border, Squid; survivors
 # Needs nginx, squid, curl, openssl (apt-get install -y nginx-light squid curl openssl) and the jars.
+# PARTS="a b" runs only those parts (default "a b c d").
 # PROFILE=/path/libasyncProfiler.so: CPU profiles (collapsed stacks) of App and the Border during the egress
-# rows of (a) and (c) into the work directory. Every process is stopped at exit (by pid).
+# rows of (a) and (c) into the work directory; PROFILE_EVENT=alloc profiles allocations instead (bytes per
+# stack) of CPU (default itimer,interval=1ms). Every process is stopped at exit (by pid).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$ROOT/bench/lib/common.sh"
-need_tools nginx squid curl openssl java
+need_tools nginx curl openssl java
+[[ " ${ROWS:-direct squid egress} " != *" squid "* ]] || need_tools squid
 make_work proxy-bench
 WARMUP=${WARMUP:-30}; DURATION=${DURATION:-20}; CONC=${CONC:-8}; HOLD=${HOLD:-1000}
-ROWS=${ROWS:-"direct squid egress"}; ROUNDS=${ROUNDS:-2}
+ROWS=${ROWS:-"direct squid egress"}; ROUNDS=${ROUNDS:-2}; PARTS=${PARTS:-"a b c d"}
 B=${PORT_BASE:-29000}   # fixed ports below the ephemeral range; PORT_BASE=... moves them all
 TARGET=$((B + 443)); TARGET_PLAIN=$((B + 480)); SQUID=$((B + 128)); COORD=$((B + 136)); BORDER=$((B + 181))
 APP=$((B + 80)); PROXY=$((B + 129))
@@ -169,9 +172,11 @@ profile() { # start|stop tag : async-profiler in App and the Border (PROFILE=lib
   for name in app border; do
     pid=$APP_PID; [[ $name == border ]] && pid=$BORDER_PID
     if [[ $1 == start ]]; then
-      jcmd "$pid" JVMTI.agent_load "$PROFILE" '"start,event=itimer,interval=1ms"' >/dev/null
+      jcmd "$pid" JVMTI.agent_load "$PROFILE" "\"start,event=${PROFILE_EVENT:-itimer,interval=1ms}\"" >/dev/null
     else
-      jcmd "$pid" JVMTI.agent_load "$PROFILE" "\"stop,file=$WORK/$name-$2.collapsed,collapsed\"" >/dev/null
+      # Allocation profiles count bytes (total), CPU profiles samples.
+      jcmd "$pid" JVMTI.agent_load "$PROFILE" \
+        "\"stop,file=$WORK/$name-$2.collapsed,collapsed$([[ ${PROFILE_EVENT:-} == alloc* ]] && echo ,total)\"" >/dev/null
     fi
   done
 }
@@ -201,7 +206,7 @@ if [[ " $ROWS " == *" egress "* ]]; then
   echo "warm-up ${WARMUP}s through our proxy (JIT), 5s through squid (load $(load_avg))"
   run_client egress tunnels conc="$CONC" warmup=0 seconds=$(( WARMUP * 2 / 3 )) > /dev/null
   run_client egress keepalive warmup=0 seconds=$(( WARMUP / 3 )) > /dev/null
-  run_client egress download repeat=1 > /dev/null
+  [[ " $PARTS " != *" c "* ]] || run_client egress download repeat=1 > /dev/null
 fi
 [[ " $ROWS " == *" squid "* ]] && run_client squid tunnels conc="$CONC" warmup=0 seconds=5 > /dev/null
 
@@ -212,6 +217,7 @@ add() { # key value : sums values per key, for the means the goals compare
 }
 mean() { [[ -n ${COUNT[$1]:-} ]] && awk -v s="${RESULT[$1]}" -v n="${COUNT[$1]}" 'BEGIN { printf "%.2f", s / n }' || true; }
 cpu() { awk -v d="$1" -v n="$n" -v hz="$HZ" 'BEGIN { printf "%.0f", d * 1e6 / hz / n }'; }  # ticks -> µs per one of n
+if [[ " $PARTS " == *" a "* ]]; then
 echo
 echo "== (a) new tunnel + TLS handshake + one GET per connection: $CONC threads, ${DURATION}s"
 printf '%-7s %9s %9s %8s %8s %9s %9s %7s %11s %11s %11s %6s %s\n' path tunnels tunnels/s conn-p50 conn-p99 \
@@ -229,7 +235,9 @@ for round in $(seq 1 "$ROUNDS"); do [[ $ROUNDS == 1 ]] || echo "-- round $round"
   grep -o 'first_errors=.*' <<<"$out" || true
   sleep "${PAUSE:-5}"
 done; done
+fi
 
+if [[ " $PARTS " == *" b "* ]]; then
 echo
 echo "== (b) one tunnel, keep-alive GET / back to back, ${DURATION}s"
 printf '%-7s %9s %9s %8s %8s %11s %6s\n' path requests req/s p50-ms p99-ms 'proxy µs/rq' load
@@ -240,7 +248,9 @@ for round in $(seq 1 "$ROUNDS"); do [[ $ROUNDS == 1 ]] || echo "-- round $round"
   printf '%-7s %9s %9s %8s %8s %11s %6s\n' "$row" "$n" "$(field rate "$out")" \
     "$(field p50_ms "$out")" "$(field p99_ms "$out")" "$(cpu "$D_PROXY")" "$(load_avg | cut -d' ' -f1)"
 done; done
+fi
 
+if [[ " $PARTS " == *" c "* ]]; then
 echo
 echo "== (c) a 100 MiB body through one new tunnel, 3 times each way (median MB/s, 10^6 B/s; CPU ms per 100 MiB)"
 printf '%-7s %-9s %9s %-16s %13s %s\n' path direction 'MB/s' runs 'proxy ms/body' load
@@ -253,7 +263,9 @@ for row in $ROWS; do
       "$(awk -v d="$D_PROXY" -v hz="$HZ" 'BEGIN { printf "%.0f", d * 1000 / hz / 3 }')" "$(load_avg | cut -d' ' -f1)"
   done
 done
+fi
 
+if [[ " $PARTS " == *" d "* ]]; then
 echo
 echo "== (d) $HOLD tunnels open at once (each proven by one GET), held 10s, then each used once more"
 printf '%-7s %6s %6s %7s %-42s %-42s %s\n' path held failed open-s 'RSS before (MB)' 'RSS while held (MB)' 'alive after'
@@ -277,6 +289,7 @@ for row in $ROWS; do
     "$(field open_s "$out")" "$before" "$held_rss" "$(field alive_after_hold "$out") of $(field of "$out") (target saw $established)"
   grep -o 'first_error=.*' <<<"$out" || true
 done
+fi
 
 echo
 echo "== goals (issue 23), means over the rounds"

@@ -2,8 +2,9 @@ package dev.egress.border.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -27,15 +28,17 @@ import java.util.function.Predicate;
  *       deadline is extended, at most {@value #MAX_EXTENSIONS} times: the client controls writability by not
  *       reading.</li>
  *   <li><b>Rapid reset.</b> A connection without a verified App certificate may reset at most Netty's default
- *       200 streams per 30 s (CVE-2023-44487); the codec's own limit is raised for App, which resets a stream
- *       for every delivery it gives up. Past the limit the connection is closed. (In insecure-local mode no
- *       client can be verified, and every client counts as App.)</li>
+ *       200 streams per 30 s (CVE-2023-44487), and make the Border reset at most as many (CVE-2025-55163,
+ *       counted by {@link SentResets}); the codec's own limits are raised for App, which resets a stream for
+ *       every delivery it gives up and whose tunnels the Border resets when their target closes first. Past a
+ *       limit the connection is closed. (In insecure-local mode no client can be verified, and every client
+ *       counts as App.)</li>
  * </ul>
  *
  * <p>A connection whose first bytes are not the HTTP/2 preface (HTTP/1.1, which {@code RequestHeaderDeadline}
  * guards) is passed through untouched from then on. Everything runs on the connection's event loop.
  */
-final class Http2Guard extends ChannelInboundHandlerAdapter {
+final class Http2Guard extends ChannelDuplexHandler {
 
     /** Pipeline name. */
     static final String NAME = "egress.http2Guard";
@@ -96,6 +99,10 @@ final class Http2Guard extends ChannelInboundHandlerAdapter {
     private int resets;
     private Boolean verified;
     private boolean closed;
+    /** The resets this side writes, counted for a connection without a verified App certificate only. */
+    private SentResets sent;
+
+    private boolean sentDecided;
 
     Http2Guard(Limits limits, Predicate<Channel> verifiedApp, Events events) {
         this.limits = limits;
@@ -119,6 +126,37 @@ final class Http2Guard extends ChannelInboundHandlerAdapter {
         }
         updateTimer(ctx);
         ctx.fireChannelRead(msg);
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (mode != Mode.OTHER && !closed && msg instanceof ByteBuf bytes && counted(ctx.channel()) != null) {
+            boolean within = sent.scan(bytes);
+            ctx.write(msg, promise);
+            if (!within) {
+                closed = true;
+                stopTimer();
+                events.rapidReset();
+                ctx.close();
+            }
+            return;
+        }
+        ctx.write(msg, promise);
+    }
+
+    /**
+     * The counter of this side's resets, decided at the first write of an HTTP/2 connection (the server's SETTINGS,
+     * after the TLS handshake): none for a verified App, whose limit is the codec's raised one.
+     */
+    private SentResets counted(Channel channel) {
+        if (!sentDecided) {
+            sentDecided = true;
+            if (!verified(channel)) {
+                sent = new SentResets(
+                        limits.resetsPerWindow(), limits.resetWindow().toNanos());
+            }
+        }
+        return sent;
     }
 
     @Override
@@ -195,11 +233,7 @@ final class Http2Guard extends ChannelInboundHandlerAdapter {
 
     /** Netty's window semantics: the count restarts when a reset arrives after the window has passed. */
     private boolean allowReset(Channel channel) {
-        if (verified == null) {
-            // Asked once, at the first reset: by then the TLS handshake (if any) is long complete.
-            verified = verifiedApp.test(channel);
-        }
-        if (verified) {
+        if (verified(channel)) {
             return true; // the codec's raised limit applies
         }
         long now = System.nanoTime();
@@ -208,6 +242,14 @@ final class Http2Guard extends ChannelInboundHandlerAdapter {
             resets = 0;
         }
         return ++resets <= limits.resetsPerWindow();
+    }
+
+    /** Asked once, at the first reset or write: by then the TLS handshake (if any) is complete. */
+    private boolean verified(Channel channel) {
+        if (verified == null) {
+            verified = verifiedApp.test(channel);
+        }
+        return verified;
     }
 
     private boolean incomplete() {

@@ -171,15 +171,21 @@ class TrustConfiguration {
     }
 
     /**
-     * Netty closes an HTTP/2 connection after 200 stream resets in 30 s (its "rapid reset" guard). App
-     * resets a stream for every delivery it gives up (client gone, deadline), and one connection carries
-     * up to 100 calls: at that limit a burst of cancels would kill every other call on the connection.
-     * The guard stays, sized above what App's admission allows in flight (max-in-flight 4096). A tunnel's upload
+     * Netty closes an HTTP/2 connection after 200 stream resets in 30 s (its "rapid reset" guard), and, as a server,
+     * after it has itself sent 200 resets in 30 s (its "MadeYouReset" guard). App resets a stream for every delivery
+     * it gives up (client gone, deadline), and one connection carries up to 100 calls: at that limit a burst of
+     * cancels would kill every other call on the connection. The Border resets a tunnel's stream whenever the target
+     * closes first (the answer is complete while App's side is still open): with Netty's default the 201st such
+     * tunnel within 30 s closed the connection, and every tunnel and forward on it (a sender saw its tunnel closed
+     * mid-handshake or a 502 {@code border-error}). Both guards stay, sized above what App's admission allows in
+     * flight (max-in-flight 4096); {@code Http2Guard} keeps Netty's defaults for connections without a verified App
+     * certificate. A tunnel's upload
      * runs through this side's receive window: HTTP/2's default 64 KiB per stream would stall a bulk tunnel once per
      * window, so each stream gets {@value #STREAM_WINDOW} bytes (Netty widens the connection's window to match).
      */
     private static HttpServer http2(HttpServer server) {
         return server.http2Settings(h2 -> h2.maxDecodedRstFramesPerWindow(RESETS_PER_WINDOW, RESET_WINDOW_SECONDS)
+                .maxEncodedRstFramesPerWindow(RESETS_PER_WINDOW, RESET_WINDOW_SECONDS)
                 .initialWindowSize(STREAM_WINDOW));
     }
 

@@ -116,9 +116,12 @@ class TunnelController {
         Flux<DataBuffer> body =
                 Flux.concat(Mono.just(factory.wrap(target.channel().alloc().buffer(0))), fromTarget);
         return response.writeWith(body).doFinally(signal -> {
-            handles.dispose();
-            target.dispose();
+            // The place first: disposing the splice's subscriptions can throw (Reactor's LambdaMonoSubscriber
+            // disposed before its subscription arrived, seen when the target closes at once), and a place not
+            // given back is lost for good: enough of them and the IP refuses every tunnel with 429.
             opened.permit().release();
+            target.dispose();
+            dispose(handles);
             metrics.carried(ip, up.get(), down.get());
             log.debug(
                     "Tunnel from {} to {} ended: {}, up {} down {}",
@@ -183,6 +186,14 @@ class TunnelController {
             ended.compareAndSet(null, "max-lifetime");
             target.dispose();
         }));
+    }
+
+    private static void dispose(Disposable.Composite handles) {
+        try {
+            handles.dispose();
+        } catch (RuntimeException e) {
+            log.debug("Disposing a tunnel's splice failed: {}", e.toString());
+        }
     }
 
     /** The channel App's side of the tunnel is written to (its HTTP/2 stream), or null if it is not known. */

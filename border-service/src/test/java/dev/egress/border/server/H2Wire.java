@@ -87,6 +87,20 @@ final class H2Wire implements AutoCloseable {
         return frames.toByteArray();
     }
 
+    /**
+     * Streams opened with a complete GET whose request side stays open (no END_STREAM), one after the other: each
+     * holds one of the Border's concurrent streams, so past its limit (100) the Border refuses every further one with
+     * a reset of its own (REFUSED_STREAM), as it resets a tunnel's stream whose target closed first.
+     */
+    byte[] openStreams(int count) throws Http2Exception {
+        ByteArrayOutputStream frames = new ByteArrayOutputStream();
+        int stream = 1;
+        for (int i = 0; i < count; i++, stream += 2) {
+            frames.writeBytes(frame(HEADERS, END_HEADERS, stream, headerBlock(stream)));
+        }
+        return frames.toByteArray();
+    }
+
     /** Writes from another thread while the test reads answers, so that the server never waits for a reader. */
     CompletableFuture<Void> writeInBackground(byte[]... chunks) {
         return CompletableFuture.runAsync(() -> {

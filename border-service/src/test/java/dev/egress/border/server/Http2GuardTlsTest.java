@@ -10,6 +10,7 @@ import dev.egress.border.testing.Tokens;
 import dev.egress.discovery.trust.testing.TestPki;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLParameters;
@@ -23,8 +24,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Rapid reset on the Border's TLS port (h2 by ALPN): a connection without a verified App certificate is
- * closed once it resets more streams than Netty's default (200 per 30 s), a connection with one keeps the
- * raised limit App needs, since App resets a stream for every delivery it gives up.
+ * closed once it resets more streams than Netty's default (200 per 30 s), or makes the Border reset more; a
+ * connection with one keeps the raised limits App needs, since App resets a stream for every delivery it gives up
+ * and the Border resets every tunnel whose target closes first.
  */
 class Http2GuardTlsTest {
 
@@ -111,5 +113,34 @@ class Http2GuardTlsTest {
             written.get(20, TimeUnit.SECONDS);
         }
         assertThat(rapidResetCloses()).isEqualTo(before);
+    }
+
+    @Test
+    void keepsAConnectionWithAVerifiedAppCertificateThatTheBorderResetsMoreStreamsThanNettysDefault() throws Exception {
+        try (H2Wire h2 = open(appCa.app("app-1"))) {
+            CompletableFuture<Void> written = h2.writeInBackground(h2.openStreams(350), H2Wire.ping("tunnels!"));
+
+            List<String> seen = h2.readUntil(PING);
+            assertThat(seen)
+                    .as("the PING's acknowledgement after the Border's resets")
+                    .endsWith("found");
+            assertThat(seen.stream().filter(frame -> frame.startsWith(H2Wire.RST_STREAM + "/")))
+                    .as("resets the Border sent")
+                    .hasSizeGreaterThan(200);
+            written.get(20, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void closesAConnectionWithoutAnAppCertificateThatMakesTheBorderResetMoreStreamsThanNettysDefault()
+            throws Exception {
+        double before = rapidResetCloses();
+        try (H2Wire h2 = open(null)) {
+            CompletableFuture<Void> written = h2.writeInBackground(h2.openStreams(350));
+
+            h2.readUntilClosed(Duration.ofSeconds(20));
+            written.handle((ok, closedByBorder) -> null).get(20, TimeUnit.SECONDS);
+        }
+        assertThat(rapidResetCloses()).isEqualTo(before + 1);
     }
 }

@@ -6,7 +6,10 @@ import java.net.Socket;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
@@ -27,11 +30,53 @@ import javax.net.ssl.X509ExtendedTrustManager;
  */
 public final class PeerTrustManager extends X509ExtendedTrustManager implements ResumableX509ExtendedTrustManager {
 
+    /** Chains remembered as passed: far more than the Apps (or Borders) one peer talks to. */
+    private static final int PASSED_CHAINS = 256;
+
+    /**
+     * A chain that passed against a bundle, and the time its certificates are all valid in.
+     *
+     * @param bundle the bundle it was validated against
+     * @param from   the latest {@code notBefore} of the chain
+     * @param until  the earliest {@code notAfter} of the chain
+     */
+    private record Passed(TrustBundle bundle, Instant from, Instant until) {
+
+        static Passed of(List<X509Certificate> chain, TrustBundle bundle) {
+            Instant from = Instant.MIN;
+            Instant until = Instant.MAX;
+            for (X509Certificate certificate : chain) {
+                Instant notBefore = certificate.getNotBefore().toInstant();
+                Instant notAfter = certificate.getNotAfter().toInstant();
+                from = notBefore.isAfter(from) ? notBefore : from;
+                until = notAfter.isBefore(until) ? notAfter : until;
+            }
+            return new Passed(bundle, from, until);
+        }
+
+        boolean holds(Instant now) {
+            return !now.isBefore(from) && !now.isAfter(until);
+        }
+    }
+
     private final Supplier<TrustBundle> bundle;
     private final Predicate<SpiffeId> accepted;
     private final String expected;
     private final Clock clock;
     private final LongAdder resumed = new LongAdder();
+    private final LongAdder verified = new LongAdder();
+    /**
+     * Chains that passed, by the chain as presented: the Border checks the App certificate of every forward and tunnel
+     * call, and a connection presents the chain its handshake did, so a chain is validated (PKIX, signatures and all)
+     * once per CA bundle, not once per call. A hit still needs the same bundle instance (a reloaded CA file is a new
+     * one) and a time within every certificate's validity; only successes are kept.
+     */
+    private final Map<List<X509Certificate>, Passed> passed = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<List<X509Certificate>, Passed> eldest) {
+            return size() > PASSED_CHAINS;
+        }
+    };
 
     private PeerTrustManager(Supplier<TrustBundle> bundle, Predicate<SpiffeId> accepted, String expected, Clock clock) {
         this.bundle = Objects.requireNonNull(bundle, "bundle");
@@ -78,13 +123,32 @@ public final class PeerTrustManager extends X509ExtendedTrustManager implements 
         if (chain == null || chain.length == 0) {
             throw new CertificateException("no certificate presented (expected: " + expected + ")");
         }
+        List<X509Certificate> presented = List.of(chain);
+        TrustBundle current = bundle.get();
+        Instant now = clock.instant();
+        Passed before;
+        synchronized (passed) {
+            before = passed.get(presented);
+        }
+        if (before != null && before.bundle() == current && before.holds(now)) {
+            return;
+        }
+        verify(presented, current, now);
+        synchronized (passed) {
+            passed.put(presented, Passed.of(presented, current));
+        }
+    }
+
+    /** The full check: the chain up to an anchor of the bundle, then the SPIFFE id of its leaf. */
+    private void verify(List<X509Certificate> chain, TrustBundle current, Instant now) throws CertificateException {
+        verified.increment();
         try {
-            bundle.get().verify(List.of(chain), clock.instant());
+            current.verify(chain, now);
         } catch (UntrustedChainException e) {
             throw new CertificateException(
-                    "certificate of " + SpiffeId.of(chain[0]) + " not trusted: " + e.getMessage());
+                    "certificate of " + SpiffeId.of(chain.get(0)) + " not trusted: " + e.getMessage());
         }
-        List<SpiffeId> named = SpiffeId.of(chain[0]);
+        List<SpiffeId> named = SpiffeId.of(chain.get(0));
         if (named.stream().noneMatch(accepted)) {
             throw new CertificateException("certificate names %s (expected: %s)"
                     .formatted(named.isEmpty() ? "no SPIFFE id" : named, expected));
@@ -158,6 +222,15 @@ public final class PeerTrustManager extends X509ExtendedTrustManager implements 
      */
     public long resumptions() {
         return resumed.sum();
+    }
+
+    /**
+     * How many chains went through the full validation (evidence that a connection's calls do not repeat it).
+     *
+     * @return the count since this trust manager was made
+     */
+    public long validations() {
+        return verified.sum();
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.egress.discovery.registry.BorderId;
 import dev.egress.discovery.trust.testing.TestPki;
 import java.security.cert.CertificateException;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -95,5 +96,38 @@ class PeerTrustManagerTest {
 
         assertThat(toBorderA.resumptions()).isEqualTo(1);
         assertThat(appsOnly.resumptions()).isEqualTo(1);
+    }
+
+    @Test
+    void validatesAChainOncePerBundleAndAgainWhenTheBundleIsReloaded() throws Exception {
+        AtomicReference<TrustBundle> current = new AtomicReference<>(apps);
+        PeerTrustManager trust = PeerTrustManager.apps(current::get, "egress.local");
+
+        trust.check(app.chainArray());
+        trust.check(app.chainArray());
+        assertThat(trust.validations())
+                .as("one validation for two calls with the same chain")
+                .isEqualTo(1);
+
+        try (var reloaded = ReloadingFile.bundle(appCa.caPem(), "app-ca", Duration.ofHours(1))) {
+            current.set(reloaded.get());
+        }
+        trust.check(app.chainArray());
+        assertThat(trust.validations())
+                .as("validated again against the reloaded bundle")
+                .isEqualTo(2);
+    }
+
+    @Test
+    void refusesAChainThatPassedOnceAfterItsCaLeftTheBundle() throws Exception {
+        AtomicReference<TrustBundle> current = new AtomicReference<>(apps);
+        PeerTrustManager trust = PeerTrustManager.apps(current::get, "egress.local");
+        trust.check(app.chainArray());
+
+        current.set(borders);
+
+        assertThatThrownBy(() -> trust.check(app.chainArray()))
+                .isInstanceOf(CertificateException.class)
+                .hasMessageContaining("not trusted");
     }
 }
