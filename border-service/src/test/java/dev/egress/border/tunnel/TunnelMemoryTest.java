@@ -99,8 +99,7 @@ class TunnelMemoryTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> other.status.get() == 200);
 
         first.tunnel.dispose();
-        Opened again = open("127.0.0.6", "acme");
-        await().atMost(Duration.ofSeconds(30)).until(() -> again.status.get() == 200);
+        openedOnceReleased("127.0.0.6", "acme");
     }
 
     @Test
@@ -120,8 +119,25 @@ class TunnelMemoryTest {
                 .contains("this Border's tunnel memory");
 
         first.tunnel.dispose();
-        Opened again = open("127.0.0.6", "initech");
-        await().atMost(Duration.ofSeconds(30)).until(() -> again.status.get() == 200);
+        openedOnceReleased("127.0.0.6", "initech");
+    }
+
+    /**
+     * Opens tunnels until one is answered 200: the Border gives the ended tunnel's budget back when it has seen the
+     * stream's reset, which may come after the next tunnel's request, so a 429 in between is not a failure.
+     */
+    private void openedOnceReleased(String ip, String tenant) {
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    Opened again = open(ip, tenant);
+                    await().atMost(Duration.ofSeconds(10)).until(() -> again.status.get() != 0);
+                    if (again.status.get() != 200) {
+                        again.tunnel.dispose();
+                        return false;
+                    }
+                    return true;
+                });
     }
 
     private record Opened(Disposable tunnel, AtomicInteger status, AtomicReference<String> body) {}
