@@ -12,6 +12,8 @@ import dev.egress.discovery.web.testing.RecordingSink;
 import dev.egress.ydb.coordination.EmbeddedCoordinationNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -252,6 +254,26 @@ class SyncIdempotencyIT {
         assertThat(record.get("attempts")).hasSize(1);
         assertThat(record.get("attempts").get(0).get("targetStatus").asInt()).isEqualTo(500);
         assertSeeOther(post(appB(), body("/failing"), key, false), id);
+    }
+
+    @Test
+    void aTargetThatCannotBeReachedIsRecordedDeadWithTheProblemAndAnsweredOnAnotherApp() throws IOException {
+        int closed;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = socket.getLocalPort();
+        }
+        String unreachable = "{\"tenantId\":\"acme\",\"url\":\"http://127.0.0.1:" + closed + "/gone\",\"payload\":1}";
+        String key = "sync-" + UUID.randomUUID();
+
+        EntityExchangeResult<byte[]> first = post(appA(), unreachable, key, false);
+
+        assertThat(first.getStatus().value()).isEqualTo(502);
+        String id = json(first.getResponseBody()).get("deliveryId").asString();
+        JsonNode record = record(id);
+        assertThat(record.get("status").asString()).isEqualTo("dead");
+        assertThat(record.get("attempts")).hasSize(1);
+        assertThat(record.get("attempts").get(0).get("reason").asString()).isEqualTo("target-unreachable");
+        assertSeeOther(post(appB(), unreachable, key, false), id);
     }
 
     @Test
