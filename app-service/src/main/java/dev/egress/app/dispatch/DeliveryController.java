@@ -3,6 +3,7 @@ package dev.egress.app.dispatch;
 import dev.egress.app.config.ApiTokenFilter;
 import dev.egress.app.config.TenantAccess;
 import dev.egress.app.routing.Resolution;
+import dev.egress.discovery.web.problem.ProblemException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -10,10 +11,16 @@ import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -36,6 +43,8 @@ class DeliveryController {
     private final DeliveryRequestParser parser;
     private final IdempotencyStore idempotency;
     private final ObjectProvider<AsyncDeliveries> async;
+    private final ObjectProvider<KeyedDeliveries> keyed;
+    private final Duration deadline;
     private final int maxBytes;
 
     DeliveryController(
@@ -43,9 +52,12 @@ class DeliveryController {
             DeliveryRequestParser parser,
             IdempotencyStore idempotency,
             DispatchProperties properties,
-            ObjectProvider<AsyncDeliveries> async) {
+            ObjectProvider<AsyncDeliveries> async,
+            ObjectProvider<KeyedDeliveries> keyed) {
         this.dispatcher = dispatcher;
         this.async = async;
+        this.keyed = keyed;
+        this.deadline = properties.overallTimeout();
         this.parser = parser;
         this.idempotency = idempotency;
         this.maxBytes = (int)
@@ -96,6 +108,13 @@ class DeliveryController {
                         responseCode = "202",
                         description = "with Prefer: respond-async and durable delivery on: stored, to be delivered "
                                 + "with retries; Location names the delivery, body {id, status}",
+                        content = @Content(schema = @Schema(implementation = AcceptedDocument.class))),
+                @ApiResponse(
+                        responseCode = "303",
+                        description = "without Prefer and durable delivery on: the Idempotency-Key already names a "
+                                + "delivery (made on another App, before a restart, or by the asynchronous form); "
+                                + "nothing was sent; Location names it, header Idempotent-Replayed: true, "
+                                + "body {id, status}",
                         content = @Content(schema = @Schema(implementation = AcceptedDocument.class))),
                 @ApiResponse(
                         responseCode = "400",
@@ -156,26 +175,83 @@ class DeliveryController {
                                 .dispatch(request, dispatcher.resolve(request))
                                 .map(ResponseEntity::<Object>ok);
                     }
-                    String scope = exchange.getAttributeOrDefault(ApiTokenFilter.TOKEN_SCOPE_ATTRIBUTE, "anonymous");
-                    String scopedKey = scope + '\n' + request.tenantId() + '\n' + key;
-                    // The digest of what the target would receive, not of the request's spelling.
-                    byte[] fingerprint = request.fingerprint();
-                    // A repeat is answered from memory even while its tenant has no egress; a new key takes a
-                    // place only once the tenant is resolved (an unknown tenant takes none, its key stays free).
-                    IdempotencyStore.Result result = idempotency.replay(scopedKey, fingerprint);
-                    if (result == null) {
-                        Resolution resolution = dispatcher.resolve(request);
-                        result =
-                                idempotency.run(scopedKey, fingerprint, () -> dispatcher.dispatch(request, resolution));
-                    }
-                    IdempotencyStore.Result outcome = result;
-                    return outcome.outcome()
-                            .map(response -> outcome.replayed()
-                                    ? ResponseEntity.ok()
-                                            .header(REPLAYED, "true")
-                                            .<Object>body(response)
-                                    : ResponseEntity.<Object>ok(response));
+                    return keyed(exchange, request, bytes, key);
                 });
+    }
+
+    private Mono<ResponseEntity<Object>> keyed(
+            ServerWebExchange exchange, DeliveryRequest request, byte[] envelope, String key) {
+        String scope = exchange.getAttributeOrDefault(ApiTokenFilter.TOKEN_SCOPE_ATTRIBUTE, "anonymous");
+        String scopedKey = scope + '\n' + request.tenantId() + '\n' + key;
+        // The digest of what the target would receive, not of the request's spelling.
+        byte[] fingerprint = request.fingerprint();
+        // A repeat is answered from memory even while its tenant has no egress; a new key takes a
+        // place only once the tenant is resolved (an unknown tenant takes none, its key stays free).
+        IdempotencyStore.Result result = idempotency.replay(scopedKey, fingerprint);
+        if (result == null) {
+            Resolution resolution = dispatcher.resolve(request);
+            KeyedDeliveries shared = keyed.getIfAvailable();
+            Supplier<Mono<DeliveryResponse>> delivery = shared == null
+                    ? () -> dispatcher.dispatch(request, resolution)
+                    : () -> recorded(shared, request, envelope, key, resolution);
+            result = idempotency.run(scopedKey, fingerprint, delivery);
+        }
+        IdempotencyStore.Result outcome = result;
+        return outcome.outcome()
+                .map(response -> outcome.replayed()
+                        ? ResponseEntity.ok().header(REPLAYED, "true").<Object>body(response)
+                        : ResponseEntity.<Object>ok(response))
+                .onErrorResume(RecordedElsewhereException.class, e -> Mono.just(seeOther(e.claim())));
+    }
+
+    /**
+     * Durable delivery on: the key is recorded in the store before anything is sent, so it means one delivery on
+     * every App. A key another App (or the asynchronous form) recorded first sends nothing; a new record gets the
+     * attempt's outcome written on every path, so no worker sends it again.
+     */
+    private Mono<DeliveryResponse> recorded(
+            KeyedDeliveries shared, DeliveryRequest request, byte[] envelope, String key, Resolution resolution) {
+        return shared.claim(request, envelope, key, deadline).flatMap(claim -> {
+            if (!claim.created()) {
+                return Mono.error(new RecordedElsewhereException(claim));
+            }
+            Instant started = Instant.now();
+            return dispatcher
+                    .dispatch(request, resolution, claim.id())
+                    .flatMap(response ->
+                            shared.finish(claim, answered(started, response)).thenReturn(response))
+                    .onErrorResume(e -> shared.finish(claim, failed(started, e)).then(Mono.<DeliveryResponse>error(e)));
+        });
+    }
+
+    private static KeyedDeliveries.Finished answered(Instant started, DeliveryResponse response) {
+        DeliveryResponse.TargetResponse target = response.response();
+        return new KeyedDeliveries.Finished(
+                started, target.status(), response.egressIp(), response.borderId(), null, target.body());
+    }
+
+    private static KeyedDeliveries.Finished failed(Instant started, Throwable error) {
+        String ip = null;
+        String border = null;
+        String reason = "internal-error";
+        if (error instanceof ProblemException problem) {
+            reason = problem.slug();
+            if (problem.properties().get("attempts") instanceof List<?> attempts
+                    && !attempts.isEmpty()
+                    && attempts.get(attempts.size() - 1) instanceof DeliveryResponse.Attempt last) {
+                ip = last.egressIp();
+                border = last.borderId();
+            }
+        }
+        return new KeyedDeliveries.Finished(started, null, ip, border, reason, null);
+    }
+
+    /** The key names a durable record: the caller is sent to it, and nothing was sent. */
+    private static ResponseEntity<Object> seeOther(KeyedDeliveries.Claim claim) {
+        return ResponseEntity.status(HttpStatus.SEE_OTHER)
+                .location(URI.create("/v1/deliveries/" + claim.id()))
+                .header(REPLAYED, "true")
+                .body(Map.of("id", claim.id(), "status", claim.status()));
     }
 
     /** RFC 7240: preferences are comma-separated tokens, each with optional parameters; names are case-insensitive. */

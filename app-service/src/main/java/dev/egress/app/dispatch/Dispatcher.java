@@ -111,9 +111,21 @@ final class Dispatcher {
      * @return the target's answer, or an {@link EgressProblemException} error
      */
     Mono<DeliveryResponse> dispatch(DeliveryRequest request, Resolution resolution) {
+        return dispatch(request, resolution, UUID.randomUUID().toString());
+    }
+
+    /**
+     * Delivers as {@link #dispatch(DeliveryRequest, Resolution)} does, under a given id: a delivery recorded in the
+     * durable store before it is sent carries its record's id as {@code webhook-id}.
+     *
+     * @param request    the validated request
+     * @param resolution its tenant's resolution from {@link #resolve}
+     * @param id         the delivery's id
+     * @return the target's answer, or an {@link EgressProblemException} error
+     */
+    Mono<DeliveryResponse> dispatch(DeliveryRequest request, Resolution resolution, String id) {
         return Mono.defer(() -> {
             long start = System.nanoTime();
-            String id = UUID.randomUUID().toString();
             Map<String, String> headers;
             DeliveryAdmission.Permit permit;
             try {

@@ -26,7 +26,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Wires durable delivery when {@code egress.delivery.store.connection-string} is set: the store on YDB tables (created
- * when missing), the workers, and the asynchronous form of {@code POST /v1/deliveries}. Without it nothing here
+ * when missing), the workers, the asynchronous form of {@code POST /v1/deliveries}, and the synchronous form's
+ * {@code Idempotency-Key} kept in the store ({@link SyncRecords}). Without it nothing here
  * exists, and the API's controllers answer {@code durable-delivery-off}. The buckets this App works come from an
  * {@link OwnedBuckets} bean when one exists (bucket ownership), else every bucket.
  */
@@ -72,6 +73,14 @@ class DurableConfiguration {
             DurableProperties properties) {
         OwnedBuckets working = owned.getIfAvailable(() -> OwnedBuckets.all(buckets));
         return WorkerFactory.workers(store, forwards, router, tenants, signer, retry, metrics, working, properties);
+    }
+
+    @Bean
+    SyncRecords syncRecords(
+            DeliveryStore store,
+            @Value("${egress.delivery.buckets.count:64}") int buckets,
+            DurableProperties properties) {
+        return new SyncRecords(store, properties.workerId(), properties.lease(), buckets, Clock.systemUTC());
     }
 
     @Bean
