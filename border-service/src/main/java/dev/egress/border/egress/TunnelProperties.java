@@ -15,9 +15,9 @@ import org.springframework.validation.annotation.Validated;
  * answered. The connect to the target is bounded by {@code egress.limits.connect-timeout} and App's deadline, as a
  * forward's is.
  *
- * <p>Memory: a tunnel reads its target only while App's stream can take more (its HTTP/2 window and the
- * connection's writability), so what one tunnel holds in buffers is bounded by about one read and one pending
- * frame; {@code bytes-per-tunnel} is that bound, reserved when the tunnel is admitted. A tunnel the Border cannot
+ * <p>Memory: a tunnel reads its target one 16 KiB buffer at a time, the next only once the previous one has left the
+ * HTTP/2 write path to App, so what one tunnel holds in buffers is two reads whatever windows App advertises;
+ * {@code bytes-per-tunnel}, reserved when the tunnel is admitted, covers that with room for TLS and socket buffers. A tunnel the Border cannot
  * afford is refused before its {@code 200}, so App never tells a sender a tunnel is up that then dies for want of
  * memory.
  *

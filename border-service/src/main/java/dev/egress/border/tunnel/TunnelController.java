@@ -15,6 +15,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -109,7 +110,6 @@ class TunnelController {
                         error -> target.dispose(),
                         // The sender finished writing: half-close towards the target, which may still answer.
                         () -> target.channel().eventLoop().execute(() -> shutdownOutput(target))));
-        target.channel().config().setAutoRead(true);
         NettyDataBufferFactory factory =
                 new NettyDataBufferFactory(target.channel().alloc());
         Flux<DataBuffer> fromTarget = fromTarget(target, channelOf(request), factory, down, ended);
@@ -134,10 +134,12 @@ class TunnelController {
     }
 
     /**
-     * Target -> App. Back pressure, not buffering: the next chunk is asked of the target only once App's stream can
-     * take it (one chunk at a time), so a tunnel whose App side does not read holds about one read, not all the
-     * target sends; what it may hold was reserved when the gate admitted it ({@code egress.tunnel.bytes-per-tunnel}).
-     * An App side that takes nothing for {@code stall-timeout} ends the tunnel.
+     * Target -> App. Back pressure, not buffering: the target is read one {@value TargetReads#CHUNK}-byte buffer at
+     * a time ({@link TargetReads}), and a buffer is handed to App's stream only while that stream is writable and once
+     * the previous buffer has left the write path ({@link Handed}: released when the HTTP/2 flow controller, TLS and
+     * the socket let go of it). A tunnel whose App side does not read therefore holds two buffers, whatever the target
+     * sends and whatever windows App advertises; {@code egress.tunnel.bytes-per-tunnel}, reserved when the gate
+     * admitted it, covers that. An App side that takes nothing for {@code stall-timeout} ends the tunnel.
      */
     private Flux<DataBuffer> fromTarget(
             Connection target,
@@ -145,22 +147,27 @@ class TunnelController {
             NettyDataBufferFactory factory,
             AtomicLong down,
             AtomicReference<String> ended) {
-        return target.inbound()
-                .receive()
-                .retain()
+        // The previous buffer's release: the next one is handed on only once the write path let go of it.
+        AtomicReference<Mono<Void>> previous = new AtomicReference<>(Mono.empty());
+        return TargetReads.of(target)
                 .concatMap(
-                        buf -> Writability.of(toApp)
-                                .timeout(limits.stallTimeout(), Mono.fromRunnable(() -> {
+                        buf -> previous.get()
+                                .then(Writability.of(toApp))
+                                .timeout(limits.stallTimeout())
+                                .then(Mono.fromCallable(() -> {
+                                    Handed handed = new Handed(buf);
+                                    previous.set(handed.released());
+                                    down.addAndGet(handed.readableBytes());
+                                    return (DataBuffer) factory.wrap((ByteBuf) handed);
+                                }))
+                                .onErrorResume(TimeoutException.class, e -> {
+                                    buf.release();
                                     ended.compareAndSet(null, "app-stalled");
                                     target.dispose();
-                                }))
-                                .thenReturn(buf),
+                                    return Mono.empty();
+                                }),
                         0)
-                .doOnDiscard(ByteBuf.class, ReferenceCountUtil::safeRelease)
-                .map(buf -> {
-                    down.addAndGet(buf.readableBytes());
-                    return (DataBuffer) factory.wrap(buf);
-                });
+                .doOnDiscard(ByteBuf.class, ReferenceCountUtil::safeRelease);
     }
 
     /**

@@ -121,7 +121,9 @@ final class TunnelService {
                 .resolver(resolver)
                 .remoteAddress(() -> remote)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, timeout.toMillis()))
+                // Read only when the splice asks, one small buffer at a time (TargetReads).
                 .option(ChannelOption.AUTO_READ, false)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, TargetReads.ALLOCATOR)
                 .connect()
                 .cast(Connection.class);
     }
