@@ -9,10 +9,8 @@ import dev.egress.app.delivery.DeliveryStore;
 import dev.egress.app.delivery.NewDelivery;
 import dev.egress.app.delivery.NextAttempt;
 import dev.egress.app.delivery.OwnedBuckets;
-import dev.egress.app.delivery.Retention;
 import dev.egress.app.delivery.buckets.BucketOwnership;
 import dev.egress.app.delivery.buckets.BucketSettings;
-import dev.egress.app.delivery.ydb.DeliveryTables;
 import dev.egress.app.support.AppITSupport;
 import dev.egress.ydb.coordination.EmbeddedCoordinationNode;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +23,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.Primary;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -58,7 +55,7 @@ class FleetDurableViewIT extends AppITSupport {
 
     /**
      * The node as a bean of the App's context, closed after everything that uses it (so the App stops its session and
-     * store while the node is up), and the store on it (the App's own wiring of the store lives with the workers).
+     * store while the node is up); the store is the App's own, wired from {@code egress.delivery.store.*}.
      * Imported, not a nested configuration: component scans of other tests must not find it.
      */
     static class Store {
@@ -70,22 +67,10 @@ class FleetDurableViewIT extends AppITSupport {
         @Bean
         static BeanFactoryPostProcessor closeTheNodeLast() {
             return factory -> {
-                for (String user : new String[] {"bucketOwnership", "backlogSampler"}) {
+                for (String user : new String[] {"bucketOwnership", "backlogSampler", "deliveryTables"}) {
                     factory.getBeanDefinition(user).setDependsOn("testNode");
                 }
             };
-        }
-
-        @Bean(destroyMethod = "close")
-        DeliveryTables testDeliveryTables(EmbeddedCoordinationNode testNode) {
-            String prefix = "f" + UUID.randomUUID().toString().replace("-", "").substring(0, 12) + "_";
-            return DeliveryTables.open(testNode.connectionString(), prefix, Retention.DEFAULT, 2);
-        }
-
-        @Bean
-        @Primary
-        DeliveryStore testDeliveryStore(DeliveryTables tables) {
-            return tables.store();
         }
     }
 
