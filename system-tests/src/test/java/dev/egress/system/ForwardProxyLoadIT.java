@@ -67,7 +67,9 @@ class ForwardProxyLoadIT {
                 List.of(
                         "--egress.proxy.enabled=true",
                         "--egress.proxy.address=127.0.0.1",
-                        "--egress.proxy.port=" + PROXY_PORT)));
+                        "--egress.proxy.port=" + PROXY_PORT,
+                        // The loopback target's port: tunnels go to 443 and 80 unless the operator adds ports.
+                        "--egress.proxy.allowed-ports=1024-65535")));
     }
 
     @AfterAll
