@@ -40,7 +40,11 @@ public final class DeliveryLoad {
     private static final HttpClient CLIENT = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5))
-            .executor(Executors.newFixedThreadPool(4))
+            .executor(Executors.newFixedThreadPool(4, r -> {
+                Thread thread = new Thread(r, "client");
+                thread.setDaemon(true); // so that the JVM exits when main is done
+                return thread;
+            }))
             .build();
 
     private DeliveryLoad() {}
@@ -53,6 +57,7 @@ public final class DeliveryLoad {
             case "drain" -> drain(Path.of(args[1]), Path.of(args[2]), Integer.parseInt(args[3]));
             default -> throw new IllegalArgumentException("mode: " + args[0]);
         }
+        System.exit(0);
     }
 
     private static HttpRequest request(String app, String sink, int n) {
