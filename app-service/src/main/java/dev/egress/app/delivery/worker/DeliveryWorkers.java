@@ -29,9 +29,8 @@ import reactor.core.scheduler.Schedulers;
  * poller claims due records of the buckets this App
  * owns ({@link OwnedBuckets}, read once per poll) as long as slots are free, and starts their attempts, which run
  * concurrently on the attempt engine. Bounds: {@code max-in-flight} attempts in all and
- * {@code max-in-flight-per-destination} to one destination. A record whose destination is only full waits here and
- * starts as soon as one of that destination's attempts ends ({@link WaitingRecords}); one whose destination is
- * backing off is handed back due later, without counting an attempt. A freshly accepted record is
+ * {@code max-in-flight-per-destination} to one destination; a record that cannot start soon (its destination is
+ * full or backing off) is handed back due a little later, without counting an attempt. A freshly accepted record is
  * started here at once ({@link #startNow}), without waiting for a poll.
  *
  * <p>Stopping stops the poller and waits a little for attempts in flight; an attempt that does not finish keeps its
@@ -56,7 +55,6 @@ public final class DeliveryWorkers implements SmartLifecycle {
     private final Destinations destinations;
     private final Clock clock;
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final WaitingRecords waiting;
     private final RateLimitedLog pollFailures = new RateLimitedLog(log, Duration.ofSeconds(30));
     private volatile @Nullable ScheduledExecutorService poller;
 
@@ -73,7 +71,6 @@ public final class DeliveryWorkers implements SmartLifecycle {
         this.metrics = metrics;
         this.properties = properties;
         this.destinations = new Destinations(properties.maxInFlightPerDestination());
-        this.waiting = new WaitingRecords(properties.lease().dividedBy(2));
         this.clock = clock;
     }
 
@@ -95,7 +92,7 @@ public final class DeliveryWorkers implements SmartLifecycle {
         int claimed = 0;
         try {
             for (int bucket : buckets.current()) {
-                int free = properties.maxInFlight() - inFlight.get() - waiting.size();
+                int free = properties.maxInFlight() - inFlight.get();
                 if (free <= 0) {
                     return claimed;
                 }
@@ -163,39 +160,14 @@ public final class DeliveryWorkers implements SmartLifecycle {
         Instant later = destinations.acquire(destination, now);
         if (later != null) {
             inFlight.decrementAndGet();
-            if (destinations.onlyFull(destination, now) && waiting.size() < properties.maxInFlight()) {
-                // Started as soon as one of the destination's attempts ends (see start), not after a poll.
-                waiting.hold(destination, record, now);
-            } else {
-                handBack(record, later);
-            }
+            handBack(record, later);
             return;
         }
-        start(record, request, destination);
-    }
-
-    private void start(DeliveryRecord record, DeliveryRequest request, String destination) {
         attempts.attempt(record, request)
-                .doFinally(signal -> {
-                    inFlight.decrementAndGet();
-                    next(destination);
-                })
+                .doFinally(signal -> inFlight.decrementAndGet())
                 .subscribe(
                         failed -> destinations.release(destination, failed, clock.instant()),
                         e -> destinations.release(destination, true, clock.instant()));
-    }
-
-    /** Offers the next record waiting for a destination whose attempt just ended (its place is free again). */
-    private void next(String destination) {
-        WaitingRecords.Held held = waiting.next(destination);
-        if (held == null) {
-            return;
-        }
-        if (waiting.expired(held, clock.instant())) {
-            handBack(held.record(), clock.instant());
-        } else {
-            offer(held.record());
-        }
     }
 
     private void handBack(DeliveryRecord record, Instant at) {
@@ -255,8 +227,6 @@ public final class DeliveryWorkers implements SmartLifecycle {
             return;
         }
         running.shutdownNow();
-        // Records that wait for a place go back to the store due now, for another App (or this one after a restart).
-        waiting.takeAll().forEach(record -> handBack(record, clock.instant()));
         long until = System.nanoTime() + STOP_PATIENCE.toNanos();
         // In-flight attempts run on the engine's threads: give them a moment to write their results.
         while (inFlight.get() > 0 && System.nanoTime() < until) {

@@ -68,21 +68,6 @@ final class Destinations {
     }
 
     /**
-     * Whether a destination is only full: all its places taken, not backing off. Its next place frees when one of
-     * its attempts ends.
-     *
-     * @param destination the destination
-     * @param now         the time
-     * @return true when full and not backing off
-     */
-    boolean onlyFull(String destination, Instant now) {
-        State s = states.get(destination);
-        return s != null
-                && s.inFlight >= maxPerDestination
-                && (s.backoffUntil == null || !now.isBefore(s.backoffUntil));
-    }
-
-    /**
      * Gives a place back.
      *
      * @param destination the destination

@@ -31,22 +31,6 @@ class DestinationsTest {
     }
 
     @Test
-    void aDestinationWithAllItsPlacesTakenIsOnlyFullUntilOneIsGivenBack() {
-        Destinations destinations = new Destinations(2);
-        assertThat(destinations.onlyFull("http://a:80", T0)).isFalse();
-        assertThat(destinations.acquire("http://a:80", T0)).isNull();
-        assertThat(destinations.onlyFull("http://a:80", T0))
-                .as("one place left")
-                .isFalse();
-        assertThat(destinations.acquire("http://a:80", T0)).isNull();
-        assertThat(destinations.onlyFull("http://a:80", T0))
-                .as("both places taken")
-                .isTrue();
-        destinations.release("http://a:80", false, T0);
-        assertThat(destinations.onlyFull("http://a:80", T0)).isFalse();
-    }
-
-    @Test
     void aDestinationThatKeepsFailingBacksOffUntilASuccess() {
         Destinations destinations = new Destinations(10);
         for (int i = 0; i < Destinations.FAILURES_BEFORE_BACKOFF - 1; i++) {
