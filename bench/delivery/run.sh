@@ -12,6 +12,7 @@
 #   ./mvnw -B -ntp -DskipTests package -pl ydb-embedded,border-service,app-service -am
 #   bench/delivery/run.sh          # CONC=16 DUR=20 WARMUP=20 BACKLOG=20000 RATE=(half of accepted/s)
 # Needs nginx, curl, java (apt-get install -y nginx-light curl). Every process is stopped at exit (by pid).
+# PROFILE=/path/libasyncProfiler.so: App's CPU samples during the deliver row, as collapsed stacks in the work dir.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$ROOT/bench/lib/common.sh"
@@ -74,7 +75,9 @@ out=$("${LOAD[@]}" max "$APP" "$TARGET" "$DUR" "$CONC"); echo "$out"
 RATE=${RATE:-$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^accepted\/s=/) { split($i, v, "="); printf "%d", v[2] / 2 } }' <<<"$out")}
 sleep 2
 a0=$(ticks "$APP_PID"); b0=$(ticks "$BORDER_PID")
+profile_jvm start "$APP_PID"
 out=$("${LOAD[@]}" rate "$APP" "$TARGET" "$DUR" "$RATE" "$WORK/access.log"); echo "$out"
+profile_jvm stop "$APP_PID" "$WORK/app-deliver.collapsed"
 a1=$(ticks "$APP_PID"); b1=$(ticks "$BORDER_PID")
 delivered=$(awk '/^deliver/ { for (i = 1; i <= NF; i++) if ($i ~ /^delivered=/) { split($i, v, "="); print v[2] } }' <<<"$out")
 awk -v a=$((a1 - a0)) -v b=$((b1 - b0)) -v n="$delivered" -v hz="$HZ" \
