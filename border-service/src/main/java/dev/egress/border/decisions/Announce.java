@@ -1,5 +1,6 @@
 package dev.egress.border.decisions;
 
+import dev.egress.border.UnavailableException;
 import dev.egress.discovery.registry.Announcement;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -23,6 +24,19 @@ record Announce(Supplier<CompletableFuture<Announcement>> apply, Supplier<Comple
     /** Applies the state before the change again and announces it. */
     CompletableFuture<Announcement> takeBack() {
         return run(undo);
+    }
+
+    /**
+     * Takes the change back after its record could not be stored, and fails.
+     *
+     * @param cause why the record was not stored
+     * @return fails with {@link UnavailableException} (503) once the change is announced back away
+     */
+    CompletableFuture<Announcement> takeBackAfter(Throwable cause) {
+        return takeBack().handle((undone, undoFailure) -> {
+            throw new UnavailableException(
+                    "the decision could not be stored in the registry, so it was taken back: " + cause);
+        });
     }
 
     private static CompletableFuture<Announcement> run(Supplier<CompletableFuture<Announcement>> step) {

@@ -362,10 +362,7 @@ public final class DecisionKeeper {
         Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
         log.warn(
                 "Could not store the operator decision {} of {}; taking it back: {}", what, borderId, cause.toString());
-        return announce.takeBack().handle((undone, undoFailure) -> {
-            throw new UnavailableException(
-                    "the decision could not be stored in the registry, so it was taken back: " + cause);
-        });
+        return announce.takeBackAfter(cause);
     }
 
     /**
