@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -168,7 +167,7 @@ class ProxyFloodIT {
     @Order(2)
     void sixHundredTunnelsThatNeverReadLeaveOtherTenantsWorkingAndNoServiceOutOfMemory() throws Exception {
         long started = System.nanoTime();
-        List<Future<Answer>> opening = new ArrayList<>();
+        List<Future<ProxyConnect.Answer>> opening = new ArrayList<>();
         // 32 senders at a time, each under the proxy's share of connections still sending their head.
         ExecutorService senders = Executors.newFixedThreadPool(32);
         for (int i = 0; i < FLOOD_TUNNELS; i++) {
@@ -177,18 +176,18 @@ class ProxyFloodIT {
                 synchronized (held) {
                     held.add(socket);
                 }
-                return connect(socket, "127.0.0.1:" + flood.getLocalPort(), ACME);
+                return ProxyConnect.connect(socket, "127.0.0.1:" + flood.getLocalPort(), ACME);
             }));
         }
-        List<Answer> answers = new ArrayList<>();
-        for (Future<Answer> answer : opening) {
+        List<ProxyConnect.Answer> answers = new ArrayList<>();
+        for (Future<ProxyConnect.Answer> answer : opening) {
             answers.add(answer.get());
         }
         senders.shutdown();
         long up = answers.stream().filter(a -> a.status() == 200).count();
         List<String> refused = answers.stream()
                 .filter(a -> a.status() != 200)
-                .map(Answer::head)
+                .map(ProxyConnect.Answer::head)
                 .toList();
         System.out.printf(
                 "ProxyFloodIT: %d of %d tunnels up, %d refused before their 200, %d target connections, %d ms%n",
@@ -201,7 +200,7 @@ class ProxyFloodIT {
 
         // Another tenant: a tunnel through the shared pool (border-a's .2 or border-b's .5) and a delivery.
         try (Socket socket = connect("127.0.0.1")) {
-            Answer answer = connect(socket, "127.0.0.1:" + echo.getLocalPort(), SMALL_CO);
+            ProxyConnect.Answer answer = ProxyConnect.connect(socket, "127.0.0.1:" + echo.getLocalPort(), SMALL_CO);
             assertThat(answer.head()).startsWith("HTTP/1.1 200");
             socket.getOutputStream().write("still here".getBytes(StandardCharsets.UTF_8));
             assertThat(new String(socket.getInputStream().readNBytes(10), StandardCharsets.UTF_8))
@@ -228,34 +227,7 @@ class ProxyFloodIT {
         System.out.printf("ProxyFloodIT: flood test %d ms%n", (System.nanoTime() - started) / 1_000_000);
     }
 
-    private record Answer(int status, String head) {}
-
     private static Socket connect(String from) throws IOException {
-        Socket socket = new Socket();
-        socket.bind(new InetSocketAddress(InetAddress.getByName(from), 0));
-        socket.connect(new InetSocketAddress("127.0.0.1", PROXY_PORT), 5000);
-        socket.setSoTimeout(30_000);
-        return socket;
-    }
-
-    /** Sends a CONNECT and reads the answer's head (and nothing after it). */
-    private static Answer connect(Socket socket, String authority, String credentials) throws IOException {
-        socket.getOutputStream()
-                .write(("CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\nProxy-Authorization: Basic "
-                                + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8))
-                                + "\r\n\r\n")
-                        .getBytes(StandardCharsets.US_ASCII));
-        StringBuilder head = new StringBuilder();
-        InputStream in = socket.getInputStream();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                break;
-            }
-            head.append((char) b);
-        }
-        String text = head.toString();
-        String[] words = text.split(" ", 3);
-        return new Answer(words.length > 1 ? Integer.parseInt(words[1]) : -1, text);
+        return ProxyConnect.open(from, PROXY_PORT);
     }
 }

@@ -7,13 +7,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -101,7 +99,8 @@ class ProxyLimitsIT {
     @Order(1)
     void aTargetThatIsNotAHostAndAPortIs400() throws IOException {
         try (Socket socket = connect("127.0.0.1")) {
-            assertThat(connect(socket, "127.0.0.1#x:9999", ACME).head()).startsWith("HTTP/1.1 400");
+            assertThat(ProxyConnect.connect(socket, "127.0.0.1#x:9999", ACME).head())
+                    .startsWith("HTTP/1.1 400");
         }
     }
 
@@ -143,41 +142,14 @@ class ProxyLimitsIT {
     private static Duration correctConnect() throws IOException {
         try (Socket socket = connect("127.0.0.9")) {
             long asked = System.nanoTime();
-            Answer answer = connect(socket, "127.0.0.1:" + echo.getLocalPort(), SMALL_CO);
+            ProxyConnect.Answer answer = ProxyConnect.connect(socket, "127.0.0.1:" + echo.getLocalPort(), SMALL_CO);
             Duration took = Duration.ofNanos(System.nanoTime() - asked);
             assertThat(answer.head()).startsWith("HTTP/1.1 200");
             return took;
         }
     }
 
-    private record Answer(int status, String head) {}
-
     private static Socket connect(String from) throws IOException {
-        Socket socket = new Socket();
-        socket.bind(new InetSocketAddress(InetAddress.getByName(from), 0));
-        socket.connect(new InetSocketAddress("127.0.0.1", PROXY_PORT), 5000);
-        socket.setSoTimeout(30_000);
-        return socket;
-    }
-
-    /** Sends a CONNECT and reads the answer's head (and nothing after it). */
-    private static Answer connect(Socket socket, String authority, String credentials) throws IOException {
-        socket.getOutputStream()
-                .write(("CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\nProxy-Authorization: Basic "
-                                + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8))
-                                + "\r\n\r\n")
-                        .getBytes(StandardCharsets.US_ASCII));
-        StringBuilder head = new StringBuilder();
-        InputStream in = socket.getInputStream();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                break;
-            }
-            head.append((char) b);
-        }
-        String text = head.toString();
-        String[] words = text.split(" ", 3);
-        return new Answer(words.length > 1 ? Integer.parseInt(words[1]) : -1, text);
+        return ProxyConnect.open(from, PROXY_PORT);
     }
 }
