@@ -6,7 +6,10 @@
 # nginx; Border: its forward API -> nginx), counting completed responses per wall-clock second
 # (bench/lib/persecond.lua). Steady state is the mean of the last STEADY seconds; reported is the first second
 # since the fork whose req/s reaches 90 % of it, with the time to ready and req/s after 10, 20, 30 and 60 s.
-# Insecure-local mode, the default JVM options of run-local.sh. Not part of `verify`; loopback only.
+# Insecure-local mode by default; TLS=1 (SERVICE=app) runs the trust chain as the platform does (signed
+# announcements, the Border on https, App -> Border mutual TLS), the Border then warmed by 20 s of load through a
+# throwaway App (wrk cannot present App's certificate). The default JVM options of run-local.sh. Not part of
+# `verify`; loopback only.
 #
 #   bench/jvm/warmup.sh                          # SERVICE=app LAUNCH=jar CONNS=8 DUR=90 STEADY=20
 #   SERVICE=border bench/jvm/warmup.sh
@@ -37,7 +40,20 @@ REGISTRY="grpc://127.0.0.1:$COORD/local"
 start_sink "$SINK"
 start_coord "$COORD"
 
-if [[ $SERVICE == app ]]; then
+if [[ $SERVICE == app && ${TLS:-0} == 1 ]]; then
+  make_pki border-a@127.0.0.2 app-warm app-measured
+  start_border_tls border-a "$BPORT" 127.0.0.2 "$COORD"; wait_ready "https://127.0.0.1:$BPORT"
+  # The neighbour is warm, so that the curve below is App's own: 20 s of load through a throwaway App.
+  start_app_tls warm $(( APORT + 1 )) "$WORK/tenants.yaml" "$COORD"; warm=$APP_PID
+  wait_ready "http://127.0.0.1:$(( APORT + 1 ))"; wait_tenant_available "http://127.0.0.1:$(( APORT + 1 ))" acme
+  MODE=app wrk -t2 -c"$CONNS" -d20s -s "$ROOT/bench/lib/post.lua" "http://127.0.0.1:$(( APORT + 1 ))" > /dev/null
+  kill "$warm"; wait "$warm" 2>/dev/null || true
+  jar=$APP_JAR; port=$APORT; mode=app
+  args=(--server.port="$APORT" --egress.tenants.file="$WORK/tenants.yaml" --egress.security.api-tokens="$APP_TOKEN"
+    --egress.security.internal-token="$INTERNAL_TOKEN"
+    --egress.trust.certificate="$WORK/pki/app-measured.pem" --egress.trust.private-key="$WORK/pki/app-measured-key.pem"
+    --egress.trust.border-ca="$WORK/pki/ca.pem" --egress.registry.connection-string="$REGISTRY")
+elif [[ $SERVICE == app ]]; then
   start_border border-a "$BPORT" 127.0.0.2 "$COORD"; wait_ready "http://127.0.0.1:$BPORT"
   # The neighbour is warm, so that the curve below is App's own.
   MODE=border wrk -t2 -c"$CONNS" -d20s -s "$ROOT/bench/lib/post.lua" "http://127.0.0.1:$BPORT" > /dev/null

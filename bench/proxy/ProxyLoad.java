@@ -304,11 +304,11 @@ public final class ProxyLoad {
     private void tunnels() throws Exception {
         int conc = intOpt("conc", 8);
         ExecutorService pool = Executors.newFixedThreadPool(conc);
-        runTunnels(pool, conc, intOpt("warmup", 5));
+        runTunnels(pool, conc, intOpt("warmup", 5), 0);
         phase("measure");
         long cpu0 = processCpuNanos();
         long started = System.nanoTime();
-        Result r = runTunnels(pool, conc, intOpt("seconds", 20));
+        Result r = runTunnels(pool, conc, intOpt("seconds", 20), intOpt("count", 0));
         double seconds = (System.nanoTime() - started) / 1e9;
         long cpuMs = (processCpuNanos() - cpu0) / 1_000_000;
         phase("done");
@@ -325,8 +325,10 @@ public final class ProxyLoad {
     private record Result(
             Samples connect, Samples total, Samples handshake, Samples closing, long errors, List<String> firstErrors) {}
 
-    private Result runTunnels(ExecutorService pool, int conc, int seconds) throws Exception {
+    /** Opens tunnels from {@code conc} threads for {@code seconds}, or until {@code count} were tried (0: no count). */
+    private Result runTunnels(ExecutorService pool, int conc, int seconds, int count) throws Exception {
         long end = System.nanoTime() + seconds * 1_000_000_000L;
+        AtomicLong left = new AtomicLong(count > 0 ? count : Long.MAX_VALUE);
         AtomicLong errors = new AtomicLong();
         List<String> firstErrors = new ArrayList<>();
         List<Future<long[][]>> futures = new ArrayList<>();
@@ -337,7 +339,7 @@ public final class ProxyLoad {
                 Samples handshake = new Samples();
                 Samples closing = new Samples();
                 byte[] sink = new byte[16 * 1024];
-                while (System.nanoTime() < end) {
+                while (System.nanoTime() < end && left.getAndDecrement() > 0) {
                     long t0 = System.nanoTime();
                     try (Conn c = open()) {
                         exchange(c, "GET", "/", -1, sink);

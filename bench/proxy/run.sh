@@ -18,7 +18,8 @@
 #       answers), one new tunnel each, 3 times: median MB/s (10^6 bytes); CPU per 100 MiB
 #   (d) HOLD tunnels open at once (each proven by one GET), held 10 s: RSS of App, Border, Squid; survivors
 # Needs nginx, squid, curl, openssl (apt-get install -y nginx-light squid curl openssl) and the jars.
-# PARTS="a b" runs only those parts (default "a b c d").
+#   (e) TUNNELS (10,000) new tunnels as in (a) through our proxy from CONC threads: how many failed (issue 36)
+# PARTS="a b" runs only those parts (default "a b c d"; "e" on request).
 # PROFILE=/path/libasyncProfiler.so: CPU profiles (collapsed stacks) of App and the Border during the egress
 # rows of (a) and (c) into the work directory; PROFILE_EVENT=alloc profiles allocations instead (bytes per
 # stack) of CPU (default itimer,interval=1ms). Every process is stopped at exit (by pid).
@@ -29,7 +30,7 @@ need_tools nginx curl openssl java
 [[ " ${ROWS:-direct squid egress} " != *" squid "* ]] || need_tools squid
 make_work proxy-bench
 WARMUP=${WARMUP:-30}; DURATION=${DURATION:-20}; CONC=${CONC:-8}; HOLD=${HOLD:-1000}
-ROWS=${ROWS:-"direct squid egress"}; ROUNDS=${ROUNDS:-2}; PARTS=${PARTS:-"a b c d"}
+ROWS=${ROWS:-"direct squid egress"}; ROUNDS=${ROUNDS:-2}; PARTS=${PARTS:-"a b c d"}; TUNNELS=${TUNNELS:-10000}
 B=${PORT_BASE:-29000}   # fixed ports below the ephemeral range; PORT_BASE=... moves them all
 TARGET=$((B + 443)); TARGET_PLAIN=$((B + 480)); SQUID=$((B + 128)); COORD=$((B + 136)); BORDER=$((B + 181))
 APP=$((B + 80)); PROXY=$((B + 129))
@@ -104,11 +105,12 @@ if [[ " $ROWS " == *" egress "* ]]; then
   start_coord "$COORD"
   # The run-local.sh / mtls.sh default: Border on https, signed announcements, App -> Border mutual TLS.
   # The tunnel limits (App per tenant and per IP, the Border per IP) are raised for (d); the rest is default.
-  start_border_tls border-p "$BORDER" "$EGRESS_IP" "$COORD" --egress.tunnel.max-per-ip=4096
+  start_border_tls border-p "$BORDER" "$EGRESS_IP" "$COORD" --egress.tunnel.max-per-ip=4096 \
+    --egress.tunnel.allowed-ports="$TARGET"  # the target is not on 443 or 80 (the default CONNECT ports)
   printf 'sharedPool: []\ntenants:\n  - id: acme\n    dedicatedIps: [%s]\n' "$EGRESS_IP" > "$WORK/tenants.yaml"
   start_app_tls p "$APP" "$WORK/tenants.yaml" "$COORD" --egress.proxy.enabled=true \
     --egress.proxy.address=127.0.0.1 --egress.proxy.port="$PROXY" \
-    --egress.proxy.max-tunnels-per-tenant=4096 --egress.proxy.max-tunnels-per-ip=4096
+    --egress.proxy.max-tunnels-per-tenant=4096 --egress.proxy.max-tunnels-per-ip=4096 --egress.proxy.allowed-ports="$TARGET"
   wait_ready "https://127.0.0.1:$BORDER"
   wait_ready "http://127.0.0.1:$APP"
   wait_tenant_available "http://127.0.0.1:$APP" acme
@@ -227,6 +229,10 @@ for round in $(seq 1 "$ROUNDS"); do [[ $ROUNDS == 1 ]] || echo "-- round $round"
   measured "$row" tunnels conc="$CONC" warmup=5 seconds="$DURATION"
   out=$OUT; n=$(field tunnels "$out")
   add a_rate_"$row" "$(field rate "$out")"; add a_p99_"$row" "$(field connect_p99_ms "$out")"
+  case $row in  # CPU per tunnel of the proxy's processes (ours: App + Border), for issue 36's goal
+    squid) add a_cpu_squid "$(cpu "$D_PROXY")" ;;
+    egress) add a_cpu_egress "$(cpu $(( D_APP + D_BORDER )))" ;;
+  esac
   printf '%-7s %9s %9s %8s %8s %9s %9s %7s %11s %11s %11s %6s %s\n' "$row" "$n" "$(field rate "$out")" \
     "$(field connect_p50_ms "$out")" "$(field connect_p99_ms "$out")" "$(field total_p50_ms "$out")" \
     "$(field total_p99_ms "$out")" "$(field errors "$out")" "$(cpu "$D_PROXY")" "$(cpu "$D_TARGET")" \
@@ -291,18 +297,36 @@ for row in $ROWS; do
 done
 fi
 
-echo
-echo "== goals (issue 23), means over the rounds"
 goal() { # label ours reference factor higher|lower
   awk -v l="$1" -v o="$2" -v r="$3" -v f="$4" -v dir="$5" 'BEGIN {
     if (o == "" || r == "") { printf "%-52s n/a\n", l; exit }
     met = dir == "higher" ? (o >= f * r) : (o <= f * r)
     printf "%-52s %s: %s vs %s%s (%.2fx)\n", l, met ? "MET" : "MISSED", o, (f == 1 ? "" : f " x "), r, o / r }'
 }
+if [[ " $PARTS " == *" e "* && " $ROWS " == *" egress "* ]]; then
+echo
+echo "== (e) $TUNNELS new tunnels (+ TLS + one GET) through our proxy from $CONC threads: any that fails after the proxy took it counts"
+measured egress tunnels conc="$CONC" warmup=0 seconds=3600 count="$TUNNELS"; out=$OUT; n=$(field tunnels "$out")
+printf '%-7s %9s %7s %9s %8s %8s %s\n' path tunnels failed tunnels/s conn-p50 conn-p99 load
+printf '%-7s %9s %7s %9s %8s %8s %s\n' egress "$n" "$(field errors "$out")" "$(field rate "$out")" \
+  "$(field connect_p50_ms "$out")" "$(field connect_p99_ms "$out")" "$(load_avg | cut -d' ' -f1)"
+grep -o 'first_errors=.*' <<<"$out" || true
+add e_failed "$(field errors "$out")"
+fi
+
+echo
+echo "== goals (issue 36), means over the rounds"
 if [[ " $ROWS " == *" egress "* && " $ROWS " == *" squid "* ]]; then
   goal "(a) tunnels/s >= squid" "$(mean a_rate_egress)" "$(mean a_rate_squid)" 1 higher
-  goal "(a) p99 connect latency <= squid (ms)" "$(mean a_p99_egress)" "$(mean a_p99_squid)" 1 lower
+  goal "(a) p99 connect <= 2 x squid (ms)" "$(mean a_p99_egress)" "$(mean a_p99_squid)" 2 lower
+  goal "(a) CPU per tunnel, App + Border <= 2 x squid (µs)" "$(mean a_cpu_egress)" "$(mean a_cpu_squid)" 2 lower
+  goal "(b) keep-alive req/s >= squid" "$(mean b_rate_egress)" "$(mean b_rate_squid)" 1 higher
 fi
+if [[ -n ${COUNT[e_failed]:-} ]]; then
+  awk -v f="$(mean e_failed)" -v n="$TUNNELS" 'BEGIN { printf "%-52s %s: %d of %d\n", "(e) failed tunnels == 0", f == 0 ? "MET" : "MISSED", f, n }'
+fi
+echo
+echo "== goals (issue 23), means over the rounds"
 if [[ " $ROWS " == *" egress "* && " $ROWS " == *" direct "* ]]; then
   goal "(b) keep-alive req/s >= 0.8 x direct" "$(mean b_rate_egress)" "$(mean b_rate_direct)" 0.8 higher
   goal "(c) download MB/s >= 0.8 x direct" "$(mean c_download_egress)" "$(mean c_download_direct)" 0.8 higher

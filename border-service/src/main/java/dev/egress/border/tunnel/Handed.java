@@ -8,8 +8,9 @@ import reactor.core.publisher.Sinks;
 /**
  * A buffer read from a tunnel's target on its way to App's stream, which tells when the write path let go of it: the
  * HTTP/2 flow controller holds a DATA frame until the stream's and the connection's windows admit it, then TLS and
- * the socket take it, and only then is the buffer released. The splice reads the next buffer only once the previous
- * one is released, so what a tunnel holds on the Border is one buffer in the write path and one waiting, whatever
+ * the socket take it, and only then is the buffer released. The splice hands a buffer on only while fewer than
+ * {@link TunnelController#IN_WRITE_PATH} earlier ones are unreleased, so what a tunnel holds on the Border is that many
+ * buffers in the write path and one waiting, whatever
  * windows App advertises: a stream's writability alone lets through as much as its window and the connection's.
  */
 final class Handed extends CompositeByteBuf {
