@@ -5,7 +5,7 @@
 #          tunnels from 8 threads and how many failed
 #   cpu    bench/app/cpu.sh TLS=1: App CPU per delivery, the Border's CPU per forward behind it
 #   slow   bench/system/slow-targets.sh TLS=1 WARMUP=30: 1,000 deliveries in flight to 1 s targets
-#   warmup bench/jvm/warmup.sh SERVICE=app: req/s in each of the first 60 s, the 10th second ÷ steady
+#   warmup bench/jvm/warmup.sh SERVICE=app TLS=1: req/s in each of the first 60 s, the 10th second ÷ steady
 #   prop   bench/system/propagation.sh TLS=1 CHANGES=600 VIA=border: an operator change -> every App
 # Nothing else should run on the machine meanwhile (about 25 minutes on 2 cores). Loopback only.
 #
@@ -35,7 +35,7 @@ for r in $ROWS_36; do
     proxy) row proxy env PARTS="a b c e" ROWS="direct squid egress" "$ROOT/bench/proxy/run.sh" ;;
     cpu) row cpu env TLS=1 WARMUP="${CPU_WARMUP:-60}" "$ROOT/bench/app/cpu.sh" ;;
     slow) row slow env TLS=1 WARMUP=30 "$ROOT/bench/system/slow-targets.sh" ;;
-    warmup) row warmup env SERVICE=app LAUNCH="${LAUNCH:-local}" "$ROOT/bench/jvm/warmup.sh" ;;
+    warmup) row warmup env SERVICE=app TLS=1 LAUNCH="${LAUNCH:-local}" "$ROOT/bench/jvm/warmup.sh" ;;
     prop) row prop env TLS=1 CHANGES=600 VIA=border OUT="$OUT/prop-$TAG" "$ROOT/bench/system/propagation.sh" ;;
     *) echo "unknown row $r (expected: proxy cpu slow warmup prop)" >&2; exit 2 ;;
   esac
