@@ -39,7 +39,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * The standing claims stored for every App (the claims table on the durable-delivery store): two Apps (this test's
  * context and one started during the test) on one real embedded YDB node, a Border double for the second claimant,
  * a loopback receiver. An App that starts while the owner of a dedicated IP is absent learns its claim from the table,
- * and an operator's move through that App ends the absent owner's claim on the other App too.
+ * and an operator's move through that App ends the absent owner's claim on the other App too; a move the table
+ * cannot record answers 503.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class StoredClaimsIT {
@@ -199,6 +200,25 @@ class StoredClaimsIT {
                     .isEqualTo(IP.value());
             assertThat(sink.received()).hasSize(2);
             assertThat(claims.readAll()).containsExactly(new Claim(IP, claimant.id()));
+
+            // The table unreachable (the store's node stopped): a move the Borders apply is not stored, so it
+            // answers 503 rather than 200.
+            node.close();
+            client(secondPort, OPERATOR_TOKEN)
+                    .post()
+                    .uri("/ops/v1/ips/{ip}/move", IP.value())
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(Map.of("to", claimant.id().value()))
+                    .exchange()
+                    .expectStatus()
+                    .isEqualTo(503)
+                    .expectBody()
+                    .jsonPath("$.type")
+                    .isEqualTo("urn:egress:problem:unavailable")
+                    .jsonPath("$.to")
+                    .isEqualTo(claimant.id().value())
+                    .jsonPath("$.borders[0].outcome")
+                    .isEqualTo("applied");
         }
     }
 }
