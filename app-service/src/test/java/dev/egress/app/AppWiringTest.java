@@ -168,6 +168,21 @@ class AppWiringTest {
     }
 
     @Test
+    void refusesATooShortClaimsSyncIntervalNamingTheProperty() throws Exception {
+        runner().withPropertyValues("egress.routing.claims-sync-interval=9ms").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(new PropertyFailureAnalyzer()
+                            .analyze(context.getStartupFailure())
+                            .getDescription())
+                    .startsWith("Invalid configuration: egress.routing.claims-sync-interval: ")
+                    .contains("expected: at least 10 ms");
+        });
+        runner().run(context -> assertThat(
+                        context.getBean(RoutingProperties.class).claimsSyncInterval())
+                .isEqualTo(Duration.ofSeconds(1)));
+    }
+
+    @Test
     void refusesAnUnknownStrategy() throws Exception {
         runner().withPropertyValues("egress.routing.strategy=random")
                 .run(context -> assertThat(context)

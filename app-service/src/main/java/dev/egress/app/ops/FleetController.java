@@ -77,6 +77,10 @@ class FleetController {
                         responseCode = "404",
                         description = "no live Border announces the IP, or the named Border does not"),
                 @ApiResponse(
+                        responseCode = "503",
+                        description = "applied on the Borders, but the claims table (durable delivery on) could not"
+                                + " record it; repeat the move"),
+                @ApiResponse(
                         responseCode = "504",
                         description = "not confirmed within egress.ops.change-timeout; "
                                 + "the problem body carries the current state per Border")

@@ -1,6 +1,6 @@
 package dev.egress.app.ops;
 
-import dev.egress.app.routing.EgressRouter;
+import dev.egress.app.routing.ClaimsSync;
 import dev.egress.discovery.registry.AnnouncedIp;
 import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.BorderId;
@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
@@ -30,8 +31,9 @@ import tools.jackson.databind.json.JsonMapper;
  * owner claiming, the others released), as for a status change. Each move is one audit line on the logger
  * {@code egress.audit} when asked and one with its outcome, and shows in the fleet view: the old Border's IP
  * tile carries the reason {@code released}, and the conflict is gone. A claim of a Border that holds no slot (an
- * owner that crashed, or is retired for good) cannot be released by its Border: a confirmed move ends it in this
- * App's standing claims ({@link EgressRouter#operatorMoved}).
+ * owner that crashed, or is retired for good) cannot be released by its Border: a confirmed move ends it in the
+ * standing claims ({@link ClaimsSync#recordMove}), in the claims table for every App when durable delivery is on
+ * (a failure there answers 503 and is audited), in this App's memory otherwise.
  */
 final class IpMoves {
 
@@ -40,7 +42,7 @@ final class IpMoves {
     private record Reply(BorderId border, boolean release, IpStatusCall.Reply reply) {}
 
     private final RoutingTable table;
-    private final EgressRouter router;
+    private final ClaimsSync claims;
     private final IpStatusCall calls;
     private final IpStatusChanges changes;
     private final JsonMapper json;
@@ -48,13 +50,13 @@ final class IpMoves {
 
     IpMoves(
             RoutingTable table,
-            EgressRouter router,
+            ClaimsSync claims,
             IpStatusCall calls,
             IpStatusChanges changes,
             JsonMapper json,
             Duration timeout) {
         this.table = table;
-        this.router = router;
+        this.claims = claims;
         this.calls = calls;
         this.changes = changes;
         this.json = json;
@@ -67,7 +69,8 @@ final class IpMoves {
      * @param ipText the IP as given in the path
      * @param toText the new owner's Border id
      * @return the move, or an error: 400 invalid input, 404 no live Border announces the IP or {@code to} does
-     *         not, 504 not confirmed within the bound (with the current state)
+     *         not, 504 not confirmed within the bound (with the current state), 503 confirmed but not stored in the
+     *         claims table
      */
     Mono<IpMove> move(String ipText, String toText) {
         return Mono.defer(() -> {
@@ -94,29 +97,50 @@ final class IpMoves {
                     .collectList()
                     .flatMap(replies ->
                             awaitSnapshot(ip, replies, deadline).then(Mono.fromSupplier(() -> result(ip, to, replies))))
-                    .flatMap(move -> {
-                        boolean done = move.borders().stream()
-                                .allMatch(b -> b.outcome().equals("applied"));
-                        audit.info(
-                                "Operator move of {} to {} {}; released on {}; borders {}",
-                                ip,
-                                to,
-                                done ? "applied" : "not confirmed within " + timeout,
-                                move.releasedOn(),
-                                move.borders());
-                        if (done) {
-                            // Ends the claims of Borders that are not live (an absent owner's): their
-                            // announcements cannot show a release, so only the operator's word ends them.
-                            router.operatorMoved(ip, to);
-                        }
-                        return done
-                                ? Mono.just(move)
-                                : Mono.error(new OpsProblems.MoveNotConfirmedException(
-                                        "App's snapshot does not show %s moved to %s within %s"
-                                                .formatted(ip, to, timeout),
-                                        move));
-                    });
+                    .flatMap(move -> finish(ip, to, move));
         });
+    }
+
+    /**
+     * A move every Border confirmed is recorded in the standing claims (stored for every App when the claims table
+     * is on) before it answers; that ends the claims of Borders that are not live (an absent owner's): their
+     * announcements cannot show a release, so only the operator's word ends them.
+     */
+    private Mono<IpMove> finish(EgressIp ip, BorderId to, IpMove move) {
+        boolean done = move.borders().stream().allMatch(b -> b.outcome().equals("applied"));
+        if (!done) {
+            audit.info(
+                    "Operator move of {} to {} not confirmed within {}; released on {}; borders {}",
+                    ip,
+                    to,
+                    timeout,
+                    move.releasedOn(),
+                    move.borders());
+            return Mono.error(new OpsProblems.MoveNotConfirmedException(
+                    "App's snapshot does not show %s moved to %s within %s".formatted(ip, to, timeout), move));
+        }
+        return Mono.fromFuture(() -> claims.recordMove(ip, to))
+                .then(Mono.fromSupplier(() -> {
+                    audit.info(
+                            "Operator move of {} to {} applied; released on {}; borders {}",
+                            ip,
+                            to,
+                            move.releasedOn(),
+                            move.borders());
+                    return move;
+                }))
+                .onErrorMap(e -> {
+                    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                    audit.warn(
+                            "Operator move of {} to {} applied on the Borders but not stored in the claims table ({});"
+                                    + " absent Borders' claims of the IP still stand; released on {}; borders {}",
+                            ip,
+                            to,
+                            cause.toString(),
+                            move.releasedOn(),
+                            move.borders());
+                    return new OpsProblems.MoveNotStoredException(String.valueOf(cause.getMessage()), move);
+                });
     }
 
     /** Waits (bounded) until every Border that accepted its part shows it in App's snapshot. */

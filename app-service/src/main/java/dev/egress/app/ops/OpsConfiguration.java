@@ -3,6 +3,7 @@ package dev.egress.app.ops;
 import dev.egress.app.config.SecurityProperties;
 import dev.egress.app.delivery.backlog.BacklogSampler;
 import dev.egress.app.fleet.BorderFleet;
+import dev.egress.app.routing.ClaimsSync;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.routing.RoutingProperties;
 import dev.egress.app.tenants.TenantPolicyStore;
@@ -76,12 +77,12 @@ class OpsConfiguration {
     @Bean
     IpMoves ipMoves(
             RoutingTable table,
-            EgressRouter router,
+            ClaimsSync claims,
             BorderFleet fleet,
             IpStatusChanges changes,
             JsonMapper json,
             OpsProperties ops) {
-        return new IpMoves(table, router, new IpStatusCall(fleet), changes, json, ops.changeTimeout());
+        return new IpMoves(table, claims, new IpStatusCall(fleet), changes, json, ops.changeTimeout());
     }
 
     @Bean

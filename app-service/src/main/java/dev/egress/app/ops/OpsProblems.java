@@ -45,6 +45,25 @@ final class OpsProblems {
         }
     }
 
+    /**
+     * 503: every Border applied a move, but the claims table could not record it, so the claims of absent Borders
+     * of the IP still stand (on every App). The body carries the state per Border; repeating the move is safe.
+     */
+    static final class MoveNotStoredException extends EgressProblemException {
+        MoveNotStoredException(String cause, IpMove state) {
+            super(Problem.of(
+                            ProblemType.UNAVAILABLE,
+                            "the Borders applied the move of %s to %s, but the claims table could not record it (%s):"
+                                            .formatted(state.ip(), state.to(), cause)
+                                    + " claims of absent Borders still stand; repeat the move")
+                    .with("ip", state.ip())
+                    .with("to", state.to())
+                    .with("releasedOn", state.releasedOn())
+                    .with("borders", List.copyOf(state.borders()))
+                    .with("generation", state.generation()));
+        }
+    }
+
     /** 400: the body or the IP is not what the API takes. */
     static final class InvalidChangeException extends EgressProblemException {
         InvalidChangeException(String detail) {

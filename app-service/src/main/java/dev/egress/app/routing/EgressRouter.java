@@ -33,9 +33,10 @@ import org.jspecify.annotations.Nullable;
  * could hand the tenant's traffic to the wrong one. Counting only ACTIVE claims would hand the IP to the
  * second claimant whenever its owner drains or is disabled, and clear the alert at that moment; counting only
  * live claims would do the same while the owner restarts or after it crashed, so an owner's claim stands while
- * it holds no slot ({@link StandingClaims}). A dedicated IP moves only when an operator takes it off the old
- * Border: its configuration, or a move through App's operator API, after which the old Border announces it as
- * released, which is no claim ({@link RoutingSnapshot#conflicts()}). Shared-pool IPs keep every route
+ * it holds no slot ({@link StandingClaims}; with durable delivery on, stored for every App by {@link ClaimsSync}).
+ * A dedicated IP moves only when an operator takes it off the old Border: its configuration, or a move through
+ * App's operator API, after which the old Border announces it as released, which is no claim
+ * ({@link RoutingSnapshot#conflicts()}). Shared-pool IPs keep every route
  * ({@code egress.routing.shared-strategy} picks), because a shared IP carries no single tenant's allowlist.
  *
  * <p>Dedicated and shared-pool tenants have a strategy each: a dedicated tenant's few IPs are its own,
@@ -44,7 +45,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class EgressRouter {
 
-    private record View(
+    /** What requests route on: one immutable value, swapped whole. */
+    record View(
             TenantPolicy policy,
             RoutingSnapshot snapshot,
             Map<String, Resolution> byTenant,
@@ -257,7 +259,7 @@ public final class EgressRouter {
         return sharedSelector.name();
     }
 
-    private View currentView() {
+    View currentView() {
         View current = view;
         // Listeners refresh the view after each swap; this check closes the window between a swap and
         // its listener, so a request never routes on a policy or snapshot that was already replaced.
@@ -279,7 +281,8 @@ public final class EgressRouter {
 
     /**
      * Records an operator's move of an IP through this App: from now on only {@code to} claims it here, an absent
-     * owner's claim included (the one way such a claim ends while its Border stays away).
+     * owner's claim included (the one way such a claim ends while its Border stays away). With the claims table on,
+     * {@link ClaimsSync#recordMove} stores the move first and then calls this.
      *
      * @param ip the IP
      * @param to the Border the IP was moved to
@@ -288,6 +291,20 @@ public final class EgressRouter {
         View current = refresh();
         StandingClaims claims = current.claims().moved(ip, to);
         view = build(current.policy(), current.snapshot(), claims);
+    }
+
+    /**
+     * Takes the absent Borders' claims from a read of the claims table ({@link StandingClaims#stored}).
+     *
+     * @param rows  the table as read now
+     * @param known what the table held or was given before this read
+     */
+    synchronized void storedClaims(Set<Claim> rows, Set<Claim> known) {
+        View current = refresh();
+        StandingClaims claims = current.claims().stored(rows, known, current.snapshot());
+        if (claims != current.claims()) {
+            view = build(current.policy(), current.snapshot(), claims);
+        }
     }
 
     private synchronized View refresh() {

@@ -28,6 +28,8 @@ import org.springframework.validation.annotation.Validated;
  * @param pollInterval    the registry watcher's safety-net poll period, at least 10 ms; these properties are
  *                        its one owner: the watcher receives it through {@link WatcherPolling}
  * @param retryAfter      the {@code Retry-After} sent with 503 {@code no-egress-available}
+ * @param claimsSyncInterval how often this App's standing claims and the claims table are brought in step
+ *                        ({@link ClaimsSync}; with durable delivery on only), at least 10 ms
  */
 @Validated
 @ConfigurationProperties("egress.routing")
@@ -43,14 +45,21 @@ public record RoutingProperties(
         @DefaultValue(WatcherPolling.DEFAULT_POLL_INTERVAL) @NotNull
         Duration pollInterval,
 
-        @DefaultValue("5s") @NotNull Duration retryAfter)
+        @DefaultValue("5s") @NotNull Duration retryAfter,
+        @DefaultValue("1s") @NotNull Duration claimsSyncInterval)
         implements WatcherPolling {
 
-    /** Refuses a poll period the watcher cannot run with, naming the property. */
+    private static final Duration MIN_CLAIMS_SYNC_INTERVAL = Duration.ofMillis(10);
+
+    /** Refuses a poll or sync period the loops cannot run with, naming the property. */
     public RoutingProperties {
         if (pollInterval != null && pollInterval.compareTo(RegistrySettings.MIN_POLL_INTERVAL) < 0) {
             throw new IllegalArgumentException("egress.routing.poll-interval: %s (expected: at least %d ms)"
                     .formatted(pollInterval, RegistrySettings.MIN_POLL_INTERVAL.toMillis()));
+        }
+        if (claimsSyncInterval != null && claimsSyncInterval.compareTo(MIN_CLAIMS_SYNC_INTERVAL) < 0) {
+            throw new IllegalArgumentException("egress.routing.claims-sync-interval: %s (expected: at least %d ms)"
+                    .formatted(claimsSyncInterval, MIN_CLAIMS_SYNC_INTERVAL.toMillis()));
         }
     }
 

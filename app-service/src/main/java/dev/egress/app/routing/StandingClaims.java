@@ -5,8 +5,11 @@ import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.BorderId;
 import dev.egress.discovery.registry.EgressIp;
 import dev.egress.discovery.registry.RoutingSnapshot;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,10 +24,12 @@ import java.util.TreeSet;
  * move), or no longer announces it (an operator took it out of its configuration). Both are an operator's
  * hand; a Border's absence is not. Two standing claims of one IP are a conflict ({@link #conflicts()}).
  *
- * <p>The memory is this App's: it starts with the first snapshot it reads, so an App that starts while an owner
- * is absent knows only the claims it sees. An operator's move through this App ({@link #moved}) ends every
- * other claim of the IP at once, an absent owner's included. Immutable; {@link EgressRouter} keeps the current
- * one.
+ * <p>The memory starts with the first snapshot this App reads. With durable delivery on it is also stored, in a
+ * table every App reads and writes ({@link ClaimsSync}): {@link #stored} takes the absent Borders' claims from it,
+ * so an App that starts while an owner is absent learns that owner's claim, and an operator's move through any App
+ * ends it everywhere. Without the table the memory is this process's alone. An operator's move through this App
+ * ({@link #moved}) ends every other claim of the IP at once, an absent owner's included. Immutable; {@link
+ * EgressRouter} keeps the current one.
  */
 final class StandingClaims {
 
@@ -77,6 +82,66 @@ final class StandingClaims {
             }
         }
         return next.equals(byIp) ? this : of(next);
+    }
+
+    /**
+     * The claims after a read of the claims table. Live Borders' claims come from the snapshot, as they stand here
+     * already; the claims of Borders absent from it become the table's rows (a claim another App stored is learnt, one
+     * an operator's move on any App removed ends), plus those of this App's absent claims that the table never knew
+     * ({@code known}), which the next write stores. A claim the table had and lost is not brought back.
+     *
+     * @param rows     the table as read now
+     * @param known    what the table held or was given before this read: the previous read and this App's writes
+     * @param snapshot the snapshot these claims follow
+     * @return the claims; this when nothing changed
+     */
+    StandingClaims stored(Set<Claim> rows, Set<Claim> known, RoutingSnapshot snapshot) {
+        Map<BorderId, Announcement> live = snapshot.announcements();
+        Map<EgressIp, Set<BorderId>> next = new HashMap<>(byIp.size() * 2 + 16);
+        byIp.forEach((ip, borders) -> {
+            for (BorderId border : borders) {
+                Claim claim = new Claim(ip, border);
+                if (live.containsKey(border) || rows.contains(claim) || !known.contains(claim)) {
+                    next.computeIfAbsent(ip, k -> new TreeSet<>()).add(border);
+                }
+            }
+        });
+        for (Claim row : rows) {
+            if (!live.containsKey(row.border())) {
+                next.computeIfAbsent(row.ip(), k -> new TreeSet<>()).add(row.border());
+            }
+        }
+        return next.equals(byIp) ? this : of(next);
+    }
+
+    /**
+     * Every standing claim, live or not.
+     *
+     * @return the claims
+     */
+    Set<Claim> all() {
+        Set<Claim> all = new HashSet<>();
+        byIp.forEach((ip, borders) -> borders.forEach(border -> all.add(new Claim(ip, border))));
+        return all;
+    }
+
+    /**
+     * The claims an operator took off a live Border: it announces the IP released, or no longer at all.
+     *
+     * @param candidates claims to check
+     * @param snapshot   the snapshot read now
+     * @return those whose Border is live in the snapshot without claiming the IP
+     */
+    static List<Claim> takenOff(Collection<Claim> candidates, RoutingSnapshot snapshot) {
+        Map<BorderId, Announcement> live = snapshot.announcements();
+        List<Claim> taken = new ArrayList<>();
+        for (Claim claim : candidates) {
+            Announcement announcement = live.get(claim.border());
+            if (announcement != null && !claims(announcement, claim.ip())) {
+                taken.add(claim);
+            }
+        }
+        return taken;
     }
 
     /**

@@ -70,7 +70,8 @@ class EgressRouterTest {
                 3,
                 Duration.ofSeconds(30),
                 Duration.ofMillis(500),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(1));
         return new EgressRouter(
                 table, tenants, BorderSelectors.byDefault(), BorderSelectors.byDefault(), properties, meters);
     }
@@ -195,6 +196,35 @@ class EgressRouterTest {
         assertThat(router.resolve("acme").candidates())
                 .extracting(r -> r.ip().value() + "@" + r.borderId().value())
                 .containsExactly("127.0.0.2@b");
+        assertThat(router.conflicts()).isEmpty();
+        assertThat(meters.get("egress.routing.ips.conflicts.dedicated").gauge().value())
+                .isZero();
+    }
+
+    @Test
+    void anAbsentOwnersClaimFromTheClaimsTableMakesTheSecondClaimantAConflictUntilTheTableLosesIt() {
+        // This App never saw border a; another App stored its claim of 127.0.0.2 before a left.
+        EgressRouter router = router(RoutingProperties.SharedWhenStale.SERVE);
+        publish(border("b", "127.0.0.2", "ACTIVE", "127.0.0.3", "ACTIVE"));
+        assertThat(router.resolve("acme").candidates()).hasSize(2);
+        Claim ownerA = new Claim(EgressIp.of("127.0.0.2"), BorderId.of("a"));
+
+        router.storedClaims(Set.of(ownerA), Set.of());
+
+        assertThat(router.resolve("acme").candidates())
+                .extracting(r -> r.ip().value() + "@" + r.borderId().value())
+                .containsExactly("127.0.0.3@b");
+        assertThat(router.conflicts())
+                .containsEntry(EgressIp.of("127.0.0.2"), List.of(BorderId.of("a"), BorderId.of("b")));
+        assertThat(meters.get("egress.routing.ips.conflicts.dedicated").gauge().value())
+                .isEqualTo(1.0);
+
+        // An operator's move on another App deleted the row.
+        router.storedClaims(Set.of(), Set.of(ownerA));
+
+        assertThat(router.resolve("acme").candidates())
+                .extracting(r -> r.ip().value() + "@" + r.borderId().value())
+                .containsExactly("127.0.0.2@b", "127.0.0.3@b");
         assertThat(router.conflicts()).isEmpty();
         assertThat(meters.get("egress.routing.ips.conflicts.dedicated").gauge().value())
                 .isZero();
@@ -458,7 +488,8 @@ class EgressRouterTest {
                 3,
                 Duration.ofSeconds(30),
                 Duration.ofMillis(500),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(1));
         EgressRouter router = new EgressRouter(
                 table,
                 tenants,

@@ -66,7 +66,8 @@ class SharedPoolSpreadTest {
                 3,
                 Duration.ofSeconds(30),
                 Duration.ofMillis(500),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(1));
         router = new EgressRouter(
                 table,
                 tenants,

@@ -3,7 +3,7 @@ package dev.egress.app.signing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.standardwebhooks.Webhook;
-import dev.egress.app.routing.EgressRouter;
+import dev.egress.app.routing.ClaimsSync;
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
 import dev.egress.discovery.registry.Announcement;
@@ -75,14 +75,14 @@ class SignedDispatchIT {
     RoutingTable table;
 
     @Autowired
-    EgressRouter router;
+    ClaimsSync claims;
 
     @LocalServerPort
     int port;
 
     private void publish(Announcement... announcements) {
         RoutingSnapshot snapshot = RoutingSnapshot.fromAnnouncements(List.of(announcements), Instant.now());
-        AppITSupport.placedByAnOperator(router, snapshot);
+        AppITSupport.placedByAnOperator(claims, snapshot);
         table.offer(snapshot);
     }
 

@@ -1,5 +1,6 @@
 package dev.egress.app.support;
 
+import dev.egress.app.routing.ClaimsSync;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.discovery.registry.AnnouncedIp;
 import dev.egress.discovery.registry.Announcement;
@@ -72,6 +73,9 @@ public abstract class AppITSupport {
     @Autowired
     protected EgressRouter router;
 
+    @Autowired
+    protected ClaimsSync claims;
+
     @LocalServerPort
     protected int port;
 
@@ -106,21 +110,22 @@ public abstract class AppITSupport {
      * @param snapshot the snapshot
      */
     protected void offer(RoutingSnapshot snapshot) {
-        placedByAnOperator(router, snapshot);
+        placedByAnOperator(claims, snapshot);
         table.offer(snapshot);
     }
 
     /**
-     * Records an operator's move of every claimed IP of a snapshot to the Border claiming it.
+     * Records an operator's move of every claimed IP of a snapshot to the Border claiming it, as the move API does
+     * (in the claims table too when durable delivery is on).
      *
-     * @param router   the App's router
+     * @param claims   the App's standing claims
      * @param snapshot the snapshot about to be offered
      */
-    public static void placedByAnOperator(EgressRouter router, RoutingSnapshot snapshot) {
+    public static void placedByAnOperator(ClaimsSync claims, RoutingSnapshot snapshot) {
         for (Announcement announcement : snapshot.announcements().values()) {
             for (AnnouncedIp ip : announcement.ips()) {
                 if (ip.claims()) {
-                    router.operatorMoved(ip.ip(), announcement.borderId());
+                    claims.recordMove(ip.ip(), announcement.borderId()).join();
                 }
             }
         }

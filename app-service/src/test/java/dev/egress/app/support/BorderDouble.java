@@ -5,10 +5,12 @@ import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.BorderId;
 import dev.egress.discovery.registry.EgressIp;
 import dev.egress.discovery.registry.IpStatus;
+import dev.egress.discovery.web.forward.BorderPaths;
 import dev.egress.discovery.web.forward.ForwardDeadline;
 import dev.egress.discovery.web.forward.ForwardFrame;
 import dev.egress.discovery.web.forward.ForwardRequest;
 import dev.egress.discovery.web.forward.ForwardResponse;
+import dev.egress.discovery.web.forward.IpRelease;
 import dev.egress.discovery.web.problem.Problem;
 import dev.egress.discovery.web.problem.ProblemType;
 import dev.egress.ydb.coordination.testing.ListenPorts;
@@ -46,7 +48,8 @@ import tools.jackson.databind.json.JsonMapper;
  * host (404) or that are not ACTIVE (409, {@code targetContacted:false}), and forwards from a socket
  * bound to the requested source IP, so that a {@code RecordingSink} sees the true egress address. It speaks
  * both forms of the call (raw {@link ForwardFrame} and JSON) and answers in the form asked,
- * or refuses the raw one as an older Border does ({@link #refuseRawForm}).
+ * or refuses the raw one as an older Border does ({@link #refuseRawForm}), and takes an operator's move
+ * ({@code PUT /internal/v1/ips/{ip}/release}: a released IP is announced {@code released}).
  * Failures can be injected with {@link #failWith}.
  */
 public final class BorderDouble implements AutoCloseable {
@@ -65,6 +68,7 @@ public final class BorderDouble implements AutoCloseable {
     private final BorderId id;
     private final String token;
     private final Map<EgressIp, IpStatus> ips = new ConcurrentHashMap<>();
+    private final Map<EgressIp, Boolean> released = new ConcurrentHashMap<>();
     private final Map<EgressIp, HttpClient> bound = new ConcurrentHashMap<>();
     private final ConnectionProvider provider = ConnectionProvider.create("border-double", 64);
     private final AtomicReference<Failure> failure = new AtomicReference<>();
@@ -105,31 +109,53 @@ public final class BorderDouble implements AutoCloseable {
                     channel.closeFuture().addListener(f -> openConnections.decrementAndGet());
                 })
                 .route(routes -> routes.post("/internal/v1/egress", (request, response) -> {
-                    calls.incrementAndGet();
-                    lastDeadline = request.requestHeaders().get(ForwardDeadline.HEADER);
-                    lastTraceparent = request.requestHeaders().get("traceparent");
-                    if (!("Bearer " + token).equals(request.requestHeaders().get("Authorization"))) {
-                        return problem(response, 401, ProblemType.UNAUTHORIZED.slug(), false);
-                    }
-                    String type = String.valueOf(request.requestHeaders().get("Content-Type"));
-                    lastContentType = type;
-                    boolean raw = type.startsWith(ForwardFrame.MEDIA_TYPE);
-                    if (raw && jsonOnly) {
-                        // An older Border's content negotiation: 415 before anything is read or sent.
-                        return response.status(415).send();
-                    }
-                    return request.receive()
-                            .aggregate()
-                            .asByteArray()
-                            .defaultIfEmpty(new byte[0])
-                            .flatMap(bytes -> handle(
-                                    raw
-                                            ? ForwardFrame.readRequest(JSON, ByteBuffer.wrap(bytes))
-                                            : JSON.readValue(bytes, ForwardRequest.class),
-                                    raw,
-                                    response))
-                            .then();
-                }))
+                            calls.incrementAndGet();
+                            lastDeadline = request.requestHeaders().get(ForwardDeadline.HEADER);
+                            lastTraceparent = request.requestHeaders().get("traceparent");
+                            if (!("Bearer " + token)
+                                    .equals(request.requestHeaders().get("Authorization"))) {
+                                return problem(response, 401, ProblemType.UNAUTHORIZED.slug(), false);
+                            }
+                            String type =
+                                    String.valueOf(request.requestHeaders().get("Content-Type"));
+                            lastContentType = type;
+                            boolean raw = type.startsWith(ForwardFrame.MEDIA_TYPE);
+                            if (raw && jsonOnly) {
+                                // An older Border's content negotiation: 415 before anything is read or sent.
+                                return response.status(415).send();
+                            }
+                            return request.receive()
+                                    .aggregate()
+                                    .asByteArray()
+                                    .defaultIfEmpty(new byte[0])
+                                    .flatMap(bytes -> handle(
+                                            raw
+                                                    ? ForwardFrame.readRequest(JSON, ByteBuffer.wrap(bytes))
+                                                    : JSON.readValue(bytes, ForwardRequest.class),
+                                            raw,
+                                            response))
+                                    .then();
+                        })
+                        // An operator's move through App: the real Border stores the release, then announces it.
+                        .put(BorderPaths.IP_RELEASE, (request, response) -> {
+                            if (!("Bearer " + token)
+                                    .equals(request.requestHeaders().get("Authorization"))) {
+                                return problem(response, 401, ProblemType.UNAUTHORIZED.slug(), false);
+                            }
+                            EgressIp ip = EgressIp.of(String.valueOf(request.param("ip")));
+                            if (!ips.containsKey(ip)) {
+                                return problem(response, 404, ProblemType.IP_NOT_HOSTED.slug(), false);
+                            }
+                            return request.receive().aggregate().asByteArray().flatMap(bytes -> {
+                                IpRelease release = JSON.readValue(bytes, IpRelease.class);
+                                released.put(ip, Boolean.TRUE.equals(release.released()));
+                                return response.status(200)
+                                        .header("Content-Type", "application/json")
+                                        .sendByteArray(Mono.just(JSON.writeValueAsBytes(
+                                                Map.of("ip", ip.value(), "released", released.get(ip)))))
+                                        .then();
+                            });
+                        }))
                 .bindNow();
     }
 
@@ -303,7 +329,10 @@ public final class BorderDouble implements AutoCloseable {
     public Announcement announcement() {
         List<AnnouncedIp> announced = ips.entrySet().stream()
                 .sorted(Map.Entry.comparingByKey())
-                .map(e -> new AnnouncedIp(e.getKey(), e.getValue()))
+                .map(e -> {
+                    AnnouncedIp ip = new AnnouncedIp(e.getKey(), e.getValue());
+                    return released.getOrDefault(e.getKey(), false) ? ip.withheld(AnnouncedIp.RELEASED) : ip;
+                })
                 .toList();
         return new Announcement(
                 Announcement.CURRENT_VERSION, id, endpoint(), announced, Instant.now(), generation.incrementAndGet());

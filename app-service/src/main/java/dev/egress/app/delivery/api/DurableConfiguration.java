@@ -11,6 +11,7 @@ import dev.egress.app.delivery.worker.DeliveryWorkers;
 import dev.egress.app.delivery.worker.DurableMetrics;
 import dev.egress.app.delivery.worker.WorkerFactory;
 import dev.egress.app.delivery.ydb.DeliveryTables;
+import dev.egress.app.routing.ClaimRecords;
 import dev.egress.app.routing.EgressRouter;
 import dev.egress.app.signing.WebhookSigner;
 import dev.egress.app.tenants.TenantPolicyStore;
@@ -27,7 +28,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * Wires durable delivery when {@code egress.delivery.store.connection-string} is set: the store on YDB tables (created
  * when missing), the workers, the asynchronous form of {@code POST /v1/deliveries}, and the synchronous form's
- * {@code Idempotency-Key} kept in the store ({@link SyncRecords}). Without it nothing here
+ * {@code Idempotency-Key} kept in the store ({@link SyncRecords}), and routing's claims table on the same connection
+ * ({@link ClaimRecords}, which routing's {@code ClaimsSync} keeps in step). Without it nothing here
  * exists, and the API's controllers answer {@code durable-delivery-off}. The buckets this App works come from an
  * {@link OwnedBuckets} bean when one exists (bucket ownership), else every bucket.
  */
@@ -52,6 +54,11 @@ class DurableConfiguration {
     @Bean
     DeliveryStore deliveryStore(DeliveryTables tables) {
         return tables.store();
+    }
+
+    @Bean
+    ClaimRecords claimRecords(DeliveryTables tables) {
+        return tables.claims();
     }
 
     @Bean

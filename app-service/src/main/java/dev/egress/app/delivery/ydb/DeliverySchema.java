@@ -11,15 +11,21 @@ package dev.egress.app.delivery.ydb;
  * lets the operators' count of dead records read only those. Finished records
  * and their attempts carry {@code expire_at} (TTL); live ones keep it NULL, which never expires.
  *
+ * <p>The claims table is routing's, not delivery's: it lives here because this is App's writable database. One row
+ * per standing claim of an IP by a Border ({@code dev.egress.app.routing.ClaimRecords}); the key is the pair, so
+ * storing a claim twice is one row, and a move deletes the other rows of one IP, a key prefix. No TTL: a claim ends
+ * only by an operator's hand.
+ *
  * @param deliveries the deliveries table's name
  * @param attempts   the attempts table's name
+ * @param claims     the claims table's name
  */
-record DeliverySchema(String deliveries, String attempts) {
+record DeliverySchema(String deliveries, String attempts, String claims) {
 
     /**
      * The schema for a prefix.
      *
-     * @param prefix prepended to both table names ({@code ""} for none)
+     * @param prefix prepended to every table name ({@code ""} for none)
      * @return the names
      */
     static DeliverySchema withPrefix(String prefix) {
@@ -27,7 +33,7 @@ record DeliverySchema(String deliveries, String attempts) {
             throw new IllegalArgumentException(
                     "table prefix: '%s' (expected: letters, digits, _ or /)".formatted(prefix));
         }
-        return new DeliverySchema(prefix + "deliveries", prefix + "delivery_attempts");
+        return new DeliverySchema(prefix + "deliveries", prefix + "delivery_attempts", prefix + "ip_claims");
     }
 
     String createDeliveries() {
@@ -74,5 +80,15 @@ record DeliverySchema(String deliveries, String attempts) {
                     expire_at Timestamp,
                     PRIMARY KEY (tenant_id, slot, series, attempt_no)
                 ) WITH (TTL = Interval('PT0S') ON expire_at)""".formatted(attempts);
+    }
+
+    String createClaims() {
+        return """
+                CREATE TABLE IF NOT EXISTS `%s` (
+                    ip Utf8 NOT NULL,
+                    border_id Utf8 NOT NULL,
+                    seen_at Timestamp NOT NULL,
+                    PRIMARY KEY (ip, border_id)
+                )""".formatted(claims);
     }
 }

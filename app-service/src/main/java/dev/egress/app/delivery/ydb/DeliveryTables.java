@@ -2,6 +2,7 @@ package dev.egress.app.delivery.ydb;
 
 import dev.egress.app.delivery.DeliveryStore;
 import dev.egress.app.delivery.Retention;
+import dev.egress.app.routing.ClaimRecords;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,8 +15,8 @@ import tech.ydb.query.QueryClient;
 
 /**
  * A connection to the delivery tables: the SDK transport, the query client, the threads transactions run on, and
- * the store over them, closed together. Opening creates the tables when they are missing, so every App may open
- * it at start.
+ * the store over them, closed together; routing's claims table shares it ({@link #claims()}). Opening creates the
+ * tables when they are missing, so every App may open it at start.
  */
 public final class DeliveryTables implements AutoCloseable {
 
@@ -23,6 +24,7 @@ public final class DeliveryTables implements AutoCloseable {
     private final QueryClient client;
     private final ExecutorService executor;
     private final YdbDeliveryStore store;
+    private final YdbClaimRecords claims;
 
     private DeliveryTables(GrpcTransport transport, String tablePrefix, Retention retention, int sessions) {
         this.transport = transport;
@@ -35,8 +37,10 @@ public final class DeliveryTables implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.store = new YdbDeliveryStore(
-                new Transactions(client, executor), DeliverySchema.withPrefix(tablePrefix), retention);
+        Transactions transactions = new Transactions(client, executor);
+        DeliverySchema schema = DeliverySchema.withPrefix(tablePrefix);
+        this.store = new YdbDeliveryStore(transactions, schema, retention);
+        this.claims = new YdbClaimRecords(transactions, schema);
     }
 
     /**
@@ -102,7 +106,16 @@ public final class DeliveryTables implements AutoCloseable {
         return store;
     }
 
-    /** Drops both tables: for tests that leave a shared database as they found it. */
+    /**
+     * The claims table: the standing claims of IPs, stored for every App.
+     *
+     * @return the claims table over this connection
+     */
+    public ClaimRecords claims() {
+        return claims;
+    }
+
+    /** Drops every table: for tests that leave a shared database as they found it. */
     void dropTables() {
         store.dropTables();
     }

@@ -56,15 +56,17 @@ public final class YdbDeliveryStore implements DeliveryStore {
         this.retention = retention;
     }
 
-    /** Creates the tables when they are missing; safe to run on every start of every App. */
+    /** Creates the tables, the claims table included, when they are missing; safe on every start of every App. */
     void createTables() {
         tx.scheme(schema.createDeliveries());
         tx.scheme(schema.createAttempts());
+        tx.scheme(schema.createClaims());
     }
 
     void dropTables() {
         tx.scheme("DROP TABLE `%s`".formatted(schema.deliveries()));
         tx.scheme("DROP TABLE `%s`".formatted(schema.attempts()));
+        tx.scheme("DROP TABLE `%s`".formatted(schema.claims()));
     }
 
     @Override

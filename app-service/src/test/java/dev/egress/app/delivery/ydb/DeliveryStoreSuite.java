@@ -19,6 +19,10 @@ import dev.egress.app.delivery.NewDelivery;
 import dev.egress.app.delivery.NextAttempt;
 import dev.egress.app.delivery.NotRetryableException;
 import dev.egress.app.delivery.Retention;
+import dev.egress.app.routing.Claim;
+import dev.egress.app.routing.ClaimRecords;
+import dev.egress.discovery.registry.BorderId;
+import dev.egress.discovery.registry.EgressIp;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -449,5 +453,33 @@ abstract class DeliveryStoreSuite {
         assertThat(shortLived.attempts(delivered.key())).isEmpty();
         assertThat(shortLived.get(dead.id())).isPresent();
         assertThat(shortLived.attempts(dead.key())).hasSize(1);
+    }
+
+    @Test
+    void theClaimsTableStoresClaimsOnceDeletesThemAndKeepsOnlyTheMovedOne() {
+        ClaimRecords claims = opened.get(0).claims();
+        DeliveryTables second = DeliveryTables.open(connectionString(), prefix, Retention.DEFAULT, 2);
+        opened.add(second);
+        ClaimRecords otherApp = second.claims();
+        EgressIp ip = EgressIp.of("127.0.0.3");
+        Claim a = new Claim(ip, BorderId.of("border-a"));
+        Claim b = new Claim(ip, BorderId.of("border-b"));
+        Claim c = new Claim(ip, BorderId.of("border-c"));
+        Claim elsewhere = new Claim(EgressIp.of("2001:db8::7"), BorderId.of("border-a"));
+        assertThat(claims.readAll()).isEmpty();
+
+        claims.upsert(List.of(a, b, elsewhere), T0);
+        otherApp.upsert(List.of(a, c), T0.plusSeconds(1));
+
+        assertThat(otherApp.readAll()).containsExactlyInAnyOrder(a, b, c, elsewhere);
+        claims.delete(List.of(c, new Claim(ip, BorderId.of("never-stored"))));
+        assertThat(claims.readAll()).containsExactlyInAnyOrder(a, b, elsewhere);
+
+        otherApp.keepOnly(b, T0.plusSeconds(2));
+
+        assertThat(claims.readAll()).containsExactlyInAnyOrder(b, elsewhere);
+        claims.upsert(List.of(), T0);
+        claims.delete(List.of());
+        assertThat(claims.readAll()).containsExactlyInAnyOrder(b, elsewhere);
     }
 }
