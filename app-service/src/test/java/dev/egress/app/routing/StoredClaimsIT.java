@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.egress.app.AppApplication;
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
+import dev.egress.app.support.DurableApps;
 import dev.egress.discovery.registry.Announcement;
 import dev.egress.discovery.registry.BorderId;
 import dev.egress.discovery.registry.EgressIp;
@@ -13,13 +14,9 @@ import dev.egress.discovery.registry.RoutingSnapshot;
 import dev.egress.discovery.registry.RoutingTable;
 import dev.egress.discovery.web.testing.RecordingSink;
 import dev.egress.ydb.coordination.EmbeddedCoordinationNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -48,35 +45,14 @@ class StoredClaimsIT {
     private static final String OPERATOR_TOKEN = "claims-operator-token";
     private static final EgressIp IP = EgressIp.of("127.0.0.3");
     private static final String PREFIX = "claims" + UUID.randomUUID().toString().substring(0, 8) + "_";
-    private static final Path DIR;
+    private static final Path DIR = DurableApps.tenantsDir("stored-claims", "127.0.0.3");
     private static EmbeddedCoordinationNode node;
     private static ConfigurableApplicationContext second;
 
-    static {
-        try {
-            DIR = Files.createTempDirectory("stored-claims");
-            Files.writeString(DIR.resolve("tenants.yaml"), """
-                    sharedPool: [127.0.0.8]
-                    tenants:
-                      - id: acme
-                        dedicatedIps: [127.0.0.3]
-                    """);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     /** Both Apps' settings: the same store and table prefix, a short sync interval. */
     private static Map<String, String> settings() {
-        Map<String, String> settings = new HashMap<>();
-        settings.put("egress.tenants.file", DIR.resolve("tenants.yaml").toString());
-        settings.put("egress.security.api-tokens", AppITSupport.API_TOKEN);
-        settings.put("egress.security.internal-token", AppITSupport.INTERNAL_TOKEN);
+        Map<String, String> settings = DurableApps.settings(DIR, node.connectionString(), PREFIX);
         settings.put("egress.security.operator-token", OPERATOR_TOKEN);
-        settings.put("egress.security.insecure-local", "true");
-        settings.put("egress.delivery.store.connection-string", node.connectionString());
-        settings.put("egress.delivery.store.table-prefix", PREFIX);
-        settings.put("egress.delivery.buckets.count", "4");
         settings.put("egress.routing.claims-sync-interval", "200ms");
         return settings;
     }

@@ -6,19 +6,17 @@ import static org.awaitility.Awaitility.await;
 import dev.egress.app.AppApplication;
 import dev.egress.app.support.AppITSupport;
 import dev.egress.app.support.BorderDouble;
+import dev.egress.app.support.DurableApps;
 import dev.egress.discovery.registry.RoutingSnapshot;
 import dev.egress.discovery.registry.RoutingTable;
 import dev.egress.discovery.web.testing.RecordingSink;
 import dev.egress.ydb.coordination.EmbeddedCoordinationNode;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -48,38 +46,17 @@ import tools.jackson.databind.json.JsonMapper;
 class SyncIdempotencyIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final Path DIR;
+    private static final Path DIR = DurableApps.tenantsDir("sync-idempotency", "127.0.0.2");
     private static final String PREFIX = "sync" + UUID.randomUUID().toString().substring(0, 8) + "_";
     private static EmbeddedCoordinationNode node;
     private static BorderDouble border;
     private static ConfigurableApplicationContext other;
 
-    static {
-        try {
-            DIR = Files.createTempDirectory("sync-idempotency");
-            Files.writeString(DIR.resolve("tenants.yaml"), """
-                    sharedPool: [127.0.0.8]
-                    tenants:
-                      - id: acme
-                        dedicatedIps: [127.0.0.2]
-                    """);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     /** Both Apps' settings but their names: a lease shorter than a slow target's answer, workers polling often. */
     private static Map<String, String> settings() {
-        Map<String, String> settings = new HashMap<>();
-        settings.put("egress.tenants.file", DIR.resolve("tenants.yaml").toString());
-        settings.put("egress.security.api-tokens", AppITSupport.API_TOKEN);
-        settings.put("egress.security.internal-token", AppITSupport.INTERNAL_TOKEN);
-        settings.put("egress.security.insecure-local", "true");
-        settings.put("egress.delivery.store.connection-string", node.connectionString());
-        settings.put("egress.delivery.store.table-prefix", PREFIX);
+        Map<String, String> settings = DurableApps.settings(DIR, node.connectionString(), PREFIX);
         settings.put("egress.delivery.retry.schedule", "0s,1s,1s");
         settings.put("egress.delivery.retry.jitter", "0");
-        settings.put("egress.delivery.buckets.count", "4");
         settings.put("egress.delivery.poll-interval", "100ms");
         settings.put("egress.delivery.lease", "2s");
         settings.put("egress.delivery.attempt-timeout", "1s");
