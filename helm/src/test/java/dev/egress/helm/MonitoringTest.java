@@ -157,7 +157,8 @@ class MonitoringTest {
                         "EgressProxyTunnelsFailingClosed",
                         "EgressDurableBacklogGrowing",
                         "EgressDurableOldestDueTooOld",
-                        "EgressDurableDeadRising");
+                        "EgressDurableDeadRising",
+                        "EgressStandingClaimsNotStored");
         for (Map<String, Object> r : rules(rule)) {
             Map<String, Object> annotations = Manifests.at(r, "annotations");
             assertThat((String) annotations.get("runbook_url"))
