@@ -148,17 +148,7 @@ class ClaimsSyncIT {
     private App app(ClaimRecords records) {
         RoutingTable table = new RoutingTable(clock);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        RoutingProperties properties = new RoutingProperties(
-                "lowest-border-id",
-                "rendezvous",
-                Map.of(),
-                Duration.ofSeconds(30),
-                RoutingProperties.SharedWhenStale.SERVE,
-                3,
-                Duration.ofSeconds(30),
-                Duration.ofMillis(500),
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(1));
+        RoutingProperties properties = RoutingDefaults.properties();
         EgressRouter router = new EgressRouter(
                 table, tenants, BorderSelectors.byDefault(), BorderSelectors.byDefault(), properties, meters);
         ClaimsSync sync = new ClaimsSync(router, records, properties.claimsSyncInterval(), clock, meters);

@@ -479,17 +479,7 @@ class EgressRouterTest {
 
     @Test
     void namesTheStrategyOfDedicatedAndOfSharedTenantsApart() {
-        RoutingProperties properties = new RoutingProperties(
-                BorderSelectors.LOWEST_BORDER_ID,
-                BorderSelectors.RENDEZVOUS,
-                Map.of(),
-                Duration.ofSeconds(30),
-                RoutingProperties.SharedWhenStale.SERVE,
-                3,
-                Duration.ofSeconds(30),
-                Duration.ofMillis(500),
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(1));
+        RoutingProperties properties = RoutingDefaults.properties();
         EgressRouter router = new EgressRouter(
                 table,
                 tenants,

@@ -57,17 +57,7 @@ class SharedPoolSpreadTest {
         Path file = Files.writeString(dir.resolve("t.yaml"), yaml);
         tenants = new TenantPolicyStore(
                 new TenantsProperties(file, Duration.ofSeconds(60)), new SimpleMeterRegistry(), clock);
-        RoutingProperties properties = new RoutingProperties(
-                "lowest-border-id",
-                "rendezvous",
-                Map.of(),
-                Duration.ofSeconds(30),
-                RoutingProperties.SharedWhenStale.SERVE,
-                3,
-                Duration.ofSeconds(30),
-                Duration.ofMillis(500),
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(1));
+        RoutingProperties properties = RoutingDefaults.properties();
         router = new EgressRouter(
                 table,
                 tenants,
